@@ -1,0 +1,290 @@
+/*
+ * libzarr: the C API.
+ *
+ * Conventions (see docs/c-api.md):
+ *  - Every fallible function returns ZARR_OK (0) or a negative ZARR_ERR_* code;
+ *    zarr_last_error() then gives this thread's message naming the key, file or
+ *    field at fault.
+ *  - Handles are opaque; the out-parameter comes first; every close/free accepts NULL.
+ *  - Bulk data goes into caller-owned buffers whose size the caller states.
+ *  - Strings the library allocates are freed with zarr_free().
+ *  - Regions are C-order, contiguous, native byte order unless a strided variant
+ *    is used.
+ */
+#ifndef ZARR_ZARR_H
+#define ZARR_ZARR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zarr/zarr_version.h"
+
+#if defined(_WIN32)
+#define ZARR_API __declspec(dllexport)
+#else
+#define ZARR_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Status codes. Values never change meaning once released.
+ * ------------------------------------------------------------------------- */
+#define ZARR_OK 0
+#define ZARR_ERR_INVALID_ARGUMENT (-1) /* a NULL pointer, bad mode, bad path, wrong ndim */
+#define ZARR_ERR_NOT_FOUND (-2)        /* no array or group at the path */
+#define ZARR_ERR_EXISTS (-3)           /* a node is already there */
+#define ZARR_ERR_INVALID_METADATA (-4) /* malformed JSON, wrong types, bad values */
+#define ZARR_ERR_UNSUPPORTED (-5)      /* a codec, data type or feature libzarr lacks */
+#define ZARR_ERR_CODEC (-6)            /* a chunk failed to encode or decode */
+#define ZARR_ERR_IO (-7)               /* the store failed to read or write */
+#define ZARR_ERR_OUT_OF_BOUNDS (-8)    /* a region outside the array's shape */
+#define ZARR_ERR_READ_ONLY (-9)        /* a write through a read-only handle */
+#define ZARR_ERR_NO_MEMORY (-10)       /* an allocation failed */
+#define ZARR_ERR_BUFFER_SIZE (-11)     /* the caller's buffer has the wrong size */
+#define ZARR_ERR_INTERNAL (-12)        /* a bug in libzarr: please report it */
+
+/* Node kinds reported by the group listing functions. */
+#define ZARR_NODE_ARRAY 1
+#define ZARR_NODE_GROUP 2
+
+typedef struct zarr_array zarr_array;
+typedef struct zarr_group zarr_group;
+
+/* ---------------------------------------------------------------------------
+ * Library
+ * ------------------------------------------------------------------------- */
+
+/** Version of the library actually loaded, e.g. "0.1.0". Never NULL. */
+ZARR_API const char *zarr_version_string(void);
+
+/** Version as MAJOR*10000 + MINOR*100 + PATCH, to compare with ZARR_VERSION_NUMBER. */
+ZARR_API unsigned zarr_version_number(void);
+
+/**
+ * This thread's message for the last failing call: names the key, file or field
+ * at fault. Never NULL; "" when no call on this thread has failed. Valid until
+ * the next failing call on the same thread.
+ */
+ZARR_API const char *zarr_last_error(void);
+
+/** Short constant name of a status code, e.g. "ZARR_ERR_NOT_FOUND". Never NULL. */
+ZARR_API const char *zarr_status_name(int status);
+
+/** Free memory the library allocated for the caller (JSON strings). NULL is fine. */
+ZARR_API void zarr_free(void *p);
+
+/* ---------------------------------------------------------------------------
+ * Arrays
+ * ------------------------------------------------------------------------- */
+
+/**
+ * Open an existing array.
+ *
+ * @param out  receives the handle on success, NULL on failure
+ * @param url  the array's location: a filesystem path or file:// URL, or
+ *             memory://NAME[/path] for an in-process store (docs/urls.md)
+ * @param mode "r" (read only) or "r+" (read and write)
+ * @return ZARR_OK, ZARR_ERR_NOT_FOUND when no array is there, ZARR_ERR_INVALID_METADATA
+ *         or ZARR_ERR_UNSUPPORTED when its metadata cannot be used.
+ *         Legacy Zarr v1 arrays open in mode "r" only.
+ */
+ZARR_API int zarr_open(zarr_array **out, const char *url, const char *mode);
+
+/**
+ * zarr_open with options, a JSON object (NULL or "" for none). Known options:
+ *   "write_empty_chunks": bool  store chunks equal to the fill value everywhere
+ *                               (default false: such chunks are erased instead)
+ * An unknown option is ZARR_ERR_INVALID_ARGUMENT naming it.
+ */
+ZARR_API int zarr_open_ex(zarr_array **out, const char *url, const char *mode,
+                          const char *options_json);
+
+/**
+ * Create a new array and open it read-write.
+ *
+ * @param out           receives the handle
+ * @param url           where to create it (as zarr_open)
+ * @param metadata_json a Zarr v2 .zarray document. "shape" and "dtype" are required;
+ *                      the rest default as zarr-python's do (docs/c-api.md): chunks =
+ *                      shape, compressor = null, fill_value = 0, order = "C",
+ *                      filters = null, dimension_separator = ".", zarr_format = 2.
+ * @return ZARR_OK, ZARR_ERR_EXISTS when an array or group is already at url,
+ *         ZARR_ERR_INVALID_METADATA naming the bad field.
+ *         Missing parent groups between an enclosing hierarchy and url are created.
+ */
+ZARR_API int zarr_create(zarr_array **out, const char *url, const char *metadata_json);
+
+/** zarr_create with options (see zarr_open_ex). */
+ZARR_API int zarr_create_ex(zarr_array **out, const char *url, const char *metadata_json,
+                            const char *options_json);
+
+/** Close a handle and release its resources. NULL is fine. Always ZARR_OK. */
+ZARR_API int zarr_close(zarr_array *array);
+
+/** Number of dimensions (0 for a 0-d array; 0 when array is NULL). */
+ZARR_API size_t zarr_ndim(const zarr_array *array);
+
+/** Write zarr_ndim(array) extents into shape. */
+ZARR_API int zarr_shape(const zarr_array *array, uint64_t *shape);
+
+/** Write zarr_ndim(array) chunk extents into chunk_shape. */
+ZARR_API int zarr_chunk_shape(const zarr_array *array, uint64_t *chunk_shape);
+
+/** Bytes per element in region buffers (0 when array is NULL). */
+ZARR_API size_t zarr_item_size(const zarr_array *array);
+
+/**
+ * Data type: the v3 name for simple types ("int16", "float64", "bool", "complex64")
+ * or the v2 dtype JSON otherwise ("\"<M8[ns]\"", "\"|S5\"", "[[\"a\",\"<i4\"]]").
+ * Valid while the handle is open. NULL when array is NULL.
+ */
+ZARR_API const char *zarr_data_type(const zarr_array *array);
+
+/** Zarr format of the stored metadata: 1, 2 or 3. */
+ZARR_API int zarr_format(const zarr_array *array);
+
+/**
+ * Read a hyper-rectangular region into a caller-owned buffer.
+ *
+ * @param array  open array handle
+ * @param ndim   must equal zarr_ndim(array)
+ * @param start  ndim start coordinates, in elements (may be NULL when ndim is 0)
+ * @param count  ndim extents, in elements
+ * @param out    C-order destination, native byte order
+ * @param nbytes size of out in bytes; must equal product(count) * zarr_item_size(array)
+ * @return ZARR_OK or a negative ZARR_ERR_* code; details from zarr_last_error().
+ *         Chunks never written read as the fill value (zeros when it is null).
+ */
+ZARR_API int zarr_read_region(zarr_array *array, size_t ndim, const uint64_t *start,
+                              const uint64_t *count, void *out, size_t nbytes);
+
+/**
+ * Write a hyper-rectangular region from a caller-owned buffer. Chunks that end up
+ * equal to the fill value everywhere are erased rather than stored (see
+ * "write_empty_chunks"). Each chunk is written atomically.
+ *
+ * Parameters as zarr_read_region; data is C-order, native byte order.
+ * @return ZARR_OK, ZARR_ERR_READ_ONLY for a handle opened "r", ZARR_ERR_OUT_OF_BOUNDS,
+ *         ZARR_ERR_BUFFER_SIZE, ...
+ */
+ZARR_API int zarr_write_region(zarr_array *array, size_t ndim, const uint64_t *start,
+                               const uint64_t *count, const void *data, size_t nbytes);
+
+/**
+ * Read a region into a buffer laid out by byte strides (Fortran column-major
+ * arrays, sub-views). Element (i0, i1, ...) of the region goes to
+ * (char *)out + sum(i_k * byte_strides[k]). Strides may be negative, but every
+ * element must lie within [out, out + nbytes).
+ *
+ * @param byte_strides ndim strides in bytes
+ * @param nbytes       size of the buffer starting at out
+ */
+ZARR_API int zarr_read_region_strided(zarr_array *array, size_t ndim, const uint64_t *start,
+                                      const uint64_t *count, const int64_t *byte_strides,
+                                      void *out, size_t nbytes);
+
+/** Write counterpart of zarr_read_region_strided. */
+ZARR_API int zarr_write_region_strided(zarr_array *array, size_t ndim, const uint64_t *start,
+                                       const uint64_t *count, const int64_t *byte_strides,
+                                       const void *data, size_t nbytes);
+
+/**
+ * Change the array's shape. Chunks wholly outside the new shape are erased;
+ * data inside it is kept. Needs a writable handle.
+ */
+ZARR_API int zarr_resize(zarr_array *array, size_t ndim, const uint64_t *shape);
+
+/**
+ * Grow the array along axis by count[axis] and write data (C-order, native byte
+ * order, shape count) into the new part. count must equal the array's shape on
+ * every other axis.
+ */
+ZARR_API int zarr_append(zarr_array *array, size_t axis, size_t ndim, const uint64_t *count,
+                         const void *data, size_t nbytes);
+
+/** The stored metadata document (.zarray or zarr.json) as JSON. Free with zarr_free. */
+ZARR_API int zarr_get_metadata(const zarr_array *array, char **json_out);
+
+/** The array's attributes as a JSON object ("{}" when none). Free with zarr_free. */
+ZARR_API int zarr_get_attributes(const zarr_array *array, char **json_out);
+
+/** Replace the array's attributes with a JSON object. Needs a writable handle. */
+ZARR_API int zarr_set_attributes(zarr_array *array, const char *json);
+
+/**
+ * Raw fill value: zarr_item_size(array) bytes in native byte order into out.
+ * @param is_null set to 1 when the metadata's fill_value is null (out then zeroed)
+ */
+ZARR_API int zarr_fill_value(const zarr_array *array, void *out, size_t nbytes, int *is_null);
+
+/**
+ * Migrate a legacy Zarr v1 array (keys "meta" and "attrs") to Zarr v2 in place:
+ * writes .zarray and .zattrs and removes meta and attrs. Chunk keys are the same
+ * in both versions, so no chunk is touched.
+ * @return ZARR_ERR_NOT_FOUND when url holds no v1 array.
+ */
+ZARR_API int zarr_migrate_v1_to_v2(const char *url);
+
+/* ---------------------------------------------------------------------------
+ * Groups
+ * ------------------------------------------------------------------------- */
+
+/** Open an existing group ("r" or "r+"). ZARR_ERR_NOT_FOUND when none is there. */
+ZARR_API int zarr_group_open(zarr_group **out, const char *url, const char *mode);
+
+/**
+ * Create a group (and missing parent groups in an enclosing hierarchy) and open it
+ * read-write. attributes_json may be NULL. ZARR_ERR_EXISTS when a node is there.
+ */
+ZARR_API int zarr_group_create(zarr_group **out, const char *url, const char *attributes_json);
+
+/** Close a group handle. NULL is fine. Always ZARR_OK. */
+ZARR_API int zarr_group_close(zarr_group *group);
+
+/**
+ * List the group's direct children, sorted by name, as JSON:
+ * [{"name": "a", "kind": "array"}, {"name": "g", "kind": "group"}]. Free with zarr_free.
+ */
+ZARR_API int zarr_group_list(zarr_group *group, char **json_out);
+
+/**
+ * Number of direct children; refreshes the listing that zarr_group_child_name and
+ * zarr_group_child_kind index into.
+ */
+ZARR_API int zarr_group_child_count(zarr_group *group, size_t *count);
+
+/**
+ * Name and kind (ZARR_NODE_ARRAY or ZARR_NODE_GROUP) of child i of the last listing.
+ * *name stays valid until the next listing or close.
+ */
+ZARR_API int zarr_group_child(zarr_group *group, size_t i, const char **name, int *kind);
+
+/** Open the array at a path relative to the group ("a", "sub/b"). */
+ZARR_API int zarr_group_open_array(zarr_array **out, zarr_group *group, const char *path,
+                                   const char *mode);
+
+/** Create an array at a relative path, with parent groups as needed (see zarr_create). */
+ZARR_API int zarr_group_create_array(zarr_array **out, zarr_group *group, const char *path,
+                                     const char *metadata_json);
+
+/** Open the group at a relative path. The handle inherits the parent's mode. */
+ZARR_API int zarr_group_open_group(zarr_group **out, zarr_group *group, const char *path);
+
+/** Create a group at a relative path, with parent groups as needed. */
+ZARR_API int zarr_group_create_group(zarr_group **out, zarr_group *group, const char *path,
+                                     const char *attributes_json);
+
+/** The group's attributes as a JSON object. Free with zarr_free. */
+ZARR_API int zarr_group_get_attributes(const zarr_group *group, char **json_out);
+
+/** Replace the group's attributes with a JSON object. Needs a writable handle. */
+ZARR_API int zarr_group_set_attributes(zarr_group *group, const char *json);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZARR_ZARR_H */

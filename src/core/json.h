@@ -1,0 +1,47 @@
+// JSON helpers over RapidJSON: parsing with errors that name the document,
+// typed member access with errors that name the field, and serialisation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+namespace zarr::json {
+
+// Parse text; on failure ZARR_ERR_INVALID_METADATA "<where>: malformed JSON at
+// offset N: <reason>". `where` names the key or file ("a/.zarray").
+rapidjson::Document parse(const std::string& text, const std::string& where);
+
+// Parse text that must be a JSON object (attributes, options).
+rapidjson::Document parse_object(const std::string& text, const std::string& where);
+
+// Compact serialisation of a value.
+std::string to_string(const rapidjson::Value& value);
+// Indented serialisation (4 spaces, as zarr-python writes metadata), keys in
+// the order they appear in the value.
+std::string to_pretty_string(const rapidjson::Value& value);
+
+// A JSON string literal for s (quoted and escaped).
+std::string quote(const std::string& s);
+
+// Member access. `where` names the document; errors name "<where>: field <name>".
+const rapidjson::Value* find(const rapidjson::Value& obj, const char* name);
+const rapidjson::Value& require(const rapidjson::Value& obj, const char* name, const std::string& where);
+int64_t get_int(const rapidjson::Value& v, const std::string& field, const std::string& where);
+uint64_t get_uint(const rapidjson::Value& v, const std::string& field, const std::string& where);
+std::string get_string(const rapidjson::Value& v, const std::string& field, const std::string& where);
+bool get_bool(const rapidjson::Value& v, const std::string& field, const std::string& where);
+// A list of non-negative integers (shape, chunks).
+std::vector<uint64_t> get_uint_list(const rapidjson::Value& v, const std::string& field,
+                                    const std::string& where);
+
+// Optional members: the default when absent; a type error when present but wrong.
+std::optional<int64_t> opt_int(const rapidjson::Value& obj, const char* name, const std::string& where);
+std::optional<std::string> opt_string(const rapidjson::Value& obj, const char* name,
+                                      const std::string& where);
+std::optional<bool> opt_bool(const rapidjson::Value& obj, const char* name, const std::string& where);
+
+}  // namespace zarr::json

@@ -1,0 +1,58 @@
+#include "core/path.h"
+
+#include "core/error.h"
+
+namespace zarr::path {
+
+std::string normalize(const std::string& path) {
+  std::string out;
+  std::string segment;
+  auto flush = [&]() {
+    if (segment.empty()) return;
+    if (segment == "." || segment == "..") {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "path '" + path + "': segment '" + segment + "' is not allowed");
+    }
+    if (!out.empty()) out += '/';
+    out += segment;
+    segment.clear();
+  };
+  for (char c : path) {
+    if (c == '/' || c == '\\') {
+      flush();
+    } else {
+      segment += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+std::string join(const std::string& base, const std::string& name) {
+  if (base.empty()) return name;
+  if (name.empty()) return base;
+  return base + "/" + name;
+}
+
+std::string parent(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+std::string basename(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::vector<std::string> segments(const std::string& path) {
+  std::vector<std::string> out;
+  size_t begin = 0;
+  while (begin < path.size()) {
+    size_t end = path.find('/', begin);
+    if (end == std::string::npos) end = path.size();
+    if (end > begin) out.push_back(path.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+}  // namespace zarr::path

@@ -1,0 +1,47 @@
+#include "support/test_support.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace zarr::test {
+
+TempDir::TempDir() {
+  std::string pattern = (fs::temp_directory_path() / "libzarr-test-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string peer_data_expected_location() {
+  return (fs::path(ZARR_SOURCE_ROOT) / ".." / "shared" / "peer-data").lexically_normal().string();
+}
+
+std::string peer_data_dir() {
+  std::string dir = peer_data_expected_location();
+  return fs::is_directory(dir) ? dir : std::string();
+}
+
+Bytes read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_file(const std::string& path, ByteView data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out.write(reinterpret_cast<const char*>(data.data), static_cast<std::streamsize>(data.size));
+}
+
+bool file_exists(const std::string& path) { return fs::exists(path); }
+
+}  // namespace zarr::test

@@ -1,0 +1,35 @@
+// Helpers shared by every test executable.
+#pragma once
+
+#include <string>
+
+#include "core/bytes.h"
+
+namespace zarr::test {
+
+// A fresh directory removed (recursively) when the object goes out of scope.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  // path() + "/" + name
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// ../shared/peer-data beside the source root, or "" when absent (tests then
+// GTEST_SKIP with a message naming the folder they looked for).
+std::string peer_data_dir();
+// The folder peer_data_dir() looks for, for skip messages.
+std::string peer_data_expected_location();
+
+Bytes read_file(const std::string& path);
+void write_file(const std::string& path, ByteView data);
+bool file_exists(const std::string& path);
+
+}  // namespace zarr::test
