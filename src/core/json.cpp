@@ -47,9 +47,9 @@ std::string to_string(const rapidjson::Value& value) {
 
 std::string to_pretty_string(const rapidjson::Value& value) {
   rapidjson::StringBuffer buf;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>,
-                          rapidjson::CrtAllocator, rapidjson::kWriteNanAndInfFlag>
-      writer(buf);
+  // RapidJSON 1.1's PrettyWriter cannot take write flags; metadata never holds
+  // raw NaN (fill values spell it "NaN"), so the default writer serves.
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buf);
   writer.SetIndent(' ', 4);
   value.Accept(writer);
   return std::string(buf.GetString(), buf.GetSize());

@@ -1,1 +1,124 @@
-// placeholder: being written
+#include "grid/chunk_grid.h"
+
+#include <charconv>
+
+#include "core/error.h"
+
+namespace zarr {
+
+ChunkGrid::ChunkGrid(std::vector<uint64_t> shape, std::vector<uint64_t> chunks)
+    : shape_(std::move(shape)), chunks_(std::move(chunks)) {
+  if (shape_.size() != chunks_.size()) {
+    fail(ZARR_ERR_INVALID_METADATA, "chunks has " + std::to_string(chunks_.size()) +
+                                        " dimensions but shape has " + std::to_string(shape_.size()));
+  }
+  for (size_t d = 0; d < chunks_.size(); ++d) {
+    if (chunks_[d] == 0) {
+      fail(ZARR_ERR_INVALID_METADATA, "chunks[" + std::to_string(d) + "] must be positive, got 0");
+    }
+  }
+}
+
+std::vector<uint64_t> ChunkGrid::grid_shape() const {
+  std::vector<uint64_t> out(ndim());
+  for (size_t d = 0; d < ndim(); ++d) out[d] = (shape_[d] + chunks_[d] - 1) / chunks_[d];
+  return out;
+}
+
+uint64_t ChunkGrid::chunk_elements() const { return checked_product(chunks_, "chunk shape"); }
+
+bool ChunkGrid::contains_chunk(const std::vector<uint64_t>& chunk_coords) const {
+  if (chunk_coords.size() != ndim()) return false;
+  std::vector<uint64_t> grid = grid_shape();
+  for (size_t d = 0; d < ndim(); ++d) {
+    if (chunk_coords[d] >= grid[d]) return false;
+  }
+  return true;
+}
+
+void ChunkGrid::for_each_overlap(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                                 const std::function<void(const ChunkOverlap&)>& visit) const {
+  const size_t n = ndim();
+  for (uint64_t c : count) {
+    if (c == 0) return;
+  }
+  // First and last chunk index touched along each dimension.
+  std::vector<uint64_t> first(n), last(n);
+  for (size_t d = 0; d < n; ++d) {
+    first[d] = start[d] / chunks_[d];
+    last[d] = (start[d] + count[d] - 1) / chunks_[d];
+  }
+  ChunkOverlap ov;
+  ov.chunk_coords = first;
+  ov.chunk_offset.resize(n);
+  ov.region_offset.resize(n);
+  ov.count.resize(n);
+  while (true) {
+    ov.covers_chunk = true;
+    for (size_t d = 0; d < n; ++d) {
+      uint64_t chunk_begin = ov.chunk_coords[d] * chunks_[d];
+      uint64_t chunk_end = std::min(chunk_begin + chunks_[d], shape_[d]);  // in-bounds part
+      uint64_t lo = std::max(chunk_begin, start[d]);
+      uint64_t hi = std::min(chunk_end, start[d] + count[d]);
+      ov.chunk_offset[d] = lo - chunk_begin;
+      ov.region_offset[d] = lo - start[d];
+      ov.count[d] = hi - lo;
+      if (lo != chunk_begin || hi != chunk_end) ov.covers_chunk = false;
+    }
+    visit(ov);
+    // Advance the chunk odometer, last dimension fastest (C order).
+    size_t d = n;
+    while (d > 0) {
+      --d;
+      if (ov.chunk_coords[d] < last[d]) {
+        ++ov.chunk_coords[d];
+        break;
+      }
+      ov.chunk_coords[d] = first[d];
+      if (d == 0) return;
+    }
+    if (n == 0) return;  // a 0-d grid has exactly one chunk
+  }
+}
+
+std::string v2_chunk_key(const std::vector<uint64_t>& chunk_coords, char separator) {
+  if (chunk_coords.empty()) return "0";
+  std::string key;
+  for (size_t d = 0; d < chunk_coords.size(); ++d) {
+    if (d) key += separator;
+    key += std::to_string(chunk_coords[d]);
+  }
+  return key;
+}
+
+bool parse_v2_chunk_key(const std::string& key, char separator, size_t ndim,
+                        std::vector<uint64_t>& coords) {
+  coords.clear();
+  if (ndim == 0) return key == "0";
+  const char* p = key.data();
+  const char* end = p + key.size();
+  while (true) {
+    uint64_t value = 0;
+    auto [next, ec] = std::from_chars(p, end, value);
+    if (ec != std::errc() || next == p) return false;
+    coords.push_back(value);
+    p = next;
+    if (p == end) break;
+    if (*p != separator) return false;
+    ++p;
+  }
+  return coords.size() == ndim;
+}
+
+uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what) {
+  uint64_t product = 1;
+  for (uint64_t e : extents) {
+    if (e != 0 && product > UINT64_MAX / e) {
+      fail(ZARR_ERR_INVALID_METADATA, what + ": element count overflows 64 bits");
+    }
+    product *= e;
+  }
+  return product;
+}
+
+}  // namespace zarr

@@ -1,1 +1,164 @@
-// placeholder: being written
+#include "grid/strided_copy.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace zarr {
+
+namespace {
+
+// One dimension of a copy after merging: extent and the two byte strides.
+struct Dim {
+  uint64_t count;
+  int64_t src_stride;
+  int64_t dst_stride;
+};
+
+// Drop extent-1 dimensions and merge neighbours that are contiguous in both
+// buffers (outer stride == inner stride * inner count), innermost last.
+std::vector<Dim> simplify(const std::vector<uint64_t>& count, const std::vector<int64_t>& src,
+                          const std::vector<int64_t>& dst) {
+  std::vector<Dim> dims;
+  for (size_t d = 0; d < count.size(); ++d) {
+    if (count[d] == 1) continue;
+    Dim next{count[d], src[d], dst[d]};
+    if (!dims.empty()) {
+      Dim& outer = dims.back();
+      const int64_t n = static_cast<int64_t>(next.count);
+      if (outer.src_stride == next.src_stride * n && outer.dst_stride == next.dst_stride * n) {
+        outer = Dim{outer.count * next.count, next.src_stride, next.dst_stride};
+        continue;
+      }
+    }
+    dims.push_back(next);
+  }
+  return dims;
+}
+
+// Calls run(src_offset, dst_offset) for each position of the outer dims
+// (all but the last of `dims`), odometer style.
+template <typename Run>
+void for_each_outer(const std::vector<Dim>& dims, Run run) {
+  const size_t outer = dims.empty() ? 0 : dims.size() - 1;
+  std::vector<uint64_t> index(outer, 0);
+  int64_t src_off = 0, dst_off = 0;
+  while (true) {
+    run(src_off, dst_off);
+    size_t d = outer;
+    while (true) {
+      if (d == 0) return;
+      --d;
+      if (++index[d] < dims[d].count) {
+        src_off += dims[d].src_stride;
+        dst_off += dims[d].dst_stride;
+        break;
+      }
+      src_off -= dims[d].src_stride * static_cast<int64_t>(dims[d].count - 1);
+      dst_off -= dims[d].dst_stride * static_cast<int64_t>(dims[d].count - 1);
+      index[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<int64_t> c_order_strides(const std::vector<uint64_t>& shape, size_t item_size) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t s = static_cast<int64_t>(item_size);
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = s;
+    s *= static_cast<int64_t>(shape[d]);
+  }
+  return strides;
+}
+
+std::vector<int64_t> f_order_strides(const std::vector<uint64_t>& shape, size_t item_size) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t s = static_cast<int64_t>(item_size);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    strides[d] = s;
+    s *= static_cast<int64_t>(shape[d]);
+  }
+  return strides;
+}
+
+int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_t>& strides) {
+  int64_t off = 0;
+  for (size_t d = 0; d < index.size(); ++d) off += static_cast<int64_t>(index[d]) * strides[d];
+  return off;
+}
+
+void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const uint8_t* src,
+                  const std::vector<int64_t>& src_strides, uint8_t* dst,
+                  const std::vector<int64_t>& dst_strides) {
+  for (uint64_t c : count) {
+    if (c == 0) return;
+  }
+  std::vector<Dim> dims = simplify(count, src_strides, dst_strides);
+  const int64_t item = static_cast<int64_t>(item_size);
+  if (dims.empty()) {  // a single element
+    std::memcpy(dst, src, item_size);
+    return;
+  }
+  const Dim inner = dims.back();
+  if (inner.src_stride == item && inner.dst_stride == item) {
+    const size_t run_bytes = inner.count * item_size;
+    for_each_outer(dims, [&](int64_t s, int64_t d) { std::memcpy(dst + d, src + s, run_bytes); });
+    return;
+  }
+  for_each_outer(dims, [&](int64_t s, int64_t d) {
+    for (uint64_t i = 0; i < inner.count; ++i) {
+      std::memcpy(dst + d + static_cast<int64_t>(i) * inner.dst_stride,
+                  src + s + static_cast<int64_t>(i) * inner.src_stride, item_size);
+    }
+  });
+}
+
+void strided_fill(const std::vector<uint64_t>& count, const std::vector<uint8_t>& item, uint8_t* dst,
+                  const std::vector<int64_t>& dst_strides) {
+  for (uint64_t c : count) {
+    if (c == 0) return;
+  }
+  // A zero source stride repeats the one item across every element.
+  std::vector<int64_t> zero(count.size(), 0);
+  std::vector<Dim> dims = simplify(count, zero, dst_strides);
+  const size_t item_size = item.size();
+  if (dims.empty()) {
+    std::memcpy(dst, item.data(), item_size);
+    return;
+  }
+  const Dim inner = dims.back();
+  const bool all_zero_bytes = std::all_of(item.begin(), item.end(), [](uint8_t b) { return b == 0; });
+  for_each_outer(dims, [&](int64_t, int64_t d) {
+    if (all_zero_bytes && inner.dst_stride == static_cast<int64_t>(item_size)) {
+      std::memset(dst + d, 0, inner.count * item_size);
+      return;
+    }
+    for (uint64_t i = 0; i < inner.count; ++i) {
+      std::memcpy(dst + d + static_cast<int64_t>(i) * inner.dst_stride, item.data(), item_size);
+    }
+  });
+}
+
+bool strided_extent(const std::vector<uint64_t>& count, size_t item_size,
+                    const std::vector<int64_t>& strides, int64_t& lowest, int64_t& end) {
+  lowest = 0;
+  end = 0;
+  for (uint64_t c : count) {
+    if (c == 0) return true;
+  }
+  // 128-bit sums so hostile strides or counts cannot wrap around.
+  __int128 low = 0, high = 0;
+  for (size_t d = 0; d < count.size(); ++d) {
+    __int128 span = static_cast<__int128>(strides[d]) * static_cast<__int128>(count[d] - 1);
+    if (span < 0) low += span; else high += span;
+    if (low < INT64_MIN || high > INT64_MAX) return false;
+  }
+  high += item_size;
+  if (high > INT64_MAX) return false;
+  lowest = static_cast<int64_t>(low);
+  end = static_cast<int64_t>(high);
+  return true;
+}
+
+}  // namespace zarr

@@ -1,1 +1,75 @@
-// placeholder: being written
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "grid/strided_copy.h"
+
+using namespace zarr;
+
+TEST(Strides, COrderAndFOrder) {
+  EXPECT_EQ(c_order_strides({2, 3, 4}, 2), (std::vector<int64_t>{24, 8, 2}));
+  EXPECT_EQ(f_order_strides({2, 3, 4}, 2), (std::vector<int64_t>{2, 4, 12}));
+}
+
+TEST(StridedCopy, SubBoxOfCOrderBuffer) {
+  std::vector<uint16_t> src(4 * 5);
+  std::iota(src.begin(), src.end(), 0);
+  std::vector<uint16_t> dst(2 * 3, 0);
+  auto ss = c_order_strides({4, 5}, 2);
+  const uint8_t* origin = reinterpret_cast<const uint8_t*>(src.data()) + byte_offset({1, 2}, ss);
+  strided_copy({2, 3}, 2, origin, ss, reinterpret_cast<uint8_t*>(dst.data()), c_order_strides({2, 3}, 2));
+  EXPECT_EQ(dst, (std::vector<uint16_t>{7, 8, 9, 12, 13, 14}));
+}
+
+TEST(StridedCopy, COrderToFOrderTransposesLayout) {
+  std::vector<int32_t> src = {0, 1, 2, 3, 4, 5};  // 2x3 C order
+  std::vector<int32_t> dst(6, -1);
+  strided_copy({2, 3}, 4, reinterpret_cast<uint8_t*>(src.data()), c_order_strides({2, 3}, 4),
+               reinterpret_cast<uint8_t*>(dst.data()), f_order_strides({2, 3}, 4));
+  EXPECT_EQ(dst, (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
+}
+
+TEST(StridedCopy, NegativeStridesReverse) {
+  std::vector<uint8_t> src = {1, 2, 3, 4};
+  std::vector<uint8_t> dst(4, 0);
+  strided_copy({4}, 1, src.data(), {1}, dst.data() + 3, {-1});
+  EXPECT_EQ(dst, (std::vector<uint8_t>{4, 3, 2, 1}));
+}
+
+TEST(StridedCopy, ZeroDimensionalCopiesOneItem) {
+  uint64_t a = 42, b = 0;
+  strided_copy({}, 8, reinterpret_cast<uint8_t*>(&a), {}, reinterpret_cast<uint8_t*>(&b), {});
+  EXPECT_EQ(b, 42u);
+}
+
+TEST(StridedCopy, EmptyBoxTouchesNothing) {
+  std::vector<uint8_t> dst(4, 7);
+  strided_copy({0, 3}, 1, nullptr, {3, 1}, dst.data(), {3, 1});
+  EXPECT_EQ(dst, (std::vector<uint8_t>(4, 7)));
+}
+
+TEST(StridedFill, FillsOnlyTheBox) {
+  std::vector<uint16_t> dst(3 * 4, 0);
+  auto ds = c_order_strides({3, 4}, 2);
+  strided_fill({2, 2}, {0x34, 0x12}, reinterpret_cast<uint8_t*>(dst.data()) + byte_offset({1, 1}, ds), ds);
+  EXPECT_EQ(dst, (std::vector<uint16_t>{0, 0, 0, 0, 0, 0x1234, 0x1234, 0, 0, 0x1234, 0x1234, 0}));
+}
+
+TEST(StridedFill, ZeroItemUsesFastPath) {
+  std::vector<uint32_t> dst(6, 9);
+  strided_fill({2, 3}, {0, 0, 0, 0}, reinterpret_cast<uint8_t*>(dst.data()), c_order_strides({2, 3}, 4));
+  EXPECT_EQ(dst, (std::vector<uint32_t>(6, 0)));
+}
+
+TEST(StridedExtent, PositiveNegativeAndOverflow) {
+  int64_t lo, end;
+  ASSERT_TRUE(strided_extent({2, 3}, 4, {12, 4}, lo, end));
+  EXPECT_EQ(lo, 0);
+  EXPECT_EQ(end, 24);
+  ASSERT_TRUE(strided_extent({4}, 1, {-1}, lo, end));
+  EXPECT_EQ(lo, -3);
+  EXPECT_EQ(end, 1);
+  EXPECT_FALSE(strided_extent({UINT64_MAX}, 1, {INT64_MAX}, lo, end));
+  ASSERT_TRUE(strided_extent({0, 5}, 8, {40, 8}, lo, end));
+  EXPECT_EQ(end, 0);
+}

@@ -1,0 +1,62 @@
+// The regular chunk grid: which chunks a region touches, and which part of
+// each chunk and of the region they share.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace zarr {
+
+// The overlap of one chunk with a region. All vectors have the grid's ndim.
+struct ChunkOverlap {
+  std::vector<uint64_t> chunk_coords;   // index of the chunk in the grid
+  std::vector<uint64_t> chunk_offset;   // start of the overlap inside the chunk
+  std::vector<uint64_t> region_offset;  // start of the overlap inside the region
+  std::vector<uint64_t> count;          // extent of the overlap
+  // True when the overlap covers every element of the chunk that lies inside
+  // the array (edge chunks count as covered when their in-bounds part is).
+  bool covers_chunk = false;
+};
+
+class ChunkGrid {
+ public:
+  // shape and chunks must have equal length; every chunk extent must be > 0.
+  ChunkGrid(std::vector<uint64_t> shape, std::vector<uint64_t> chunks);
+
+  size_t ndim() const { return shape_.size(); }
+  const std::vector<uint64_t>& shape() const { return shape_; }
+  const std::vector<uint64_t>& chunks() const { return chunks_; }
+  // Number of chunks along each dimension: ceil(shape / chunks).
+  std::vector<uint64_t> grid_shape() const;
+  // Elements in one (whole) chunk.
+  uint64_t chunk_elements() const;
+
+  // Visit every chunk overlapping the region [start, start + count), in C order
+  // of chunk coordinates. The region must lie inside the shape (checked by the
+  // caller); an empty region visits nothing.
+  void for_each_overlap(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                        const std::function<void(const ChunkOverlap&)>& visit) const;
+
+  // True when chunk_coords lie inside the grid of this shape.
+  bool contains_chunk(const std::vector<uint64_t>& chunk_coords) const;
+
+ private:
+  std::vector<uint64_t> shape_;
+  std::vector<uint64_t> chunks_;
+};
+
+// v2 chunk key of chunk coordinates: "1.2.0" or "1/2/0" with separator '/';
+// a 0-d array's single chunk is "0".
+std::string v2_chunk_key(const std::vector<uint64_t>& chunk_coords, char separator);
+
+// Parse a v2 chunk key back into ndim coordinates; false when it is not one.
+bool parse_v2_chunk_key(const std::string& key, char separator, size_t ndim,
+                        std::vector<uint64_t>& coords);
+
+// Product of extents, or ZARR_ERR_INVALID_METADATA naming `what` when it
+// overflows 64 bits.
+uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what);
+
+}  // namespace zarr
