@@ -1,1 +1,209 @@
-// placeholder: being written
+#include <cstring>
+
+#include "core/hierarchy.h"
+#include "core/json.h"
+#include "core/path.h"
+#include "core/url.h"
+#include "guard.h"
+#include "metadata/v1_metadata.h"
+#include "metadata/v2_metadata.h"
+
+using zarr::capi::guarded;
+using zarr::capi::require;
+
+namespace {
+
+bool parse_mode(const char* mode) {
+  require(mode, "mode");
+  if (std::strcmp(mode, "r") == 0) return false;
+  if (std::strcmp(mode, "r+") == 0) return true;
+  zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("mode must be \"r\" or \"r+\", got \"") + mode + "\"");
+}
+
+std::vector<uint64_t> dims(size_t ndim, const uint64_t* values, const zarr_array* array, const char* name) {
+  if (ndim != array->impl->ndim()) {
+    zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("argument 'ndim' is ") + std::to_string(ndim) +
+                                              " but the array has " + std::to_string(array->impl->ndim()) +
+                                              " dimensions");
+  }
+  if (ndim > 0) require(values, name);
+  return std::vector<uint64_t>(values, values + ndim);
+}
+
+zarr_array* wrap(std::unique_ptr<zarr::Array> impl) {
+  auto* handle = new zarr_array;
+  handle->impl = std::move(impl);
+  return handle;
+}
+
+}  // namespace
+
+extern "C" {
+
+ZARR_API int zarr_open_ex(zarr_array** out, const char* url, const char* mode, const char* options_json) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    bool writable = parse_mode(mode);
+    zarr::ArrayOptions options = zarr::parse_array_options(options_json);
+    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    *out = wrap(zarr::Array::open(loc.store, loc.path, writable, options));
+  });
+}
+
+ZARR_API int zarr_open(zarr_array** out, const char* url, const char* mode) {
+  return zarr_open_ex(out, url, mode, nullptr);
+}
+
+ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metadata_json,
+                            const char* options_json) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    require(metadata_json, "metadata_json");
+    zarr::ArrayOptions options = zarr::parse_array_options(options_json);
+    zarr::NodeLocation loc = zarr::resolve_for_create(require(url, "url"));
+    *out = wrap(zarr::Array::create(loc.store, loc.path, metadata_json, options));
+  });
+}
+
+ZARR_API int zarr_create(zarr_array** out, const char* url, const char* metadata_json) {
+  return zarr_create_ex(out, url, metadata_json, nullptr);
+}
+
+ZARR_API int zarr_close(zarr_array* array) {
+  delete array;
+  return ZARR_OK;
+}
+
+ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array->impl->ndim() : 0; }
+
+ZARR_API int zarr_shape(const zarr_array* array, uint64_t* shape) {
+  return guarded([&] {
+    require(array, "array");
+    std::vector<uint64_t> s = array->impl->shape();
+    if (!s.empty()) std::memcpy(require(shape, "shape"), s.data(), s.size() * sizeof(uint64_t));
+  });
+}
+
+ZARR_API int zarr_chunk_shape(const zarr_array* array, uint64_t* chunk_shape) {
+  return guarded([&] {
+    require(array, "array");
+    const std::vector<uint64_t>& c = array->impl->chunks();
+    if (!c.empty()) std::memcpy(require(chunk_shape, "chunk_shape"), c.data(), c.size() * sizeof(uint64_t));
+  });
+}
+
+ZARR_API size_t zarr_item_size(const zarr_array* array) { return array ? array->impl->item_size() : 0; }
+
+ZARR_API const char* zarr_data_type(const zarr_array* array) {
+  return array ? array->impl->data_type_name().c_str() : nullptr;
+}
+
+ZARR_API int zarr_format(const zarr_array* array) { return array ? array->impl->zarr_format() : 0; }
+
+ZARR_API int zarr_read_region(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                              void* out, size_t nbytes) {
+  return zarr_read_region_strided(array, ndim, start, count, nullptr, out, nbytes);
+}
+
+ZARR_API int zarr_write_region(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                               const void* data, size_t nbytes) {
+  return zarr_write_region_strided(array, ndim, start, count, nullptr, data, nbytes);
+}
+
+// A NULL byte_strides means C-order contiguous (how the plain variants call it).
+ZARR_API int zarr_read_region_strided(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                                      const int64_t* byte_strides, void* out, size_t nbytes) {
+  return guarded([&] {
+    require(array, "array");
+    auto s = dims(ndim, start, array, "start");
+    auto c = dims(ndim, count, array, "count");
+    if (nbytes > 0) require(out, "out");
+    array->impl->read_region(s, c, out, nbytes, byte_strides);
+  });
+}
+
+ZARR_API int zarr_write_region_strided(zarr_array* array, size_t ndim, const uint64_t* start,
+                                       const uint64_t* count, const int64_t* byte_strides, const void* data,
+                                       size_t nbytes) {
+  return guarded([&] {
+    require(array, "array");
+    auto s = dims(ndim, start, array, "start");
+    auto c = dims(ndim, count, array, "count");
+    if (nbytes > 0) require(data, "data");
+    array->impl->write_region(s, c, data, nbytes, byte_strides);
+  });
+}
+
+ZARR_API int zarr_resize(zarr_array* array, size_t ndim, const uint64_t* shape) {
+  return guarded([&] {
+    require(array, "array");
+    array->impl->resize(dims(ndim, shape, array, "shape"));
+  });
+}
+
+ZARR_API int zarr_append(zarr_array* array, size_t axis, size_t ndim, const uint64_t* count, const void* data,
+                         size_t nbytes) {
+  return guarded([&] {
+    require(array, "array");
+    auto c = dims(ndim, count, array, "count");
+    if (nbytes > 0) require(data, "data");
+    array->impl->append(axis, c, data, nbytes);
+  });
+}
+
+ZARR_API int zarr_get_metadata(const zarr_array* array, char** json_out) {
+  return guarded([&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(array, "array")->impl->metadata_json());
+  });
+}
+
+ZARR_API int zarr_get_attributes(const zarr_array* array, char** json_out) {
+  return guarded([&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(array, "array")->impl->attributes_json());
+  });
+}
+
+ZARR_API int zarr_set_attributes(zarr_array* array, const char* json) {
+  return guarded([&] { require(array, "array")->impl->set_attributes(require(json, "json")); });
+}
+
+ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, int* is_null) {
+  return guarded([&] {
+    const zarr::ArrayMetadata& meta = require(array, "array")->impl->metadata();
+    if (nbytes != meta.dtype.item_size()) {
+      zarr::fail(ZARR_ERR_BUFFER_SIZE, "fill value buffer is " + std::to_string(nbytes) + " bytes, item size is " +
+                                           std::to_string(meta.dtype.item_size()));
+    }
+    zarr::Bytes item = meta.fill_item();
+    std::memcpy(require(out, "out"), item.data(), item.size());
+    if (is_null) *is_null = meta.fill_value ? 0 : 1;
+  });
+}
+
+ZARR_API int zarr_migrate_v1_to_v2(const char* url) {
+  return guarded([&] {
+    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    zarr::Store& store = *loc.store;
+    const std::string meta_key = zarr::path::join(loc.path, zarr::kV1MetaKey);
+    std::optional<zarr::Bytes> meta = store.get(meta_key);
+    if (!meta) zarr::fail(ZARR_ERR_NOT_FOUND, "no Zarr v1 array at " + zarr::describe_node(store, loc.path) + " (no 'meta' key)");
+    zarr::ArrayMetadata parsed = zarr::parse_v1_array_metadata(zarr::ByteView(*meta).to_string(), meta_key);
+    parsed.zarr_format = 2;
+    // Write the v2 documents first and delete the v1 keys last, so an
+    // interrupted migration leaves an array that still opens.
+    const std::string attrs_key = zarr::path::join(loc.path, zarr::kV1AttrsKey);
+    std::optional<zarr::Bytes> attrs = store.get(attrs_key);
+    if (attrs) zarr::write_attributes(store, zarr::path::join(loc.path, zarr::kV2AttrsKey), zarr::ByteView(*attrs).to_string());
+    store.set(zarr::path::join(loc.path, zarr::kV2ArrayKey), zarr::serialize_v2_array_metadata(parsed));
+    store.erase(attrs_key);
+    store.erase(meta_key);
+  });
+}
+
+}  // extern "C"

@@ -1,1 +1,141 @@
-// placeholder: being written
+#include <cstring>
+
+#include "core/json.h"
+#include "core/url.h"
+#include "guard.h"
+
+using zarr::capi::guarded;
+using zarr::capi::require;
+
+namespace {
+
+zarr_group* wrap(std::unique_ptr<zarr::Group> impl) {
+  auto* handle = new zarr_group;
+  handle->impl = std::move(impl);
+  return handle;
+}
+
+bool parse_group_mode(const char* mode) {
+  require(mode, "mode");
+  if (std::strcmp(mode, "r") == 0) return false;
+  if (std::strcmp(mode, "r+") == 0) return true;
+  zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("mode must be \"r\" or \"r+\", got \"") + mode + "\"");
+}
+
+const char* kind_name(zarr::NodeKind kind) { return kind == zarr::NodeKind::Group ? "group" : "array"; }
+
+}  // namespace
+
+extern "C" {
+
+ZARR_API int zarr_group_open(zarr_group** out, const char* url, const char* mode) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    bool writable = parse_group_mode(mode);
+    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    *out = wrap(zarr::Group::open(loc.store, loc.path, writable));
+  });
+}
+
+ZARR_API int zarr_group_create(zarr_group** out, const char* url, const char* attributes_json) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    zarr::NodeLocation loc = zarr::resolve_for_create(require(url, "url"));
+    *out = wrap(zarr::Group::create(loc.store, loc.path, attributes_json));
+  });
+}
+
+ZARR_API int zarr_group_close(zarr_group* group) {
+  delete group;
+  return ZARR_OK;
+}
+
+ZARR_API int zarr_group_list(zarr_group* group, char** json_out) {
+  return guarded([&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    std::string out = "[";
+    for (const zarr::ChildNode& child : require(group, "group")->impl->children()) {
+      out += (out.size() > 1 ? "," : "") + std::string("{\"name\":") + zarr::json::quote(child.name) +
+             ",\"kind\":\"" + kind_name(child.kind) + "\"}";
+    }
+    *json_out = zarr::capi::copy_out(out + "]");
+  });
+}
+
+ZARR_API int zarr_group_child_count(zarr_group* group, size_t* count) {
+  return guarded([&] {
+    require(group, "group");
+    require(count, "count");
+    group->listing = group->impl->children();
+    *count = group->listing.size();
+  });
+}
+
+ZARR_API int zarr_group_child(zarr_group* group, size_t i, const char** name, int* kind) {
+  return guarded([&] {
+    require(group, "group");
+    if (i >= group->listing.size()) {
+      zarr::fail(ZARR_ERR_OUT_OF_BOUNDS, "child index " + std::to_string(i) + " is not below the " +
+                                             std::to_string(group->listing.size()) +
+                                             " children of the last listing (call zarr_group_child_count)");
+    }
+    if (name) *name = group->listing[i].name.c_str();
+    if (kind) *kind = group->listing[i].kind == zarr::NodeKind::Group ? ZARR_NODE_GROUP : ZARR_NODE_ARRAY;
+  });
+}
+
+ZARR_API int zarr_group_open_array(zarr_array** out, zarr_group* group, const char* path, const char* mode) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    bool writable = parse_group_mode(mode);
+    auto impl = require(group, "group")->impl->open_array(require(path, "path"), writable, zarr::ArrayOptions{});
+    *out = new zarr_array{std::move(impl)};
+  });
+}
+
+ZARR_API int zarr_group_create_array(zarr_array** out, zarr_group* group, const char* path,
+                                     const char* metadata_json) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    auto impl = require(group, "group")->impl->create_array(require(path, "path"),
+                                                             require(metadata_json, "metadata_json"),
+                                                             zarr::ArrayOptions{});
+    *out = new zarr_array{std::move(impl)};
+  });
+}
+
+ZARR_API int zarr_group_open_group(zarr_group** out, zarr_group* group, const char* path) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    *out = wrap(require(group, "group")->impl->open_group(require(path, "path")));
+  });
+}
+
+ZARR_API int zarr_group_create_group(zarr_group** out, zarr_group* group, const char* path,
+                                     const char* attributes_json) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    *out = wrap(require(group, "group")->impl->create_group(require(path, "path"), attributes_json));
+  });
+}
+
+ZARR_API int zarr_group_get_attributes(const zarr_group* group, char** json_out) {
+  return guarded([&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(group, "group")->impl->attributes_json());
+  });
+}
+
+ZARR_API int zarr_group_set_attributes(zarr_group* group, const char* json) {
+  return guarded([&] { require(group, "group")->impl->set_attributes(require(json, "json")); });
+}
+
+}  // extern "C"

@@ -1,1 +1,338 @@
-// placeholder: being written
+#include "core/array.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "core/error.h"
+#include "core/hierarchy.h"
+#include "core/json.h"
+#include "core/path.h"
+#include "grid/chunk_grid.h"
+#include "grid/strided_copy.h"
+#include "metadata/v1_metadata.h"
+#include "metadata/v2_metadata.h"
+
+namespace zarr {
+
+namespace {
+
+std::string shape_text(const std::vector<uint64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// NaN test on a native-order IEEE float of 2, 4 or 8 bytes: exponent all ones,
+// mantissa non-zero.
+bool is_nan_bits(const uint8_t* p, size_t size) {
+  switch (size) {
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return (v & 0x7c00) == 0x7c00 && (v & 0x03ff) != 0;
+    }
+    case 4: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return std::isnan(v);
+    }
+    case 8: {
+      double v;
+      std::memcpy(&v, p, 8);
+      return std::isnan(v);
+    }
+    default:
+      return false;
+  }
+}
+
+// True when item equals fill, where a NaN fill matches any NaN (as numpy's
+// all-equal check in zarr-python treats NaN fill values).
+bool float_item_matches(const uint8_t* item, const uint8_t* fill, size_t item_size, size_t float_size) {
+  for (size_t off = 0; off < item_size; off += float_size) {
+    bool both_nan = is_nan_bits(item + off, float_size) && is_nan_bits(fill + off, float_size);
+    if (!both_nan && std::memcmp(item + off, fill + off, float_size) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+ArrayOptions parse_array_options(const char* options_json) {
+  ArrayOptions options;
+  if (!options_json || !*options_json) return options;
+  rapidjson::Document doc = json::parse(options_json, "options");
+  if (!doc.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: expected a JSON object");
+  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+    std::string name = it->name.GetString();
+    if (name == "write_empty_chunks") {
+      if (!it->value.IsBool()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'write_empty_chunks' must be true or false");
+      options.write_empty_chunks = it->value.GetBool();
+    } else {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+    }
+  }
+  return options;
+}
+
+Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, ArrayOptions options,
+             ArrayMetadata meta)
+    : store_(std::move(store)),
+      path_(std::move(path)),
+      writable_(writable),
+      options_(options),
+      meta_(std::move(meta)) {
+  std::optional<std::string> v3 = meta_.dtype.v3_name();
+  data_type_name_ = v3 ? *v3 : meta_.dtype.to_v2_json();
+  fill_item_ = meta_.fill_item();
+}
+
+std::unique_ptr<Array> Array::open(std::shared_ptr<Store> store, const std::string& path, bool writable,
+                                   const ArrayOptions& options) {
+  switch (node_kind(*store, path)) {
+    case NodeKind::Array: {
+      const std::string key = path::join(path, kV2ArrayKey);
+      ArrayMetadata meta = parse_v2_array_metadata(ByteView(*store->get(key)).to_string(), key);
+      return std::unique_ptr<Array>(new Array(std::move(store), path, writable, options, std::move(meta)));
+    }
+    case NodeKind::LegacyV1Array: {
+      const std::string key = path::join(path, kV1MetaKey);
+      if (writable) {
+        fail(ZARR_ERR_READ_ONLY, "array " + describe_node(*store, path) +
+                                     " is a legacy Zarr v1 array: open it with mode \"r\", or migrate it "
+                                     "to v2 with zarr_migrate_v1_to_v2");
+      }
+      std::string text = ByteView(*store->get(key)).to_string();
+      ArrayMetadata meta = parse_v1_array_metadata(text, key);
+      std::unique_ptr<Array> array(new Array(std::move(store), path, false, options, std::move(meta)));
+      array->legacy_metadata_ = std::move(text);
+      return array;
+    }
+    case NodeKind::Group:
+      fail(ZARR_ERR_NOT_FOUND, "no array at " + describe_node(*store, path) + ": it is a group");
+    case NodeKind::None:
+      break;
+  }
+  fail(ZARR_ERR_NOT_FOUND, "no array at " + describe_node(*store, path) + " (no .zarray key)");
+}
+
+std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::string& path,
+                                     const std::string& metadata_json, const ArrayOptions& options) {
+  ArrayMetadata meta = parse_v2_array_metadata_for_create(metadata_json, "metadata for " + describe_node(*store, path));
+  require_absent(*store, path);
+  create_parent_groups(*store, path);
+  std::unique_ptr<Array> array(new Array(std::move(store), path, true, options, std::move(meta)));
+  array->write_metadata();
+  return array;
+}
+
+std::vector<uint64_t> Array::shape() const {
+  std::shared_lock lock(shape_mutex_);
+  return meta_.shape;
+}
+
+void Array::require_writable(const char* operation) const {
+  if (!writable_) {
+    fail(ZARR_ERR_READ_ONLY, std::string("cannot ") + operation + " array " + describe_node(*store_, path_) +
+                                 ": it was opened read-only");
+  }
+}
+
+std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                                         size_t nbytes, const int64_t* strides) const {
+  const std::string where = "array " + describe_node(*store_, path_);
+  for (size_t d = 0; d < ndim(); ++d) {
+    if (count[d] > meta_.shape[d] || start[d] > meta_.shape[d] - count[d]) {
+      fail(ZARR_ERR_OUT_OF_BOUNDS, where + ": region start " + shape_text(start) + " count " + shape_text(count) +
+                                       " lies outside shape " + shape_text(meta_.shape) + " on dimension " +
+                                       std::to_string(d));
+    }
+  }
+  const uint64_t elements = checked_product(count, "region");
+  if (!strides) {
+    if (elements > SIZE_MAX / item_size() || elements * item_size() != nbytes) {
+      fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but region " +
+                                     shape_text(count) + " of " + std::to_string(item_size()) +
+                                     "-byte items needs " + std::to_string(elements * item_size()));
+    }
+    return c_order_strides(count, item_size());
+  }
+  std::vector<int64_t> s(strides, strides + ndim());
+  int64_t lowest = 0, end = 0;
+  if (!strided_extent(count, item_size(), s, lowest, end) || lowest < 0 ||
+      static_cast<uint64_t>(end) > nbytes) {
+    fail(ZARR_ERR_BUFFER_SIZE, where + ": byte strides reach outside the " + std::to_string(nbytes) +
+                                   "-byte buffer for region " + shape_text(count));
+  }
+  return s;
+}
+
+std::string Array::chunk_key(const std::vector<uint64_t>& chunk_coords) const {
+  return path::join(path_, v2_chunk_key(chunk_coords, meta_.dimension_separator));
+}
+
+std::vector<int64_t> Array::chunk_strides() const {
+  return meta_.order == 'F' ? f_order_strides(meta_.chunks, item_size())
+                            : c_order_strides(meta_.chunks, item_size());
+}
+
+Bytes Array::decode_chunk(ByteView stored, const std::string& key) const {
+  Bytes chunk = meta_.codecs.decode(stored, meta_.chunk_bytes(), key);
+  if (meta_.dtype.needs_byte_swap()) meta_.dtype.swap_in_place(chunk.data(), chunk.size() / item_size());
+  return chunk;
+}
+
+Bytes Array::encode_chunk(Bytes chunk) const {
+  if (meta_.dtype.needs_byte_swap()) meta_.dtype.swap_in_place(chunk.data(), chunk.size() / item_size());
+  return meta_.codecs.encode(chunk);
+}
+
+Bytes Array::filled_chunk() const {
+  Bytes chunk(meta_.chunk_bytes());
+  strided_fill({chunk.size() / item_size()}, fill_item_, chunk.data(), {static_cast<int64_t>(item_size())});
+  return chunk;
+}
+
+bool Array::is_fill_everywhere(const Bytes& chunk) const {
+  // A null fill value has no value to compare with: zarr-python stores every chunk.
+  if (!meta_.fill_value) return false;
+  const size_t item = item_size();
+  const DTypeKind kind = meta_.dtype.kind();
+  const size_t float_size = kind == DTypeKind::Float ? item : kind == DTypeKind::Complex ? item / 2 : 0;
+  for (size_t off = 0; off < chunk.size(); off += item) {
+    bool same = float_size ? float_item_matches(chunk.data() + off, fill_item_.data(), item, float_size)
+                           : std::memcmp(chunk.data() + off, fill_item_.data(), item) == 0;
+    if (!same) return false;
+  }
+  return true;
+}
+
+std::mutex& Array::chunk_lock(const std::string& key) {
+  return chunk_locks_[std::hash<std::string>{}(key) % chunk_locks_.size()];
+}
+
+void Array::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
+                        size_t nbytes, const int64_t* strides) {
+  std::shared_lock lock(shape_mutex_);
+  const std::vector<int64_t> out_strides = check_region(start, count, nbytes, strides);
+  const std::vector<int64_t> in_chunk = chunk_strides();
+  uint8_t* base = static_cast<uint8_t*>(out);
+  ChunkGrid grid(meta_.shape, meta_.chunks);
+  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
+    const std::string key = chunk_key(ov.chunk_coords);
+    uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
+    std::optional<Bytes> stored = store_->get(key);
+    if (!stored) {
+      strided_fill(ov.count, fill_item_, dst, out_strides);
+      return;
+    }
+    Bytes chunk = decode_chunk(*stored, key);
+    strided_copy(ov.count, item_size(), chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk, dst,
+                 out_strides);
+  });
+}
+
+void Array::write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const void* data,
+                         size_t nbytes, const int64_t* strides) {
+  require_writable("write to");
+  std::shared_lock lock(shape_mutex_);
+  const std::vector<int64_t> in_strides = check_region(start, count, nbytes, strides);
+  const std::vector<int64_t> in_chunk = chunk_strides();
+  const uint8_t* base = static_cast<const uint8_t*>(data);
+  ChunkGrid grid(meta_.shape, meta_.chunks);
+  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
+    const std::string key = chunk_key(ov.chunk_coords);
+    std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+    // A chunk only partly overwritten keeps its other elements: read it first.
+    Bytes chunk;
+    std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
+    chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
+    strided_copy(ov.count, item_size(), base + byte_offset(ov.region_offset, in_strides), in_strides,
+                 chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk);
+    if (!options_.write_empty_chunks && is_fill_everywhere(chunk)) {
+      store_->erase(key);
+    } else {
+      store_->set(key, encode_chunk(std::move(chunk)));
+    }
+  });
+}
+
+void Array::write_metadata() {
+  store_->set(path::join(path_, kV2ArrayKey), serialize_v2_array_metadata(meta_));
+}
+
+void Array::erase_chunks_outside(const std::vector<uint64_t>& shape) {
+  ChunkGrid grid(shape, meta_.chunks);
+  const std::string prefix = path_.empty() ? "" : path_ + "/";
+  std::vector<uint64_t> coords;
+  for (const std::string& key : store_->list_prefix(prefix)) {
+    const std::string local = key.substr(prefix.size());
+    if (parse_v2_chunk_key(local, meta_.dimension_separator, ndim(), coords) && !grid.contains_chunk(coords)) {
+      store_->erase(key);
+    }
+  }
+}
+
+void Array::resize(const std::vector<uint64_t>& new_shape) {
+  require_writable("resize");
+  std::unique_lock lock(shape_mutex_);
+  ArrayMetadata resized = meta_;
+  resized.shape = new_shape;
+  validate_layout(resized, "new shape " + shape_text(new_shape));
+  std::swap(meta_.shape, resized.shape);
+  try {
+    write_metadata();
+  } catch (...) {
+    std::swap(meta_.shape, resized.shape);
+    throw;
+  }
+  erase_chunks_outside(new_shape);
+}
+
+void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) {
+  require_writable("append to");
+  std::vector<uint64_t> old_shape = shape();
+  if (axis >= old_shape.size()) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "append: axis " + std::to_string(axis) + " is not below the array's " +
+                                        std::to_string(old_shape.size()) + " dimensions");
+  }
+  for (size_t d = 0; d < old_shape.size(); ++d) {
+    if (d != axis && count[d] != old_shape[d]) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "append: count " + shape_text(count) + " must equal the array shape " +
+                                          shape_text(old_shape) + " on every axis but " + std::to_string(axis));
+    }
+  }
+  std::vector<uint64_t> grown = old_shape;
+  if (count[axis] > UINT64_MAX - grown[axis]) fail(ZARR_ERR_INVALID_ARGUMENT, "append: shape overflows");
+  grown[axis] += count[axis];
+  // Check the buffer before changing anything, so a bad call leaves no trace.
+  uint64_t elements = checked_product(count, "append count");
+  if (elements > SIZE_MAX / item_size() || elements * item_size() != nbytes) {
+    fail(ZARR_ERR_BUFFER_SIZE, "append: buffer is " + std::to_string(nbytes) + " bytes but " + shape_text(count) +
+                                   " items need " + std::to_string(elements * item_size()));
+  }
+  resize(grown);
+  std::vector<uint64_t> start(old_shape.size(), 0);
+  start[axis] = old_shape[axis];
+  write_region(start, count, data, nbytes, nullptr);
+}
+
+std::string Array::metadata_json() const {
+  if (meta_.zarr_format == 1) return legacy_metadata_;  // v1 handles are read-only: the stored text holds
+  std::shared_lock lock(shape_mutex_);
+  return serialize_v2_array_metadata(meta_);
+}
+
+std::string Array::attributes_json() const {
+  std::shared_lock lock(shape_mutex_);
+  return read_attributes(*store_, path::join(path_, meta_.zarr_format == 1 ? kV1AttrsKey : kV2AttrsKey));
+}
+
+void Array::set_attributes(const std::string& json_text) {
+  require_writable("set attributes of");
+  std::unique_lock lock(shape_mutex_);
+  write_attributes(*store_, path::join(path_, kV2AttrsKey), json_text);
+}
+
+}  // namespace zarr

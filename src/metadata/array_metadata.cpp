@@ -1,1 +1,35 @@
-// placeholder: being written
+#include "metadata/array_metadata.h"
+
+#include "core/error.h"
+#include "grid/chunk_grid.h"
+
+namespace zarr {
+
+size_t ArrayMetadata::chunk_bytes() const {
+  return static_cast<size_t>(checked_product(chunks, "chunks")) * dtype.item_size();
+}
+
+Bytes ArrayMetadata::fill_item() const {
+  return fill_value ? *fill_value : Bytes(dtype.item_size(), 0);
+}
+
+void validate_layout(const ArrayMetadata& meta, const std::string& where) {
+  if (meta.chunks.size() != meta.shape.size()) {
+    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunks' has " + std::to_string(meta.chunks.size()) +
+                                        " dimensions but 'shape' has " + std::to_string(meta.shape.size()));
+  }
+  for (size_t d = 0; d < meta.chunks.size(); ++d) {
+    if (meta.chunks[d] == 0) {
+      fail(ZARR_ERR_INVALID_METADATA,
+           where + ": field 'chunks' item " + std::to_string(d) + " must be positive, got 0");
+    }
+  }
+  checked_product(meta.shape, where + ": field 'shape'");
+  uint64_t chunk_elements = checked_product(meta.chunks, where + ": field 'chunks'");
+  const uint64_t item = meta.dtype.item_size();
+  if (item != 0 && chunk_elements > SIZE_MAX / item) {
+    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunks': one chunk's byte size overflows");
+  }
+}
+
+}  // namespace zarr

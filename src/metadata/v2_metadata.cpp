@@ -1,1 +1,180 @@
-// placeholder: being written
+#include "metadata/v2_metadata.h"
+
+#include <map>
+
+#include "core/error.h"
+#include "core/json.h"
+#include "zarr_config.h"
+
+namespace zarr {
+
+namespace {
+
+// zarr-python's default compressor (Blosc lz4, level 5, byte shuffle), used
+// when a document given to zarr_create leaves "compressor" out. Builds
+// without blosc default to no compressor.
+const char* default_compressor_json() {
+#if ZARR_HAVE_BLOSC
+  return R"({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0})";
+#else
+  return "null";
+#endif
+}
+
+std::shared_ptr<const BytesCodec> parse_compressor(const rapidjson::Value& v, const ChunkRepr& repr,
+                                                   const std::string& where) {
+  if (v.IsNull()) return nullptr;
+  if (!v.IsObject()) fail(ZARR_ERR_INVALID_METADATA, where + ": field 'compressor' must be an object or null");
+  try {
+    return make_bytes_codec(v, repr);
+  } catch (const Error& e) {
+    fail(e.code(), where + ": field 'compressor': " + e.what());
+  }
+}
+
+std::vector<std::shared_ptr<const BytesCodec>> parse_filters(const rapidjson::Value& v, const ChunkRepr& repr,
+                                                             const std::string& where) {
+  std::vector<std::shared_ptr<const BytesCodec>> filters;
+  if (v.IsNull()) return filters;
+  if (!v.IsArray()) fail(ZARR_ERR_INVALID_METADATA, where + ": field 'filters' must be a list or null");
+  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+    const std::string field = where + ": field 'filters' item " + std::to_string(i);
+    if (!v[i].IsObject()) fail(ZARR_ERR_INVALID_METADATA, field + " must be an object");
+    try {
+      filters.push_back(make_bytes_codec(v[i], repr));
+    } catch (const Error& e) {
+      fail(e.code(), field + ": " + e.what());
+    }
+  }
+  return filters;
+}
+
+char parse_choice(const rapidjson::Value* v, const char* field, const std::string& allowed, char dflt,
+                  const std::string& where) {
+  if (!v || v->IsNull()) return dflt;
+  std::string s = json::get_string(*v, field, where);
+  if (s.size() != 1 || allowed.find(s[0]) == std::string::npos) {
+    std::string options;
+    for (char c : allowed) options += std::string(options.empty() ? "" : " or ") + "\"" + c + "\"";
+    fail(ZARR_ERR_INVALID_METADATA,
+         where + ": field '" + field + "' must be " + options + ", got " + json::quote(s));
+  }
+  return s[0];
+}
+
+// Shared by the stored and the create forms: `defaults` says whether a
+// missing field takes zarr-python's default or is an error.
+ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool defaults) {
+  rapidjson::Document doc = json::parse_object(text, where);
+  ArrayMetadata meta;
+
+  const rapidjson::Value* format = json::find(doc, "zarr_format");
+  if (format || !defaults) {
+    int64_t f = json::get_int(json::require(doc, "zarr_format", where), "zarr_format", where);
+    if (f != 2) {
+      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'zarr_format' must be 2, got " + std::to_string(f));
+    }
+  }
+  meta.zarr_format = 2;
+  meta.shape = json::get_uint_list(json::require(doc, "shape", where), "shape", where);
+  meta.dtype = DataType::parse_v2(json::require(doc, "dtype", where), where + ": field 'dtype'");
+  if (meta.dtype.kind() == DTypeKind::Object) {
+    fail(ZARR_ERR_UNSUPPORTED, where + ": field 'dtype': object arrays (\"|O\") need an object codec, "
+                                       "which this version of libzarr does not support");
+  }
+
+  const rapidjson::Value* chunks = json::find(doc, "chunks");
+  if (chunks || !defaults) {
+    meta.chunks = json::get_uint_list(json::require(doc, "chunks", where), "chunks", where);
+  } else {
+    meta.chunks = meta.shape;
+    for (auto& c : meta.chunks) c = c ? c : 1;  // a zero-length axis still needs a positive chunk
+  }
+  validate_layout(meta, where);
+
+  const rapidjson::Value* order = json::find(doc, "order");
+  if (!order && !defaults) json::require(doc, "order", where);
+  meta.order = parse_choice(order, "order", "CF", 'C', where);
+  meta.dimension_separator = parse_choice(json::find(doc, "dimension_separator"), "dimension_separator",
+                                          "./", '.', where);
+
+  const rapidjson::Value* fill = json::find(doc, "fill_value");
+  if (fill) {
+    meta.fill_value = meta.dtype.parse_fill_value_v2(*fill, where + ": field 'fill_value'");
+  } else if (defaults) {
+    meta.fill_value = Bytes(meta.dtype.item_size(), 0);  // zarr-python 2 defaults to 0
+  } else {
+    json::require(doc, "fill_value", where);
+  }
+
+  ChunkRepr repr{meta.dtype.item_size(), meta.chunk_bytes()};
+  rapidjson::Document default_compressor;
+  const rapidjson::Value* compressor = json::find(doc, "compressor");
+  if (!compressor) {
+    if (!defaults) json::require(doc, "compressor", where);
+    default_compressor.Parse(default_compressor_json());
+    compressor = &default_compressor;
+  }
+  std::shared_ptr<const BytesCodec> comp = parse_compressor(*compressor, repr, where);
+  const rapidjson::Value* filters = json::find(doc, "filters");
+  if (!filters && !defaults) json::require(doc, "filters", where);
+  meta.codecs = CodecChain(filters ? parse_filters(*filters, repr, where)
+                                   : std::vector<std::shared_ptr<const BytesCodec>>{},
+                           comp);
+  return meta;
+}
+
+std::string uint_list(const std::vector<uint64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+ArrayMetadata parse_v2_array_metadata(const std::string& text, const std::string& where) {
+  return parse_v2(text, where, false);
+}
+
+ArrayMetadata parse_v2_array_metadata_for_create(const std::string& text, const std::string& where) {
+  return parse_v2(text, where, true);
+}
+
+std::string serialize_v2_array_metadata(const ArrayMetadata& meta) {
+  // Build as compact JSON with sorted keys, then pretty-print through RapidJSON.
+  std::map<std::string, std::string> fields;
+  fields["chunks"] = uint_list(meta.chunks);
+  fields["compressor"] = meta.codecs.compressor() ? meta.codecs.compressor()->config_json() : "null";
+  fields["dimension_separator"] = json::quote(std::string(1, meta.dimension_separator));
+  fields["dtype"] = meta.dtype.to_v2_json();
+  fields["fill_value"] = meta.dtype.fill_value_to_v2_json(meta.fill_value);
+  if (meta.codecs.filters().empty()) {
+    fields["filters"] = "null";
+  } else {
+    std::string list = "[";
+    for (size_t i = 0; i < meta.codecs.filters().size(); ++i) {
+      list += (i ? "," : "") + meta.codecs.filters()[i]->config_json();
+    }
+    fields["filters"] = list + "]";
+  }
+  fields["order"] = json::quote(std::string(1, meta.order));
+  fields["shape"] = uint_list(meta.shape);
+  fields["zarr_format"] = "2";
+  std::string compact = "{";
+  for (const auto& [key, value] : fields) {
+    compact += (compact.size() > 1 ? "," : "") + json::quote(key) + ":" + value;
+  }
+  compact += "}";
+  rapidjson::Document doc = json::parse(compact, ".zarray");
+  return json::to_pretty_string(doc);
+}
+
+std::string v2_group_document() { return "{\n    \"zarr_format\": 2\n}"; }
+
+void validate_v2_group_metadata(const std::string& text, const std::string& where) {
+  rapidjson::Document doc = json::parse_object(text, where);
+  int64_t f = json::get_int(json::require(doc, "zarr_format", where), "zarr_format", where);
+  if (f != 2) fail(ZARR_ERR_INVALID_METADATA, where + ": field 'zarr_format' must be 2, got " + std::to_string(f));
+}
+
+}  // namespace zarr

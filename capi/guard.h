@@ -1,0 +1,61 @@
+// The extern "C" boundary: every API function body runs inside guarded(),
+// which turns C++ exceptions into ZARR_ERR_* codes and zarr_last_error().
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "core/error.h"
+#include "core/group.h"
+
+struct zarr_array {
+  std::unique_ptr<zarr::Array> impl;
+};
+
+struct zarr_group {
+  std::unique_ptr<zarr::Group> impl;
+  std::vector<zarr::ChildNode> listing;  // the last listing, for zarr_group_child
+};
+
+namespace zarr::capi {
+
+void set_last_error(const std::string& message);
+
+// Runs body; returns ZARR_OK or the code of what it threw.
+template <typename Body>
+int guarded(Body&& body) noexcept {
+  try {
+    body();
+    return ZARR_OK;
+  } catch (const Error& e) {
+    set_last_error(e.what());
+    return e.code();
+  } catch (const std::bad_alloc&) {
+    set_last_error("out of memory");
+    return ZARR_ERR_NO_MEMORY;
+  } catch (const std::filesystem::filesystem_error& e) {
+    set_last_error(e.what());
+    return ZARR_ERR_IO;
+  } catch (const std::exception& e) {
+    set_last_error(std::string("internal error: ") + e.what());
+    return ZARR_ERR_INTERNAL;
+  } catch (...) {
+    set_last_error("internal error: unknown exception");
+    return ZARR_ERR_INTERNAL;
+  }
+}
+
+// Throw ZARR_ERR_INVALID_ARGUMENT naming the parameter when p is NULL.
+template <typename T>
+T* require(T* p, const char* parameter) {
+  if (!p) fail(ZARR_ERR_INVALID_ARGUMENT, std::string("argument '") + parameter + "' is NULL");
+  return p;
+}
+
+// Copy a string into memory the caller frees with zarr_free.
+char* copy_out(const std::string& s);
+
+}  // namespace zarr::capi

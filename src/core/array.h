@@ -1,0 +1,93 @@
+// An open array: metadata plus the store it lives in. Reads and writes of
+// regions go grid -> store -> codec chain -> caller's buffer.
+//
+// Thread safety: any number of threads may read and write regions at once.
+// Writes to one chunk are serialised by a per-chunk lock (read-modify-write
+// under the lock), so even overlapping regions never lose data. Resize and
+// attribute changes take the handle's lock exclusively.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "metadata/array_metadata.h"
+#include "stores/store.h"
+
+namespace zarr {
+
+struct ArrayOptions {
+  bool write_empty_chunks = false;  // store chunks equal to the fill value everywhere
+};
+
+// Parse the JSON options object of zarr_open_ex / zarr_create_ex.
+ArrayOptions parse_array_options(const char* options_json);
+
+class Array {
+ public:
+  static std::unique_ptr<Array> open(std::shared_ptr<Store> store, const std::string& path, bool writable,
+                                     const ArrayOptions& options);
+  static std::unique_ptr<Array> create(std::shared_ptr<Store> store, const std::string& path,
+                                       const std::string& metadata_json, const ArrayOptions& options);
+
+  size_t ndim() const { return meta_.ndim(); }
+  std::vector<uint64_t> shape() const;
+  const std::vector<uint64_t>& chunks() const { return meta_.chunks; }
+  size_t item_size() const { return meta_.dtype.item_size(); }
+  int zarr_format() const { return meta_.zarr_format; }
+  // v3 name of simple types, else the v2 dtype JSON.
+  const std::string& data_type_name() const { return data_type_name_; }
+  const ArrayMetadata& metadata() const { return meta_; }
+
+  // Region I/O. `strides` are the buffer's byte strides (nullptr: C-order
+  // contiguous, and then nbytes must equal the region's byte size exactly).
+  void read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
+                   size_t nbytes, const int64_t* strides);
+  void write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const void* data,
+                    size_t nbytes, const int64_t* strides);
+
+  void resize(const std::vector<uint64_t>& new_shape);
+  void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes);
+
+  std::string metadata_json() const;
+  std::string attributes_json() const;
+  void set_attributes(const std::string& json);
+
+ private:
+  Array(std::shared_ptr<Store> store, std::string path, bool writable, ArrayOptions options,
+        ArrayMetadata meta);
+
+  void require_writable(const char* operation) const;
+  // Validate the region against shape and the buffer against the region; gives
+  // the buffer's strides.
+  std::vector<int64_t> check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                                    size_t nbytes, const int64_t* strides) const;
+  std::string chunk_key(const std::vector<uint64_t>& chunk_coords) const;
+  std::vector<int64_t> chunk_strides() const;
+  // Stored bytes -> native-order decoded chunk, and back.
+  Bytes decode_chunk(ByteView stored, const std::string& key) const;
+  Bytes encode_chunk(Bytes chunk) const;
+  // A whole chunk painted with the fill value.
+  Bytes filled_chunk() const;
+  bool is_fill_everywhere(const Bytes& chunk) const;
+  void write_metadata();
+  void erase_chunks_outside(const std::vector<uint64_t>& shape);
+  std::mutex& chunk_lock(const std::string& key);
+
+  std::shared_ptr<Store> store_;
+  std::string path_;
+  bool writable_;
+  ArrayOptions options_;
+  ArrayMetadata meta_;
+  std::string data_type_name_;
+  std::string legacy_metadata_;  // the "meta" document of a v1 array
+  Bytes fill_item_;
+  mutable std::shared_mutex shape_mutex_;   // shared for region I/O, exclusive for resize
+  std::array<std::mutex, 64> chunk_locks_;  // striped by chunk key
+};
+
+}  // namespace zarr

@@ -1,0 +1,50 @@
+// An open group: lists its children, holds attributes, opens and creates
+// nodes at paths relative to itself.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "core/hierarchy.h"
+#include "stores/store.h"
+
+namespace zarr {
+
+struct ChildNode {
+  std::string name;
+  NodeKind kind;
+};
+
+class Group {
+ public:
+  static std::unique_ptr<Group> open(std::shared_ptr<Store> store, const std::string& path, bool writable);
+  static std::unique_ptr<Group> create(std::shared_ptr<Store> store, const std::string& path,
+                                       const char* attributes_json);
+
+  // Direct children that are arrays or groups, sorted by name.
+  std::vector<ChildNode> children() const;
+
+  std::unique_ptr<Array> open_array(const std::string& relative, bool writable, const ArrayOptions& options) const;
+  std::unique_ptr<Array> create_array(const std::string& relative, const std::string& metadata_json,
+                                      const ArrayOptions& options) const;
+  std::unique_ptr<Group> open_group(const std::string& relative) const;
+  std::unique_ptr<Group> create_group(const std::string& relative, const char* attributes_json) const;
+
+  std::string attributes_json() const;
+  void set_attributes(const std::string& json);
+  bool writable() const { return writable_; }
+
+ private:
+  Group(std::shared_ptr<Store> store, std::string path, bool writable);
+  // Normalised path of a node relative to this group.
+  std::string child_path(const std::string& relative) const;
+  void require_writable(const char* operation) const;
+
+  std::shared_ptr<Store> store_;
+  std::string path_;
+  bool writable_;
+};
+
+}  // namespace zarr

@@ -1,0 +1,38 @@
+// The one internal description of an array, whatever format stored it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codecs/codec.h"
+#include "codecs/codec_chain.h"
+#include "core/bytes.h"
+#include "dtype/data_type.h"
+
+namespace zarr {
+
+struct ArrayMetadata {
+  int zarr_format = 2;
+  std::vector<uint64_t> shape;
+  std::vector<uint64_t> chunks;
+  DataType dtype;
+  std::optional<Bytes> fill_value;  // native byte order; nullopt for null
+  char order = 'C';                 // memory layout of each chunk: 'C' or 'F'
+  char dimension_separator = '.';   // between chunk key coordinates
+  CodecChain codecs;                // v2 filters + compressor
+
+  size_t ndim() const { return shape.size(); }
+  // Bytes of one whole decoded chunk (checked against size_t overflow at parse).
+  size_t chunk_bytes() const;
+  // The fill value as item bytes to paint missing chunks with: zeros when null.
+  Bytes fill_item() const;
+};
+
+// Check shape/chunks/dtype invariants shared by every format: equal ranks,
+// positive chunk extents, element counts and chunk byte sizes that fit in
+// 64 bits / size_t. Errors name `where` and the field.
+void validate_layout(const ArrayMetadata& meta, const std::string& where);
+
+}  // namespace zarr
