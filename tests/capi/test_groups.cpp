@@ -1,1 +1,132 @@
-// placeholder: being written
+// Groups: create/open, parent groups on demand, listing, attributes, nodes
+// opened by relative path.
+#include "capi_helpers.h"
+#include "support/test_support.h"
+
+using namespace zarr::test;
+
+namespace {
+std::string listing(zarr_group* g) {
+  char* json = nullptr;
+  int status = zarr_group_list(g, &json);
+  EXPECT_EQ(status, ZARR_OK) << status_text(status);
+  std::string out = json ? json : "";
+  zarr_free(json);
+  return out;
+}
+}  // namespace
+
+TEST(Groups, CreateNestedNodesWithParentGroups) {
+  TempDir dir;
+  GroupPtr root;
+  ASSERT_OK(zarr_group_create(root.out(), (dir / "h.zarr").c_str(), "{\"title\": \"demo\"}"));
+  ArrayPtr a;
+  ASSERT_OK(zarr_group_create_array(a.out(), root, "x/y/arr", array_meta("[4]", "[2]").c_str()));
+  EXPECT_EQ(list_files(dir / "h.zarr"),
+            (std::vector<std::string>{".zattrs", ".zgroup", "x/.zgroup", "x/y/.zgroup", "x/y/arr/.zarray"}));
+  GroupPtr sub;
+  ASSERT_OK(zarr_group_create_group(sub.out(), root, "x/z", nullptr));
+  EXPECT_EQ(listing(root), "[{\"name\":\"x\",\"kind\":\"group\"}]");
+  GroupPtr x;
+  ASSERT_OK(zarr_group_open_group(x.out(), root, "x"));
+  EXPECT_EQ(listing(x), "[{\"name\":\"y\",\"kind\":\"group\"},{\"name\":\"z\",\"kind\":\"group\"}]");
+}
+
+TEST(Groups, ChildCountAndIndexedAccess) {
+  TempDir dir;
+  GroupPtr g;
+  ASSERT_OK(zarr_group_create(g.out(), dir.path().c_str(), nullptr));
+  ArrayPtr a, b;
+  ASSERT_OK(zarr_group_create_array(a.out(), g, "b_array", array_meta("[1]", "[1]").c_str()));
+  GroupPtr c;
+  ASSERT_OK(zarr_group_create_group(c.out(), g, "a_group", nullptr));
+  size_t n = 0;
+  ASSERT_OK(zarr_group_child_count(g, &n));
+  ASSERT_EQ(n, 2u);
+  const char* name = nullptr;
+  int kind = 0;
+  ASSERT_OK(zarr_group_child(g, 0, &name, &kind));
+  EXPECT_STREQ(name, "a_group");
+  EXPECT_EQ(kind, ZARR_NODE_GROUP);
+  ASSERT_OK(zarr_group_child(g, 1, &name, &kind));
+  EXPECT_STREQ(name, "b_array");
+  EXPECT_EQ(kind, ZARR_NODE_ARRAY);
+  EXPECT_STATUS(zarr_group_child(g, 2, &name, &kind), ZARR_ERR_OUT_OF_BOUNDS, "child index 2");
+}
+
+TEST(Groups, OpenArrayByRelativePathAndByFullPath) {
+  TempDir dir;
+  GroupPtr g;
+  ASSERT_OK(zarr_group_create(g.out(), (dir / "h").c_str(), nullptr));
+  ArrayPtr a;
+  ASSERT_OK(zarr_group_create_array(a.out(), g, "sub/arr", array_meta("[3]", "[3]").c_str()));
+  ASSERT_OK(write_region<int32_t>(a, {0}, {3}, {4, 5, 6}));
+  ArrayPtr b;
+  ASSERT_OK(zarr_group_open_array(b.out(), g, "/sub//arr/", "r"));
+  EXPECT_EQ(read_all<int32_t>(b), (std::vector<int32_t>{4, 5, 6}));
+  EXPECT_EQ(read_all<int32_t>(open_array(dir / "h/sub/arr")), (std::vector<int32_t>{4, 5, 6}));
+  EXPECT_STATUS(zarr_group_open_array(b.out(), g, "sub/../sub/arr", "r"), ZARR_ERR_INVALID_ARGUMENT, "..");
+  EXPECT_STATUS(zarr_group_open_array(b.out(), g, "sub", "r"), ZARR_ERR_NOT_FOUND, "group");
+  EXPECT_STATUS(zarr_group_open_array(b.out(), g, "", "r"), ZARR_ERR_INVALID_ARGUMENT, "names no node");
+  GroupPtr h;
+  EXPECT_STATUS(zarr_group_open_group(h.out(), g, "sub/arr"), ZARR_ERR_NOT_FOUND, "array");
+}
+
+TEST(Groups, CreateInsideAnExistingHierarchyAddsMissingGroups) {
+  TempDir dir;
+  GroupPtr g;
+  ASSERT_OK(zarr_group_create(g.out(), (dir / "h.zarr").c_str(), nullptr));
+  // A plain path below an existing group: the groups in between are created.
+  create_array(dir / "h.zarr/a/b/arr", array_meta("[2]", "[2]"));
+  EXPECT_TRUE(file_exists(dir / "h.zarr/a/.zgroup"));
+  EXPECT_TRUE(file_exists(dir / "h.zarr/a/b/.zgroup"));
+  // Outside any hierarchy no group is invented.
+  create_array(dir / "loose/arr", array_meta("[2]", "[2]"));
+  EXPECT_FALSE(file_exists(dir / "loose/.zgroup"));
+}
+
+TEST(Groups, NoNodeBelowAnArray) {
+  TempDir dir;
+  GroupPtr g;
+  ASSERT_OK(zarr_group_create(g.out(), dir.path().c_str(), nullptr));
+  ArrayPtr a;
+  ASSERT_OK(zarr_group_create_array(a.out(), g, "arr", array_meta("[2]", "[2]").c_str()));
+  ArrayPtr b;
+  EXPECT_STATUS(zarr_group_create_array(b.out(), g, "arr/inner", array_meta("[2]", "[2]").c_str()),
+                ZARR_ERR_INVALID_ARGUMENT, "is an array");
+}
+
+TEST(Groups, AttributesAndReadOnlyGroups) {
+  TempDir dir;
+  GroupPtr g;
+  ASSERT_OK(zarr_group_create(g.out(), dir.path().c_str(), "{\"a\": 1}"));
+  char* json = nullptr;
+  ASSERT_OK(zarr_group_get_attributes(g, &json));
+  EXPECT_STREQ(json, "{\"a\":1}");
+  zarr_free(json);
+  ASSERT_OK(zarr_group_set_attributes(g, "{\"b\": [true, null]}"));
+  GroupPtr r;
+  ASSERT_OK(zarr_group_open(r.out(), dir.path().c_str(), "r"));
+  ASSERT_OK(zarr_group_get_attributes(r, &json));
+  EXPECT_STREQ(json, "{\"b\":[true,null]}");
+  zarr_free(json);
+  EXPECT_STATUS(zarr_group_set_attributes(r, "{}"), ZARR_ERR_READ_ONLY, "read-only");
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_group_create_array(a.out(), r, "x", array_meta("[1]", "[1]").c_str()), ZARR_ERR_READ_ONLY,
+                "read-only");
+  EXPECT_STATUS(zarr_group_set_attributes(g, "not json"), ZARR_ERR_INVALID_METADATA, "malformed");
+  GroupPtr bad;
+  EXPECT_STATUS(zarr_group_create(bad.out(), (dir / "g2").c_str(), "[]"), ZARR_ERR_INVALID_METADATA, "object");
+  EXPECT_FALSE(file_exists(dir / "g2")) << "bad attributes leave no group behind";
+}
+
+TEST(Groups, OpenErrors) {
+  TempDir dir;
+  GroupPtr g;
+  EXPECT_STATUS(zarr_group_open(g.out(), (dir / "none").c_str(), "r"), ZARR_ERR_NOT_FOUND, ".zgroup");
+  create_array(dir / "arr", array_meta("[1]", "[1]"));
+  EXPECT_STATUS(zarr_group_open(g.out(), (dir / "arr").c_str(), "r"), ZARR_ERR_NOT_FOUND, "is an array");
+  EXPECT_STATUS(zarr_group_open(g.out(), dir.path().c_str(), "rw"), ZARR_ERR_INVALID_ARGUMENT, "mode");
+  write_file(dir / ".zgroup", std::string("{\"zarr_format\": 7}"));
+  EXPECT_STATUS(zarr_group_open(g.out(), dir.path().c_str(), "r"), ZARR_ERR_INVALID_METADATA, "zarr_format");
+}
