@@ -1,1 +1,168 @@
-// placeholder: being written
+// In-process store: an ordered map key -> bytes behind a shared_mutex, shared
+// by every handle opened on the same name while any of them is alive.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <utility>
+
+#include "stores/key_rules.h"
+#include "stores/store.h"
+
+namespace zarr {
+namespace {
+
+constexpr const char kScheme[] = "memory://";
+
+// The data behind a name. std::map keeps keys in byte order, so listings come
+// out sorted and every prefix is one contiguous run of keys.
+struct MemoryData {
+  mutable std::shared_mutex mutex;
+  std::map<std::string, Bytes> values;
+};
+
+using ValueMap = std::map<std::string, Bytes>;
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// One past the last key starting with prefix, starting the search at `from`.
+ValueMap::const_iterator prefix_end(const ValueMap& values, ValueMap::const_iterator from,
+                                    const std::string& prefix) {
+  while (from != values.end() && starts_with(from->first, prefix)) ++from;
+  return from;
+}
+
+class MemoryStore final : public Store {
+ public:
+  MemoryStore(std::shared_ptr<MemoryData> data, std::string name, bool read_only)
+      : data_(std::move(data)), name_(std::move(name)), read_only_(read_only) {}
+
+  std::optional<Bytes> get(const std::string& key) const override {
+    return get_range(key, ByteRange{});
+  }
+
+  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
+    keys::check_key(key);
+    std::shared_lock lock(data_->mutex);
+    auto it = data_->values.find(key);
+    if (it == data_->values.end()) return std::nullopt;
+    keys::Span span = keys::clip(it->second.size(), range);
+    return Bytes(it->second.begin() + static_cast<std::ptrdiff_t>(span.begin),
+                 it->second.begin() + static_cast<std::ptrdiff_t>(span.end));
+  }
+
+  bool exists(const std::string& key) const override {
+    keys::check_key(key);
+    std::shared_lock lock(data_->mutex);
+    return data_->values.count(key) != 0;
+  }
+
+  void set(const std::string& key, ByteView value) override {
+    keys::check_key(key);
+    if (read_only_) keys::fail_read_only(describe(), "set", key);
+    Bytes copy = value.to_bytes();  // copied before locking: writers hold the lock briefly
+    std::unique_lock lock(data_->mutex);
+    data_->values[key] = std::move(copy);
+  }
+
+  void erase(const std::string& key) override {
+    keys::check_key(key);
+    if (read_only_) keys::fail_read_only(describe(), "erase", key);
+    std::unique_lock lock(data_->mutex);
+    data_->values.erase(key);
+  }
+
+  void erase_prefix(const std::string& prefix) override {
+    keys::check_prefix(prefix);
+    if (read_only_) keys::fail_read_only(describe(), "erase prefix", prefix);
+    std::unique_lock lock(data_->mutex);
+    auto first = data_->values.lower_bound(prefix);
+    data_->values.erase(first, prefix_end(data_->values, first, prefix));
+  }
+
+  std::vector<std::string> list_prefix(const std::string& prefix) const override {
+    keys::check_prefix(prefix);
+    std::vector<std::string> out;
+    std::shared_lock lock(data_->mutex);
+    auto it = data_->values.lower_bound(prefix);
+    for (; it != data_->values.end() && starts_with(it->first, prefix); ++it) out.push_back(it->first);
+    return out;
+  }
+
+  DirListing list_dir(const std::string& prefix) const override;
+
+  bool writable() const override { return !read_only_; }
+  std::string describe() const override { return kScheme + name_; }
+
+ private:
+  std::shared_ptr<MemoryData> data_;
+  std::string name_;
+  bool read_only_;
+};
+
+DirListing MemoryStore::list_dir(const std::string& prefix) const {
+  std::string dir = keys::dir_prefix(prefix);
+  DirListing out;
+  std::shared_lock lock(data_->mutex);
+  auto it = data_->values.lower_bound(dir);
+  while (it != data_->values.end() && starts_with(it->first, dir)) {
+    size_t slash = it->first.find('/', dir.size());
+    if (slash == std::string::npos) {
+      out.keys.push_back(it->first.substr(dir.size()));
+      ++it;
+      continue;
+    }
+    out.prefixes.push_back(it->first.substr(dir.size(), slash - dir.size()));
+    // Skip the child's whole subtree: '0' is the byte after '/', so
+    // "child0" is the first key that cannot start with "child/".
+    it = data_->values.lower_bound(it->first.substr(0, slash) + '0');
+  }
+  // Keys are already in order; child names are not ("b-c/x" < "b/x" but "b" < "b-c").
+  std::sort(out.prefixes.begin(), out.prefixes.end());
+  return out;
+}
+
+// Live data by name. Entries are weak so that the data goes when the last
+// handle does; expired entries are swept on the next open.
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, std::weak_ptr<MemoryData>> by_name;
+};
+
+Registry& registry() {
+  // Handles never touch the registry after opening, so its destruction at
+  // exit cannot race with handles that outlive it.
+  static Registry instance;
+  return instance;
+}
+
+std::shared_ptr<MemoryData> open_data(const std::string& name) {
+  if (name.empty()) return std::make_shared<MemoryData>();  // anonymous: never shared
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mutex);
+  for (auto it = reg.by_name.begin(); it != reg.by_name.end();) {
+    it = it->second.expired() ? reg.by_name.erase(it) : std::next(it);
+  }
+  std::weak_ptr<MemoryData>& slot = reg.by_name[name];
+  std::shared_ptr<MemoryData> data = slot.lock();
+  if (!data) {
+    data = std::make_shared<MemoryData>();
+    slot = data;
+  }
+  return data;
+}
+
+}  // namespace
+
+std::shared_ptr<Store> make_memory_store(const std::string& name, bool read_only) {
+  std::string bare = name.rfind(kScheme, 0) == 0 ? name.substr(sizeof(kScheme) - 1) : name;
+  return std::make_shared<MemoryStore>(open_data(bare), bare, read_only);
+}
+
+std::shared_ptr<Store> make_memory_store(const std::string& name) {
+  return make_memory_store(name, false);
+}
+
+}  // namespace zarr

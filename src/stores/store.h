@@ -51,10 +51,44 @@ class Store {
   virtual std::string describe() const = 0;
 };
 
+// Rules every store applies to its keys and prefixes (see key_rules.h):
+//  - a key is non-empty, relative (no leading '/'), without empty segments
+//    (no "//", no trailing '/'), without "." or ".." segments, without NUL
+//    bytes, and no segment starts with ".zarr-tmp." (reserved for the
+//    filesystem store's temporary files). Anything else is
+//    ZARR_ERR_INVALID_ARGUMENT naming the key, so no key reaches outside a root.
+//  - a prefix follows the same rules for its complete segments, except that
+//    it may be "" or end with '/'; its last, partial segment may be anything
+//    without NUL or '/' (list_prefix("a/.z") matches "a/.zarray").
+//  - list_dir also accepts a prefix without its trailing '/' ("a/b" = "a/b/").
+//  - get_range: an offset past the end gives an empty value (the key exists);
+//    a length past the end is clipped.
+
+struct FilesystemStoreOptions {
+  // set/erase/erase_prefix throw ZARR_ERR_READ_ONLY naming the store.
+  bool read_only = false;
+  // fsync each value (and its directory) before/after the rename that
+  // publishes it: durable across power loss, much slower. Off by default.
+  bool fsync = false;
+};
+
 // Filesystem store rooted at a directory (created on first write if absent).
+// Keys map to files ("a/b/0.0" -> ROOT/a/b/0.0). Writes go to a temporary file
+// beside the target and are renamed over it; directories left empty by erase
+// or erase_prefix are removed (never the root), so listings match the memory
+// store's.
 std::shared_ptr<Store> make_filesystem_store(const std::string& root);
+std::shared_ptr<Store> make_filesystem_store(const std::string& root, bool read_only);
+std::shared_ptr<Store> make_filesystem_store(const std::string& root,
+                                             const FilesystemStoreOptions& options);
 
 // In-process store, shared by name while any handle holds it (memory://NAME).
+// A leading "memory://" in name is ignored, so "memory://a" and "a" are the
+// same store. Once every handle on a name is gone its data is freed. The
+// empty name gives a fresh, unshared store each time. A read-only handle sees
+// the same data as writable handles on that name but cannot change it
+// (ZARR_ERR_READ_ONLY naming the store).
 std::shared_ptr<Store> make_memory_store(const std::string& name);
+std::shared_ptr<Store> make_memory_store(const std::string& name, bool read_only);
 
 }  // namespace zarr
