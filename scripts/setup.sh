@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install every Debian 12 package libzarr's build, tests and demo need.
+# Safe to run again: packages already present are not fetched twice.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  meson ninja-build pkg-config g++
+  # libraries: JSON, tests, codecs, zip
+  rapidjson-dev libgtest-dev libgmock-dev
+  libzstd-dev libbz2-dev zlib1g-dev libblosc-dev liblz4-dev liblzma-dev libzip-dev
+  # interop peers: zarr-python 2.13 and numcodecs 0.11, run by /usr/bin/python3
+  python3 python3-numpy python3-zarr python3-numcodecs
+  # ABI checks
+  abigail-tools
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
