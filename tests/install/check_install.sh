@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Install libzarr into a temporary DESTDIR and check what a system package
+# would ship: libzarr.so.1 with its SONAME, only zarr_* symbols exported,
+# C-only headers under include/zarr/, and a zarr.pc that lets a C program
+# build and run against the installed copy.
+set -euo pipefail
+build_dir=$1
+source_dir=$2
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+fails=0
+check() {  # check NAME COMMAND...: one GoogleTest-style line per check
+  if "${@:2}"; then echo "[       OK ] install.$1"; else echo "[  FAILED  ] install.$1"; fails=$((fails + 1)); fi
+}
+
+meson install -C "$build_dir" --destdir "$dest" --quiet >/dev/null
+prefix=$(meson introspect "$build_dir" --buildoptions | python3 -c \
+  'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
+root="$dest$prefix"
+lib=$(find "$root" -name 'libzarr.so.1' | head -n1)
+
+check library_installed test -n "$lib"
+check soname_is_libzarr_so_1 bash -c "readelf -d '$lib' | grep -q 'SONAME.*\[libzarr.so.1\]'"
+check dev_symlink_installed test -n "$(find "$root" -name 'libzarr.so')"
+check only_zarr_symbols_exported bash -c \
+  "nm -D --defined-only '$lib' | awk '\$2 != \"A\" {print \$3}' | grep -v '^ZARR_1\$' | grep -v '^zarr_' | (! grep .)"
+check core_functions_exported bash -c \
+  "for f in zarr_open zarr_create zarr_close zarr_read_region zarr_write_region zarr_resize zarr_last_error; do nm -D --defined-only '$lib' | grep -q \" \$f@@ZARR_1\$\" || exit 1; done"
+check headers_installed test -f "$root/include/zarr/zarr.h" -a -f "$root/include/zarr/zarr_version.h"
+check headers_are_plain_c bash -c "! grep -E 'std::|namespace|template *<|class ' '$root'/include/zarr/*.h"
+pc_dir=$(dirname "$(find "$root" -name zarr.pc | head -n1)")
+check pkgconfig_file_installed test -f "$pc_dir/zarr.pc"
+
+# Build the documented demo against the installed copy through pkg-config, as a user would.
+export PKG_CONFIG_PATH="$pc_dir" PKG_CONFIG_SYSROOT_DIR="$dest"
+cflags=$(pkg-config --cflags zarr)
+libs=$(pkg-config --libs zarr)
+check demo_builds_with_pkg_config cc -std=c99 -Wall -Werror $cflags "$source_dir/docs/examples/demo.c" $libs -o "$dest/demo"
+check demo_runs_against_installed_library \
+  env LD_LIBRARY_PATH="$(dirname "$lib")" "$dest/demo" "$dest/demo.zarr"
+
+total=10
+echo "[==========] $total tests ran."
+echo "[  PASSED  ] $((total - fails)) tests."
+if [ "$fails" -ne 0 ]; then
+  echo "[  FAILED  ] $fails tests."
+  exit 1
+fi
