@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,7 @@ struct Field {
   std::shared_ptr<DataType> type;  // element type of the field
   std::vector<uint64_t> subshape;  // empty for a scalar field
   size_t offset = 0;               // byte offset inside the record
+  size_t element_count = 1;        // product of subshape (1 for a scalar field)
 };
 
 class DataType {
@@ -47,6 +49,15 @@ class DataType {
   // Throws ZARR_ERR_INVALID_METADATA naming `where` (e.g. "dtype in /a/.zarray")
   // for malformed values, ZARR_ERR_UNSUPPORTED for well-formed but unknown types.
   static DataType parse_v2(const rapidjson::Value& dtype, const std::string& where);
+
+  // parse_v2 for a typestr given as text (e.g. the "dtype"/"astype" members of
+  // a delta or fixedscaleoffset filter). Same errors as parse_v2.
+  static DataType from_typestr(const std::string& typestr, const std::string& where);
+
+  // The type a v3 data_type name denotes ("int16", "float64", "bool", ...), in
+  // host byte order (v3 keeps byte order in the bytes codec), or std::nullopt
+  // for names other than those v3_name() returns.
+  static std::optional<DataType> from_v3_name(const std::string& name);
 
   // Serialise back to the v2 JSON form (string or field list), as numpy's
   // dtype.descr would, so zarr-python reads it unchanged.
@@ -58,14 +69,24 @@ class DataType {
 
   DTypeKind kind() const { return kind_; }
   size_t item_size() const { return item_size_; }
-  // True when stored multi-byte values are big-endian.
+  // True when stored multi-byte values are big-endian ('>'). False for types
+  // without byte order and for structured types (see each field's type).
   bool big_endian() const { return big_endian_; }
   // "ns", "D", "10us"... for DateTime/TimeDelta; "" otherwise (generic unit).
   const std::string& time_unit() const { return time_unit_; }
   const std::vector<Field>& fields() const { return fields_; }
 
+  // True for Object and for structured types with an Object field anywhere:
+  // such items are pointers in numpy and need an object codec to store.
+  bool contains_object() const;
+
+  // Same layout and meaning (compares the v2 JSON form).
+  bool operator==(const DataType& other) const { return to_v2_json() == other.to_v2_json(); }
+  bool operator!=(const DataType& other) const { return !(*this == other); }
+
   // True when converting between stored and native layout changes bytes
-  // (a big-endian type with some multi-byte component on a little-endian host).
+  // (a multi-byte component stored in the order the host does not use, e.g.
+  // big-endian on a little-endian host; for structured types, any field).
   bool needs_byte_swap() const;
 
   // Convert `count` consecutive items in place between stored and native byte
@@ -76,11 +97,16 @@ class DataType {
   // bytes in native byte order, or std::nullopt for JSON null. Accepts numbers,
   // "NaN", "Infinity", "-Infinity", [re, im] for complex, booleans, ints for
   // M8/m8, base64 strings for S/V/structured and plain strings for U.
-  // Throws ZARR_ERR_INVALID_METADATA naming `where` on a value that does not fit.
+  // Throws ZARR_ERR_INVALID_METADATA naming `where` on a value that does not fit,
+  // ZARR_ERR_UNSUPPORTED for date strings other than "NaT" and for structured
+  // types with an object field. Object types always give std::nullopt (their fill value needs the object
+  // codec, which libzarr lacks); see docs/dtypes.md for every accepted form.
   std::optional<Bytes> parse_fill_value_v2(const rapidjson::Value& fill,
                                            const std::string& where) const;
 
   // Serialise a native-order fill value (or null) as zarr-python 2.13 does.
+  // ZARR_ERR_INVALID_ARGUMENT when fill is not item_size() bytes, or for U
+  // when it holds a code unit that is not a Unicode scalar value.
   std::string fill_value_to_v2_json(const std::optional<Bytes>& fill) const;
 
  private:
@@ -89,7 +115,15 @@ class DataType {
   bool big_endian_ = false;
   std::string time_unit_;
   std::vector<Field> fields_;
-  std::string typestr_;  // original typestr for simple types
+  std::string typestr_;  // normalised typestr for simple types ("|u1", ">M8[10ms]")
+  bool needs_swap_ = false;  // computed once at parse time: swapping runs per chunk
+
+  static DataType parse_typestr(const std::string& text, const std::string& where);
+  static DataType parse_fields(const rapidjson::Value& list, const std::string& where);
+  // Bytes of one byte-ordered component: 2/4/8 for numbers, half a complex,
+  // 4 for U, 1 (nothing to swap) for b1/S/V/O and structured types.
+  size_t swap_unit() const;
+  std::string fields_to_json() const;
 };
 
 }  // namespace zarr

@@ -78,7 +78,7 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
   meta.zarr_format = 2;
   meta.shape = json::get_uint_list(json::require(doc, "shape", where), "shape", where);
   meta.dtype = DataType::parse_v2(json::require(doc, "dtype", where), where + ": field 'dtype'");
-  if (meta.dtype.kind() == DTypeKind::Object) {
+  if (meta.dtype.contains_object()) {
     fail(ZARR_ERR_UNSUPPORTED, where + ": field 'dtype': object arrays (\"|O\") need an object codec, "
                                        "which this version of libzarr does not support");
   }

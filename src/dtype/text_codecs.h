@@ -1,0 +1,30 @@
+// Base64 and UTF-8/UTF-32 conversions used by v2 fill values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/bytes.h"
+
+namespace zarr::dtype_detail {
+
+// Standard alphabet with '=' padding (what Python's base64.standard_b64encode writes).
+std::string base64_encode(const uint8_t* data, size_t size);
+
+// Decode as Python's base64.standard_b64decode does (zarr-python reads fill
+// values with it): characters outside the alphabet are skipped, decoding stops
+// at the padding that completes a quad, and a dangling partial quad is an
+// error. std::nullopt on error.
+std::optional<Bytes> base64_decode_lenient(const std::string& text);
+
+// UTF-8 to code points; std::nullopt for malformed UTF-8 (bad sequences,
+// overlong forms, surrogates, values past U+10FFFF).
+std::optional<std::vector<uint32_t>> utf8_to_utf32(const std::string& text);
+
+// Code points to UTF-8; std::nullopt when one is a surrogate or past U+10FFFF
+// (JSON text cannot carry it).
+std::optional<std::string> utf32_to_utf8(const std::vector<uint32_t>& code_points);
+
+}  // namespace zarr::dtype_detail
