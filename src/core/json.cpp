@@ -1,5 +1,8 @@
 #include "core/json.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -53,6 +56,18 @@ std::string to_pretty_string(const rapidjson::Value& value) {
   writer.SetIndent(' ', 4);
   value.Accept(writer);
   return std::string(buf.GetString(), buf.GetSize());
+}
+
+void sort_keys(rapidjson::Value& value) {
+  if (value.IsArray()) {
+    for (auto& item : value.GetArray()) sort_keys(item);
+    return;
+  }
+  if (!value.IsObject()) return;
+  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) sort_keys(it->value);
+  std::sort(value.MemberBegin(), value.MemberEnd(), [](const auto& a, const auto& b) {
+    return std::strcmp(a.name.GetString(), b.name.GetString()) < 0;
+  });
 }
 
 std::string quote(const std::string& s) {

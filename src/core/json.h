@@ -24,6 +24,9 @@ std::string to_string(const rapidjson::Value& value);
 // the order they appear in the value.
 std::string to_pretty_string(const rapidjson::Value& value);
 
+// Sort object members by key, recursively (as Python's json.dumps(sort_keys=True)).
+void sort_keys(rapidjson::Value& value);
+
 // A JSON string literal for s (quoted and escaped).
 std::string quote(const std::string& s);
 

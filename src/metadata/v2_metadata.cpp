@@ -1,6 +1,5 @@
 #include "metadata/v2_metadata.h"
 
-#include <map>
 
 #include "core/error.h"
 #include "core/json.h"
@@ -141,31 +140,24 @@ ArrayMetadata parse_v2_array_metadata_for_create(const std::string& text, const 
 }
 
 std::string serialize_v2_array_metadata(const ArrayMetadata& meta) {
-  // Build as compact JSON with sorted keys, then pretty-print through RapidJSON.
-  std::map<std::string, std::string> fields;
-  fields["chunks"] = uint_list(meta.chunks);
-  fields["compressor"] = meta.codecs.compressor() ? meta.codecs.compressor()->config_json() : "null";
-  fields["dimension_separator"] = json::quote(std::string(1, meta.dimension_separator));
-  fields["dtype"] = meta.dtype.to_v2_json();
-  fields["fill_value"] = meta.dtype.fill_value_to_v2_json(meta.fill_value);
-  if (meta.codecs.filters().empty()) {
-    fields["filters"] = "null";
-  } else {
-    std::string list = "[";
-    for (size_t i = 0; i < meta.codecs.filters().size(); ++i) {
-      list += (i ? "," : "") + meta.codecs.filters()[i]->config_json();
-    }
-    fields["filters"] = list + "]";
+  std::string filters = "null";
+  if (!meta.codecs.filters().empty()) {
+    filters = "[";
+    for (const auto& f : meta.codecs.filters()) filters += (filters.size() > 1 ? "," : "") + f->config_json();
+    filters += "]";
   }
-  fields["order"] = json::quote(std::string(1, meta.order));
-  fields["shape"] = uint_list(meta.shape);
-  fields["zarr_format"] = "2";
-  std::string compact = "{";
-  for (const auto& [key, value] : fields) {
-    compact += (compact.size() > 1 ? "," : "") + json::quote(key) + ":" + value;
+  std::string compact = "{\"chunks\":" + uint_list(meta.chunks) +
+                        ",\"compressor\":" + (meta.codecs.compressor() ? meta.codecs.compressor()->config_json() : "null") +
+                        ",\"dtype\":" + meta.dtype.to_v2_json() +
+                        ",\"fill_value\":" + meta.dtype.fill_value_to_v2_json(meta.fill_value) +
+                        ",\"filters\":" + filters + ",\"order\":" + json::quote(std::string(1, meta.order)) +
+                        ",\"shape\":" + uint_list(meta.shape) + ",\"zarr_format\":2";
+  // zarr-python writes the separator only when it is not the default ".".
+  if (meta.dimension_separator != '.') {
+    compact += ",\"dimension_separator\":" + json::quote(std::string(1, meta.dimension_separator));
   }
-  compact += "}";
-  rapidjson::Document doc = json::parse(compact, ".zarray");
+  rapidjson::Document doc = json::parse(compact + "}", ".zarray");
+  json::sort_keys(doc);  // byte-identical to zarr-python's json.dumps(sort_keys=True, indent=4)
   return json::to_pretty_string(doc);
 }
 
