@@ -1,1 +1,195 @@
-// placeholder: being written
+// "blosc": a c-blosc 1.x buffer, as numcodecs.Blosc writes it with
+// blosc_compress_ctx (one internal thread, typesize = the array's item size).
+#include <blosc.h>
+
+#include <climits>
+#include <cstring>
+#include <set>
+#include <sstream>
+
+#include "codecs/builtin_codecs.h"
+#include "codecs/codec_util.h"
+#include "core/error.h"
+
+namespace zarr::codecs {
+
+namespace {
+
+const std::string kId = "blosc";
+
+// numcodecs' Blosc.AUTOSHUFFLE: bit shuffle for 1-byte items, else byte shuffle.
+constexpr int kAutoShuffle = -1;
+
+// Every cname c-blosc 1.x knows, whether or not this build of it has it.
+const std::set<std::string> kKnownCnames = {"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
+
+// The blosc header: version, versionlz, flags, typesize, then little-endian
+// nbytes, blocksize and cbytes; the top 3 bits of flags name the compressor.
+struct Header {
+  int flags = 0;
+  size_t nbytes = 0;
+  size_t cbytes = 0;
+};
+
+uint32_t load_le32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+Header read_header(ByteView in) {
+  if (in.size < BLOSC_MIN_HEADER_LENGTH) {
+    codec_error(kId, "truncated input: " + std::to_string(in.size) + " bytes, a blosc header has " +
+                         std::to_string(BLOSC_MIN_HEADER_LENGTH));
+  }
+  Header h;
+  h.flags = in.data[2];
+  h.nbytes = load_le32(in.data + 4);
+  h.cbytes = load_le32(in.data + 12);
+  return h;
+}
+
+std::set<std::string> split_names(const std::string& list) {
+  std::set<std::string> names;
+  std::stringstream ss(list);
+  for (std::string name; std::getline(ss, name, ',');) names.insert(name);
+  return names;
+}
+
+// The compressor that made a buffer, from its header flags (lz4 and lz4hc
+// share a format; either one being present decodes it).
+const char* compressor_of(int flags) {
+  switch (flags >> 5) {
+    case BLOSC_BLOSCLZ_FORMAT: return "blosclz";
+    case BLOSC_LZ4_FORMAT: return "lz4";
+    case BLOSC_SNAPPY_FORMAT: return "snappy";
+    case BLOSC_ZLIB_FORMAT: return "zlib";
+    case BLOSC_ZSTD_FORMAT: return "zstd";
+    default: return nullptr;
+  }
+}
+
+class BloscCodec final : public BytesCodec {
+ public:
+  BloscCodec(std::string cname, int clevel, int shuffle, int blocksize, size_t typesize,
+             std::set<std::string> available)
+      : cname_(std::move(cname)),
+        clevel_(clevel),
+        shuffle_(shuffle),
+        blocksize_(blocksize),
+        typesize_(typesize),
+        available_(std::move(available)) {}
+
+  std::string id() const override { return kId; }
+
+  std::string config_json() const override {
+    return ConfigWriter(kId)
+        .add_string("cname", cname_)
+        .add_int("clevel", clevel_)
+        .add_int("shuffle", shuffle_)
+        .add_int("blocksize", blocksize_)
+        .str();
+  }
+
+  Bytes encode(ByteView decoded) const override {
+    if (decoded.size > BLOSC_MAX_BUFFERSIZE) {
+      codec_error(kId, "input of " + std::to_string(decoded.size) + " bytes exceeds blosc's limit of " +
+                           std::to_string(BLOSC_MAX_BUFFERSIZE));
+    }
+    // The overhead makes room for the worst case, so compression cannot fail
+    // for lack of space.
+    Bytes out(decoded.size + BLOSC_MAX_OVERHEAD);
+    int n = blosc_compress_ctx(clevel_, effective_shuffle(), typesize_, decoded.size, decoded.data, out.data(),
+                               out.size(), cname_.c_str(), static_cast<size_t>(blocksize_), 1);
+    if (n <= 0) codec_error(kId, "compression failed (c-blosc error " + std::to_string(n) + ")");
+    out.resize(static_cast<size_t>(n));
+    return out;
+  }
+
+  Bytes decode(ByteView encoded, size_t expected_size) const override {
+    Header h = read_header(encoded);
+    check_sizes(h, encoded.size, expected_size);
+    check_compressor(h.flags);
+    check_valid(encoded);
+    Bytes out(h.nbytes);
+    // blosc_decompress_ctx returns 0 on error, which is also the size of an
+    // empty buffer: only call it when there is something to decode.
+    if (h.nbytes == 0) return out;
+    int n = blosc_decompress_ctx(encoded.data, out.data(), out.size(), 1);
+    if (n <= 0) codec_error(kId, "corrupt input (c-blosc error " + std::to_string(n) + ")");
+    check_decoded_size(kId, static_cast<size_t>(n), h.nbytes);
+    return out;
+  }
+
+ private:
+  int effective_shuffle() const {
+    if (shuffle_ != kAutoShuffle) return shuffle_;
+    return typesize_ == 1 ? BLOSC_BITSHUFFLE : BLOSC_SHUFFLE;
+  }
+
+  // The header must describe exactly this buffer and, when the metadata
+  // gives it, the expected size: checked before allocating what it claims.
+  static void check_sizes(const Header& h, size_t encoded_size, size_t expected_size) {
+    if (h.cbytes != encoded_size) {
+      codec_error(kId, (h.cbytes > encoded_size ? "truncated input: header says " : "corrupt input: header says ") +
+                           std::to_string(h.cbytes) + " compressed bytes, got " + std::to_string(encoded_size));
+    }
+    if (expected_size != 0 && h.nbytes != expected_size) {
+      codec_error(kId, "header claims " + std::to_string(h.nbytes) + " decoded bytes, expected " +
+                           std::to_string(expected_size));
+    }
+  }
+
+  // c-blosc's own check that decompressing is memory-safe.
+  static void check_valid(ByteView encoded) {
+    size_t nbytes = 0;
+    if (blosc_cbuffer_validate(encoded.data, encoded.size, &nbytes) == 0) return;
+    if (encoded.data[0] > BLOSC_VERSION_FORMAT) {
+      codec_error(kId, "blosc format version " + std::to_string(encoded.data[0]) + " is newer than this c-blosc's " +
+                           std::to_string(BLOSC_VERSION_FORMAT));
+    }
+    codec_error(kId, "corrupt input: invalid blosc header");
+  }
+
+  void check_compressor(int flags) const {
+    if (flags & BLOSC_MEMCPYED) return;  // stored uncompressed
+    const char* name = compressor_of(flags);
+    if (!name) codec_error(kId, "corrupt input: unknown compressor code " + std::to_string(flags >> 5));
+    bool have = available_.count(name) || (std::strcmp(name, "lz4") == 0 && available_.count("lz4hc"));
+    if (!have) {
+      fail(ZARR_ERR_UNSUPPORTED, "codec 'blosc': the chunk was compressed with '" + std::string(name) +
+                                     "', which this build's c-blosc lacks");
+    }
+  }
+
+  std::string cname_;
+  int clevel_;
+  int shuffle_;
+  int blocksize_;
+  size_t typesize_;
+  std::set<std::string> available_;
+};
+
+}  // namespace
+
+std::unique_ptr<BytesCodec> make_blosc_codec_limited(const rapidjson::Value& config, const ChunkRepr& repr,
+                                                     const std::string& available) {
+  ConfigReader cfg(config, kId);
+  std::string cname = cfg.string("cname", "lz4");
+  if (!kKnownCnames.count(cname)) {
+    cfg.invalid("cname", "one of blosclz, lz4, lz4hc, snappy, zlib, zstd", *cfg.find("cname"));
+  }
+  std::set<std::string> have = split_names(available);
+  if (!have.count(cname)) {
+    cfg.unsupported("cname '" + cname + "' is not in this build's c-blosc (it has " + available + ")");
+  }
+  int clevel = static_cast<int>(cfg.integer("clevel", 5, 0, 9));
+  int shuffle = static_cast<int>(cfg.integer("shuffle", 1, kAutoShuffle, BLOSC_BITSHUFFLE));
+  int blocksize = static_cast<int>(cfg.integer("blocksize", 0, 0, INT_MAX));
+  size_t typesize = repr.item_size == 0 ? 1 : repr.item_size;
+  return std::make_unique<BloscCodec>(cname, clevel, shuffle, blocksize, typesize, std::move(have));
+}
+
+std::unique_ptr<BytesCodec> make_blosc_codec(const rapidjson::Value& config, const ChunkRepr& repr) {
+  return make_blosc_codec_limited(config, repr, blosc_list_compressors());
+}
+
+}  // namespace zarr::codecs

@@ -1,1 +1,130 @@
-// placeholder: being written
+// The bytes-codec registry: id -> factory, filled lazily with the codecs
+// compiled into this build, open to plugins through register_bytes_codec.
+#include <map>
+#include <mutex>
+
+#include "codecs/builtin_codecs.h"
+#include "codecs/codec.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "zarr_config.h"
+
+namespace zarr {
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, BytesCodecFactory> factories;  // sorted: registered_bytes_codecs() lists in order
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+void add_factory(const std::string& id, BytesCodecFactory factory) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.factories[id] = std::move(factory);
+}
+
+// Every built-in id with the library it needs and the Meson option that
+// enables it, so a build without one can say how to get it.
+struct Builtin {
+  const char* id;
+  const char* library;
+  const char* option;
+};
+constexpr Builtin kBuiltins[] = {
+    {"blosc", "c-blosc", "blosc"}, {"bz2", "libbz2", "bz2"},   {"gzip", "zlib", "zlib"}, {"lz4", "liblz4", "lz4"},
+    {"lzma", "liblzma", "lzma"},   {"zlib", "zlib", "zlib"},   {"zstd", "libzstd", "zstd"},
+};
+
+[[noreturn]] void fail_unknown(const std::string& id) {
+  for (const Builtin& b : kBuiltins) {
+    if (id == b.id) {
+      fail(ZARR_ERR_UNSUPPORTED, "codec '" + id + "': libzarr was built without it (" + b.library +
+                                     " was not found or -D" + b.option + "=disabled was set)");
+    }
+  }
+  fail(ZARR_ERR_UNSUPPORTED, "unsupported codec '" + id + "'");
+}
+
+std::once_flag builtins_once;
+
+void add_builtins() {
+#if ZARR_HAVE_ZLIB
+  add_factory("zlib", codecs::make_zlib_codec);
+  add_factory("gzip", codecs::make_gzip_codec);
+#endif
+#if ZARR_HAVE_BZ2
+  add_factory("bz2", codecs::make_bz2_codec);
+#endif
+#if ZARR_HAVE_ZSTD
+  add_factory("zstd", codecs::make_zstd_codec);
+#endif
+#if ZARR_HAVE_BLOSC
+  add_factory("blosc", codecs::make_blosc_codec);
+#endif
+#if ZARR_HAVE_LZ4
+  add_factory("lz4", codecs::make_lz4_codec);
+#endif
+#if ZARR_HAVE_LZMA
+  add_factory("lzma", codecs::make_lzma_codec);
+#endif
+}
+
+// The factory registered under id, copied out so it runs without the lock.
+BytesCodecFactory find_factory(const std::string& id) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.factories.find(id);
+  return it == r.factories.end() ? BytesCodecFactory() : it->second;
+}
+
+std::string read_id(const rapidjson::Value& config) {
+  if (!config.IsObject()) {
+    fail(ZARR_ERR_INVALID_METADATA, "codec configuration must be a JSON object, got " + json::to_string(config));
+  }
+  const rapidjson::Value* id = json::find(config, "id");
+  if (!id) fail(ZARR_ERR_INVALID_METADATA, "codec configuration has no 'id': " + json::to_string(config));
+  if (!id->IsString()) {
+    fail(ZARR_ERR_INVALID_METADATA, "codec configuration: field 'id' must be a string, got " + json::to_string(*id));
+  }
+  return std::string(id->GetString(), id->GetStringLength());
+}
+
+}  // namespace
+
+void register_builtin_codecs() { std::call_once(builtins_once, add_builtins); }
+
+void register_bytes_codec(const std::string& id, BytesCodecFactory factory) {
+  // Built-ins first, so a plugin registered under a built-in id replaces it
+  // instead of being replaced by the lazy registration later.
+  register_builtin_codecs();
+  if (id.empty()) fail(ZARR_ERR_INVALID_ARGUMENT, "register_bytes_codec: empty codec id");
+  if (!factory) fail(ZARR_ERR_INVALID_ARGUMENT, "register_bytes_codec: empty factory for codec '" + id + "'");
+  add_factory(id, std::move(factory));
+}
+
+std::vector<std::string> registered_bytes_codecs() {
+  register_builtin_codecs();
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> ids;
+  for (const auto& entry : r.factories) ids.push_back(entry.first);
+  return ids;
+}
+
+std::unique_ptr<BytesCodec> make_bytes_codec(const rapidjson::Value& config, const ChunkRepr& repr) {
+  register_builtin_codecs();
+  std::string id = read_id(config);
+  BytesCodecFactory factory = find_factory(id);
+  if (!factory) fail_unknown(id);
+  std::unique_ptr<BytesCodec> codec = factory(config, repr);
+  if (!codec) fail(ZARR_ERR_INTERNAL, "codec '" + id + "': its factory returned no codec");
+  return codec;
+}
+
+}  // namespace zarr

@@ -1,0 +1,29 @@
+// Factories of the built-in v2 compressors, one per source file. Only those
+// whose library this build found are compiled (see zarr_config.h); the
+// registry registers them and the tests call them directly.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <rapidjson/document.h>
+
+#include "codecs/codec.h"
+
+namespace zarr::codecs {
+
+std::unique_ptr<BytesCodec> make_zlib_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_gzip_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_bz2_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_zstd_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_blosc_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_lz4_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_lzma_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+
+// make_blosc_codec as if c-blosc offered only `available` (a comma-separated
+// list like blosc_list_compressors() returns): lets tests check what happens
+// on a c-blosc built without some compressor (Debian's lacks none today).
+std::unique_ptr<BytesCodec> make_blosc_codec_limited(const rapidjson::Value& config, const ChunkRepr& repr,
+                                                     const std::string& available);
+
+}  // namespace zarr::codecs

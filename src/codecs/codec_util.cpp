@@ -1,0 +1,164 @@
+#include "codecs/codec_util.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/error.h"
+#include "core/json.h"
+
+namespace zarr::codecs {
+
+void codec_error(const std::string& id, const std::string& what) {
+  fail(ZARR_ERR_CODEC, "codec '" + id + "': " + what);
+}
+
+void check_decoded_size(const std::string& id, size_t decoded, size_t expected) {
+  if (expected != 0 && decoded != expected) {
+    codec_error(id, "decoded " + std::to_string(decoded) + " bytes, expected " + std::to_string(expected));
+  }
+}
+
+// --- OutputBuffer -------------------------------------------------------------
+
+OutputBuffer::OutputBuffer(std::string codec_id, size_t expected, size_t initial)
+    : id_(std::move(codec_id)), expected_(expected) {
+  buf_.resize(expected_ != 0 ? expected_ : std::max<size_t>(initial, 64));
+}
+
+uint8_t* OutputBuffer::next() {
+  if (!full()) return buf_.data() + used_;
+  if (expected_ != 0) return spill_;
+  // Unknown size: grow by half again, which keeps copying linear overall.
+  buf_.resize(buf_.size() + buf_.size() / 2 + 64);
+  return buf_.data() + used_;
+}
+
+size_t OutputBuffer::room() const { return full() ? sizeof(spill_) : buf_.size() - used_; }
+
+void OutputBuffer::commit(size_t n) {
+  if (n == 0) return;
+  if (full()) {
+    // Only a known size leaves the buffer full when next() was called, so
+    // these bytes went to the spill area: the data is longer than the
+    // metadata says.
+    codec_error(id_, "decoded more than the expected " + std::to_string(expected_) + " bytes");
+  }
+  used_ += n;
+}
+
+void OutputBuffer::append(const uint8_t* data, size_t n) {
+  while (n > 0) {
+    uint8_t* dst = next();
+    size_t piece = std::min(n, room());
+    std::copy(data, data + piece, dst);
+    commit(piece);
+    data += piece;
+    n -= piece;
+  }
+}
+
+Bytes OutputBuffer::finish() {
+  check_decoded_size(id_, used_, expected_);
+  buf_.resize(used_);
+  buf_.shrink_to_fit();
+  return std::move(buf_);
+}
+
+size_t initial_decode_guess(size_t encoded_size) {
+  // Typical chunk compression ratios are 2-10x; start at 4x, bounded so a
+  // tiny input does not start with a huge buffer nor a big one with 4x.
+  constexpr size_t kMin = 4096;
+  constexpr size_t kMax = size_t{64} << 20;
+  size_t guess = encoded_size > kMax / 4 ? kMax : encoded_size * 4;
+  return std::clamp(guess, kMin, kMax);
+}
+
+// --- ConfigReader ---------------------------------------------------------------
+
+ConfigReader::ConfigReader(const rapidjson::Value& config, std::string codec_id)
+    : config_(config), id_(std::move(codec_id)) {
+  if (!config_.IsObject()) {
+    fail(ZARR_ERR_INVALID_METADATA,
+         "codec '" + id_ + "': configuration must be a JSON object, got " + json::to_string(config_));
+  }
+}
+
+const rapidjson::Value* ConfigReader::find(const char* name) const { return json::find(config_, name); }
+
+void ConfigReader::invalid(const char* name, const std::string& rule, const rapidjson::Value& got) const {
+  fail(ZARR_ERR_INVALID_METADATA,
+       "codec '" + id_ + "': field '" + name + "' must be " + rule + ", got " + json::to_string(got));
+}
+
+void ConfigReader::unsupported(const std::string& what) const {
+  fail(ZARR_ERR_UNSUPPORTED, "codec '" + id_ + "': " + what);
+}
+
+std::optional<int64_t> ConfigReader::nullable_integer(const char* name, int64_t lo, int64_t hi) const {
+  const rapidjson::Value* v = find(name);
+  if (!v || v->IsNull()) return std::nullopt;
+  if (!v->IsInt64()) invalid(name, "an integer", *v);
+  int64_t value = v->GetInt64();
+  if (value < lo || value > hi) invalid(name, std::to_string(lo) + ".." + std::to_string(hi), *v);
+  return value;
+}
+
+int64_t ConfigReader::integer(const char* name, int64_t fallback, int64_t lo, int64_t hi) const {
+  const rapidjson::Value* v = find(name);
+  if (!v) return fallback;
+  // numcodecs passes None on to the library, which rejects it: so do we.
+  if (v->IsNull()) invalid(name, "an integer", *v);
+  return *nullable_integer(name, lo, hi);
+}
+
+bool ConfigReader::boolean(const char* name, bool fallback) const {
+  const rapidjson::Value* v = find(name);
+  if (!v) return fallback;
+  if (!v->IsBool()) invalid(name, "true or false", *v);
+  return v->GetBool();
+}
+
+std::string ConfigReader::string(const char* name, const std::string& fallback) const {
+  const rapidjson::Value* v = find(name);
+  if (!v) return fallback;
+  if (!v->IsString()) invalid(name, "a string", *v);
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
+// --- ConfigWriter ---------------------------------------------------------------
+
+ConfigWriter::ConfigWriter(const std::string& codec_id) : writer_(buf_) {
+  writer_.StartObject();
+  add_string("id", codec_id);
+}
+
+ConfigWriter& ConfigWriter::add_int(const char* name, int64_t value) {
+  writer_.Key(name);
+  writer_.Int64(value);
+  return *this;
+}
+
+ConfigWriter& ConfigWriter::add_string(const char* name, const std::string& value) {
+  writer_.Key(name);
+  writer_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  return *this;
+}
+
+ConfigWriter& ConfigWriter::add_bool(const char* name, bool value) {
+  writer_.Key(name);
+  writer_.Bool(value);
+  return *this;
+}
+
+ConfigWriter& ConfigWriter::add_null(const char* name) {
+  writer_.Key(name);
+  writer_.Null();
+  return *this;
+}
+
+std::string ConfigWriter::str() {
+  writer_.EndObject();
+  return std::string(buf_.GetString(), buf_.GetSize());
+}
+
+}  // namespace zarr::codecs

@@ -1,0 +1,115 @@
+// Helpers shared by the built-in codecs: reading and writing their v2 JSON
+// configuration with errors that name the codec and the field, a bounded
+// output buffer for streaming decoders, and the error helpers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "core/bytes.h"
+
+namespace zarr::codecs {
+
+// ZARR_ERR_CODEC "codec '<id>': <what>".
+[[noreturn]] void codec_error(const std::string& id, const std::string& what);
+
+// ZARR_ERR_CODEC "codec '<id>': decoded N bytes, expected M" unless the sizes
+// agree or `expected` is 0 (unknown).
+void check_decoded_size(const std::string& id, size_t decoded, size_t expected);
+
+// The largest value of T not above n: the C libraries take int or unsigned
+// lengths, so big buffers are fed to them in pieces of this size.
+template <typename T>
+T clamp_to(size_t n) {
+  constexpr auto most = static_cast<size_t>(std::numeric_limits<T>::max());
+  return static_cast<T>(n < most ? n : most);
+}
+
+// Where a streaming encoder or decoder writes its output.
+//
+// With a known `expected` size the buffer is allocated once at exactly that
+// size and never grows: once it is full, next() hands out a small spill area
+// so the library can show whether it has more output, and writing there is
+// the error "decoded more than the expected N bytes". With expected 0 the
+// size is unknown and the buffer grows geometrically from `initial`, so its
+// size follows the output actually produced, never a size a header claims.
+class OutputBuffer {
+ public:
+  OutputBuffer(std::string codec_id, size_t expected, size_t initial);
+
+  // Where the library writes next; room() bytes are free there (never 0).
+  uint8_t* next();
+  size_t room() const;
+  // The library wrote n bytes at next().
+  void commit(size_t n);
+  // Copy n bytes in (headers and trailers around a library's output).
+  void append(const uint8_t* data, size_t n);
+  size_t size() const { return used_; }
+  // The output, after checking its size against `expected`.
+  Bytes finish();
+
+ private:
+  bool full() const { return used_ == buf_.size(); }
+
+  std::string id_;
+  size_t expected_;
+  Bytes buf_;
+  size_t used_ = 0;
+  uint8_t spill_[64] = {};
+};
+
+// A first guess at the decoded size when the metadata does not give it.
+size_t initial_decode_guess(size_t encoded_size);
+
+// Reads one codec's configuration object. Unknown keys are ignored (other
+// writers add their own); present keys of the wrong type or out of range are
+// ZARR_ERR_INVALID_METADATA "codec '<id>': field '<name>' must be <rule>, got <json>".
+class ConfigReader {
+ public:
+  ConfigReader(const rapidjson::Value& config, std::string codec_id);
+
+  const std::string& id() const { return id_; }
+  // The member, or nullptr when it is absent.
+  const rapidjson::Value* find(const char* name) const;
+
+  // `fallback` when absent; an integer in lo..hi otherwise (null is an error).
+  int64_t integer(const char* name, int64_t fallback, int64_t lo, int64_t hi) const;
+  // Like integer(), but absent or null gives nullopt (numcodecs' None).
+  std::optional<int64_t> nullable_integer(const char* name, int64_t lo, int64_t hi) const;
+  bool boolean(const char* name, bool fallback) const;
+  std::string string(const char* name, const std::string& fallback) const;
+
+  // ZARR_ERR_INVALID_METADATA "codec '<id>': field '<name>' must be <rule>, got <json>".
+  [[noreturn]] void invalid(const char* name, const std::string& rule, const rapidjson::Value& got) const;
+  // ZARR_ERR_UNSUPPORTED "codec '<id>': <what>".
+  [[noreturn]] void unsupported(const std::string& what) const;
+
+ private:
+  const rapidjson::Value& config_;
+  std::string id_;
+};
+
+// Writes {"id": "<id>", ...} with members in the order they are added, so
+// config_json() lists keys in the order numcodecs' get_config() does.
+class ConfigWriter {
+ public:
+  explicit ConfigWriter(const std::string& codec_id);
+  ConfigWriter& add_int(const char* name, int64_t value);
+  ConfigWriter& add_string(const char* name, const std::string& value);
+  ConfigWriter& add_bool(const char* name, bool value);
+  ConfigWriter& add_null(const char* name);
+  std::string str();
+
+ private:
+  rapidjson::StringBuffer buf_;
+  rapidjson::Writer<rapidjson::StringBuffer> writer_;
+};
+
+}  // namespace zarr::codecs

@@ -1,0 +1,85 @@
+#include "codec_test_util.h"
+
+#include <random>
+
+#include "core/error.h"
+#include "core/json.h"
+
+namespace zarr::test {
+
+std::unique_ptr<BytesCodec> codec_from_json(const std::string& json, ChunkRepr repr) {
+  rapidjson::Document doc = zarr::json::parse(json, "test codec config");
+  return make_bytes_codec(doc, repr);
+}
+
+Bytes sample_data(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes out(n);
+  for (size_t i = 0; i < n; ++i) {
+    switch ((i / 512 + seed) % 3) {
+      case 0: out[i] = static_cast<uint8_t>((i / 4) >> (8 * (i % 4))); break;  // ramp of int32
+      case 1: out[i] = static_cast<uint8_t>(i / 700); break;                     // runs
+      default: out[i] = static_cast<uint8_t>(rng() % 16); break;                 // low-entropy noise
+    }
+  }
+  return out;
+}
+
+::testing::AssertionResult round_trips(const BytesCodec& codec, ByteView data) {
+  Bytes original = data.to_bytes();
+  Bytes encoded;
+  try {
+    encoded = codec.encode(data);
+    Bytes known = codec.decode(encoded, data.size);
+    if (known != original) {
+      return ::testing::AssertionFailure() << codec.config_json() << ": " << data.size
+                                           << " bytes: decode with size known differs (" << known.size()
+                                           << " bytes)";
+    }
+    Bytes unknown = codec.decode(encoded, 0);
+    if (unknown != original) {
+      return ::testing::AssertionFailure() << codec.config_json() << ": " << data.size
+                                           << " bytes: decode with size unknown differs (" << unknown.size()
+                                           << " bytes)";
+    }
+  } catch (const Error& e) {
+    return ::testing::AssertionFailure() << codec.config_json() << ": " << data.size << " bytes (encoded "
+                                         << encoded.size() << "): " << e.what();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult fails_with(int code, std::initializer_list<std::string> needles,
+                                      const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    if (e.code() != code) {
+      return ::testing::AssertionFailure() << "error code " << e.code() << " instead of " << code << ": "
+                                           << e.what();
+    }
+    for (const std::string& needle : needles) {
+      if (std::string(e.what()).find(needle) == std::string::npos) {
+        return ::testing::AssertionFailure() << "message lacks '" << needle << "': " << e.what();
+      }
+    }
+    return ::testing::AssertionSuccess() << e.what();
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "non-zarr exception: " << e.what();
+  }
+  return ::testing::AssertionFailure() << "no exception";
+}
+
+std::vector<std::string> built_codec_ids() {
+  std::vector<std::string> ids;
+  if (ZARR_HAVE_BLOSC) ids.push_back("blosc");
+  if (ZARR_HAVE_BZ2) ids.push_back("bz2");
+  if (ZARR_HAVE_ZLIB) ids.push_back("gzip");
+  if (ZARR_HAVE_LZ4) ids.push_back("lz4");
+  if (ZARR_HAVE_LZMA) ids.push_back("lzma");
+  if (ZARR_HAVE_ZLIB) ids.push_back("zlib");
+  if (ZARR_HAVE_ZSTD) ids.push_back("zstd");
+  return ids;
+}
+
+}  // namespace zarr::test

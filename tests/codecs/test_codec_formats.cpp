@@ -1,0 +1,201 @@
+// Format details of each compressor that numcodecs compatibility rests on:
+// headers, containers, multi-member streams, frames without a content size.
+#include <gtest/gtest.h>
+
+#include "codec_test_util.h"
+#include "codecs/codec.h"
+#include "core/error.h"
+#include "zarr_config.h"
+
+#if ZARR_HAVE_BLOSC
+#include <blosc.h>
+#endif
+#if ZARR_HAVE_ZSTD
+#include <zstd.h>
+#endif
+
+namespace zarr::test {
+namespace {
+
+[[maybe_unused]] Bytes concat(std::initializer_list<Bytes> parts) {
+  Bytes out;
+  for (const Bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+#if ZARR_HAVE_ZLIB
+TEST(Gzip, HeaderAsPythonWritesItWithMtimeZero) {
+  for (auto [level, xfl] : {std::pair{1, 4}, {9, 2}, {5, 0}, {-1, 0}, {0, 0}}) {
+    auto c = codec_from_json(R"({"id":"gzip","level":)" + std::to_string(level) + "}");
+    Bytes e = c->encode(sample_data(1000));
+    Bytes header(e.begin(), e.begin() + 10);
+    EXPECT_EQ(header, (Bytes{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, static_cast<uint8_t>(xfl), 255})) << level;
+  }
+}
+
+TEST(Gzip, EqualInputGivesEqualBytes) {
+  auto c = codec_from_json(R"({"id":"gzip"})");
+  EXPECT_EQ(c->encode(sample_data(5000)), c->encode(sample_data(5000)));
+}
+
+TEST(Gzip, SeveralMembersAndZeroPadding) {
+  auto c = codec_from_json(R"({"id":"gzip"})");
+  Bytes a = sample_data(3000, 1), b = sample_data(2000, 2);
+  Bytes both = concat({c->encode(a), c->encode(b), Bytes(16, 0)});
+  EXPECT_EQ(c->decode(both, 5000), concat({a, b}));
+  EXPECT_EQ(c->decode(both, 0), concat({a, b}));
+  Bytes junk = concat({c->encode(a), Bytes{1, 2, 3}});
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'gzip'"}, [&] { c->decode(junk, 0); }));
+}
+
+TEST(Gzip, ZlibStreamIsNotGzip) {
+  auto z = codec_from_json(R"({"id":"zlib"})");
+  auto g = codec_from_json(R"({"id":"gzip"})");
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'gzip'"}, [&] { g->decode(z->encode(sample_data(100)), 100); }));
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'zlib'"}, [&] { z->decode(g->encode(sample_data(100)), 100); }));
+}
+
+TEST(Zlib, BytesAfterTheStreamAreIgnoredAsPythonDoes) {
+  auto c = codec_from_json(R"({"id":"zlib"})");
+  Bytes data = sample_data(3000);
+  Bytes e = concat({c->encode(data), Bytes{'j', 'u', 'n', 'k'}});
+  EXPECT_EQ(c->decode(e, data.size()), data);
+}
+
+TEST(Zlib, StreamHeader) {
+  // 0x78 then a check byte: 0x01 at level 1, 0x9c at the default, 0xda at 9.
+  EXPECT_EQ(codec_from_json(R"({"id":"zlib","level":1})")->encode(sample_data(10))[1], 0x01);
+  EXPECT_EQ(codec_from_json(R"({"id":"zlib","level":-1})")->encode(sample_data(10))[1], 0x9c);
+  EXPECT_EQ(codec_from_json(R"({"id":"zlib","level":9})")->encode(sample_data(10))[1], 0xda);
+}
+#endif
+
+#if ZARR_HAVE_BZ2
+TEST(Bz2, ConcatenatedStreams) {
+  auto c = codec_from_json(R"({"id":"bz2"})");
+  Bytes a = sample_data(3000, 1), b = sample_data(2000, 2);
+  Bytes both = concat({c->encode(a), c->encode(b)});
+  EXPECT_EQ(c->decode(both, 5000), concat({a, b}));
+  EXPECT_EQ(c->decode(both, 0), concat({a, b}));
+}
+
+TEST(Bz2, BlockSizeIsTheLevel) {
+  EXPECT_EQ(codec_from_json(R"({"id":"bz2","level":9})")->encode(sample_data(10))[3], '9');
+  EXPECT_EQ(codec_from_json(R"({"id":"bz2"})")->encode(sample_data(10))[3], '1');
+}
+#endif
+
+#if ZARR_HAVE_ZSTD
+// A frame whose header does not state the decoded size, as streaming
+// compressors write.
+Bytes zstd_frame_without_size(ByteView data) {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0);
+  Bytes out(ZSTD_compressBound(data.size));
+  ZSTD_outBuffer dst{out.data(), out.size(), 0};
+  ZSTD_inBuffer src{data.data, data.size, 0};
+  size_t rc = ZSTD_compressStream2(cctx, &dst, &src, ZSTD_e_end);
+  ZSTD_freeCCtx(cctx);
+  EXPECT_EQ(rc, 0u);
+  out.resize(dst.pos);
+  return out;
+}
+
+TEST(Zstd, FramesWithoutContentSize) {
+  auto c = codec_from_json(R"({"id":"zstd"})");
+  Bytes data = sample_data(200000);
+  Bytes frame = zstd_frame_without_size(data);
+  ASSERT_EQ(ZSTD_getFrameContentSize(frame.data(), frame.size()), ZSTD_CONTENTSIZE_UNKNOWN);
+  EXPECT_EQ(c->decode(frame, data.size()), data);
+  EXPECT_EQ(c->decode(frame, 0), data);
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'zstd'", "decoded more than the expected 1000 bytes"},
+                         [&] { c->decode(frame, 1000); }));
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'zstd'", "decoded 200000 bytes, expected 300000"},
+                         [&] { c->decode(frame, 300000); }));
+  Bytes cut(frame.begin(), frame.begin() + frame.size() / 2);
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'zstd'", "truncated"}, [&] { c->decode(cut, 0); }));
+}
+
+TEST(Zstd, ConcatenatedFrames) {
+  auto c = codec_from_json(R"({"id":"zstd"})");
+  Bytes a = sample_data(3000, 1), b = sample_data(2000, 2);
+  Bytes mixed = concat({c->encode(a), zstd_frame_without_size(b)});
+  EXPECT_EQ(c->decode(mixed, 5000), concat({a, b}));
+  EXPECT_EQ(c->decode(mixed, 0), concat({a, b}));
+  Bytes sized = concat({c->encode(a), c->encode(b)});
+  EXPECT_EQ(c->decode(sized, 5000), concat({a, b}));
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"claims 5000", "expected 3000"}, [&] { c->decode(sized, 3000); }));
+}
+
+TEST(Zstd, ChecksumFlagInFrameHeader) {
+  // Frame header descriptor (byte 4): bit 2 is the content checksum flag.
+  Bytes plain = codec_from_json(R"({"id":"zstd"})")->encode(sample_data(1000));
+  Bytes summed = codec_from_json(R"({"id":"zstd","checksum":true})")->encode(sample_data(1000));
+  EXPECT_EQ(plain[4] & 4, 0);
+  EXPECT_EQ(summed[4] & 4, 4);
+  summed[summed.size() - 1] ^= 0xff;  // the checksum itself
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'zstd'"}, [&] { codec_from_json(R"({"id":"zstd"})")->decode(summed, 1000); }));
+}
+#endif
+
+#if ZARR_HAVE_LZ4
+TEST(Lz4, LittleEndianSizeHeaderThenBlock) {
+  Bytes e = codec_from_json(R"({"id":"lz4"})")->encode(sample_data(0x012345));
+  EXPECT_EQ(e[0], 0x45);
+  EXPECT_EQ(e[1], 0x23);
+  EXPECT_EQ(e[2], 0x01);
+  EXPECT_EQ(e[3], 0x00);
+}
+#endif
+
+#if ZARR_HAVE_LZMA
+TEST(Lzma, XzAndAloneContainers) {
+  Bytes data = sample_data(5000);
+  auto xz = codec_from_json(R"({"id":"lzma"})");
+  auto alone = codec_from_json(R"({"id":"lzma","format":2})");
+  Bytes x = xz->encode(data), a = alone->encode(data);
+  EXPECT_EQ(Bytes(x.begin(), x.begin() + 6), (Bytes{0xfd, '7', 'z', 'X', 'Z', 0}));
+  EXPECT_EQ(a[0], 0x5d);  // lc=3, lp=0, pb=2 properties byte
+  // Either container decodes whatever the configured format.
+  EXPECT_EQ(xz->decode(a, data.size()), data);
+  EXPECT_EQ(alone->decode(x, data.size()), data);
+}
+
+TEST(Lzma, ConcatenatedXzStreams) {
+  auto c = codec_from_json(R"({"id":"lzma"})");
+  Bytes a = sample_data(3000, 1), b = sample_data(2000, 2);
+  EXPECT_EQ(c->decode(concat({c->encode(a), c->encode(b)}), 5000), concat({a, b}));
+}
+
+TEST(Lzma, CheckTypeInStreamHeader) {
+  // Stream flags (bytes 6-7): the second byte holds the check id.
+  EXPECT_EQ(codec_from_json(R"({"id":"lzma"})")->encode(sample_data(10))[7], 4);  // -1 -> CRC64
+  EXPECT_EQ(codec_from_json(R"({"id":"lzma","check":0})")->encode(sample_data(10))[7], 0);
+  EXPECT_EQ(codec_from_json(R"({"id":"lzma","check":10})")->encode(sample_data(10))[7], 10);
+}
+#endif
+
+#if ZARR_HAVE_BLOSC
+TEST(Blosc, TypesizeAndAutoshuffleInHeader) {
+  for (auto [item_size, shuffle, flag] : {std::tuple{1, -1, BLOSC_DOBITSHUFFLE}, {4, -1, BLOSC_DOSHUFFLE},
+                                          {8, 1, BLOSC_DOSHUFFLE}, {2, 2, BLOSC_DOBITSHUFFLE}, {4, 0, 0}}) {
+    auto c = codec_from_json(R"({"id":"blosc","shuffle":)" + std::to_string(shuffle) + "}",
+                             ChunkRepr{static_cast<size_t>(item_size), 0});
+    Bytes e = c->encode(sample_data(8000));
+    size_t typesize = 0;
+    int flags = 0;
+    blosc_cbuffer_metainfo(e.data(), &typesize, &flags);
+    EXPECT_EQ(typesize, static_cast<size_t>(item_size));
+    EXPECT_EQ(flags & (BLOSC_DOSHUFFLE | BLOSC_DOBITSHUFFLE), flag) << item_size << " " << shuffle;
+  }
+}
+
+TEST(Blosc, CnameIsTheInternalCompressor) {
+  auto c = codec_from_json(R"({"id":"blosc","cname":"zstd"})", ChunkRepr{4, 0});
+  Bytes e = c->encode(sample_data(8000));
+  EXPECT_STREQ(blosc_cbuffer_complib(e.data()), "Zstd");
+}
+#endif
+
+}  // namespace
+}  // namespace zarr::test
