@@ -22,6 +22,7 @@ namespace zarr {
 struct ChunkRepr {
   size_t item_size = 1;       // bytes per element (blosc typesize)
   size_t decoded_size = 0;    // exact byte size of one decoded chunk
+  std::string dtype;          // numpy typestr of the array's items ("<f4"); "" for structured types
 };
 
 class BytesCodec {

@@ -18,9 +18,12 @@ Bytes CodecChain::encode(ByteView chunk) const {
 Bytes CodecChain::decode(ByteView stored, size_t decoded_size, const std::string& key) const {
   Bytes data;
   try {
-    // Filters in v2 keep the decoded size, so every stage knows its output size.
-    data = compressor_ ? compressor_->decode(stored, decoded_size) : stored.to_bytes();
-    for (auto it = filters_.rbegin(); it != filters_.rend(); ++it) data = (*it)->decode(data, decoded_size);
+    // Only the last decoding step knows its output size: filters such as
+    // checksums or astype change sizes on the way, so earlier steps get 0
+    // (unknown) and rely on their own headers.
+    const bool compressor_is_last = filters_.empty();
+    data = compressor_ ? compressor_->decode(stored, compressor_is_last ? decoded_size : 0) : stored.to_bytes();
+    for (size_t i = filters_.size(); i-- > 0;) data = filters_[i]->decode(data, i == 0 ? decoded_size : 0);
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }

@@ -1,4 +1,5 @@
 // A v2 codec pipeline: filters applied in list order, then the compressor;
+// filters may change the size (checksums append bytes, astype narrows);
 // decoding runs the same steps backwards. Stored bytes in, decoded chunk
 // bytes (in the data type's stored byte order) out.
 #pragma once

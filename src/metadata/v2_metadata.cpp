@@ -106,7 +106,10 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
     json::require(doc, "fill_value", where);
   }
 
-  ChunkRepr repr{meta.dtype.item_size(), meta.chunk_bytes()};
+  // Filters such as bitround see the chunk as numpy would: an array of the dtype.
+  std::string typestr = meta.dtype.fields().empty() ? meta.dtype.to_v2_json() : "";
+  if (typestr.size() >= 2 && typestr.front() == '"') typestr = typestr.substr(1, typestr.size() - 2);
+  ChunkRepr repr{meta.dtype.item_size(), meta.chunk_bytes(), typestr};
   rapidjson::Document default_compressor;
   const rapidjson::Value* compressor = json::find(doc, "compressor");
   if (!compressor) {
