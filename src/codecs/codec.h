@@ -1,8 +1,13 @@
 // Codec interfaces and the registry.
 //
-// A bytes->bytes codec (compressor, checksum) turns one chunk's bytes into
-// stored bytes and back. v2 "compressor" entries are bytes->bytes codecs; v2
-// "filters" will be array->array codecs (later issue) sharing this registry.
+// The three kinds of the v3 specification:
+//  - array->array (transpose): a chunk array in, a chunk array out;
+//  - array->bytes (bytes, sharding): a chunk array in, bytes out;
+//  - bytes->bytes (compressors, checksums): bytes in, bytes out.
+// A chunk array is its elements in C order and native byte order, described
+// by an ArrayRepr. Zarr v2 uses the same kinds: "order" F is a transpose,
+// the dtype's byte order is the bytes codec, filters and compressor are
+// bytes->bytes codecs.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +19,7 @@
 #include <rapidjson/document.h>
 
 #include "core/bytes.h"
+#include "dtype/data_type.h"
 
 namespace zarr {
 
@@ -38,6 +44,41 @@ class BytesCodec {
   // A decoder never allocates more than that when it is known, and fails with
   // ZARR_ERR_CODEC naming the codec on corrupt or truncated input.
   virtual Bytes decode(ByteView encoded, size_t expected_size) const = 0;
+};
+
+// A chunk array as a codec sees it: shape (C order), element type (native
+// byte order in memory) and the fill value's item bytes.
+struct ArrayRepr {
+  std::vector<uint64_t> shape;
+  DataType dtype;
+  Bytes fill_item;
+
+  uint64_t elements() const;
+  size_t byte_size() const;  // elements() * dtype.item_size()
+};
+
+class ArrayToArrayCodec {
+ public:
+  virtual ~ArrayToArrayCodec() = default;
+  virtual std::string name() const = 0;
+  // The v3 form: {"name": ..., "configuration": {...}}.
+  virtual std::string v3_config_json() const = 0;
+  // What the codec turns a chunk of `decoded` into (shape or type may change).
+  virtual ArrayRepr encoded_repr(const ArrayRepr& decoded) const = 0;
+  virtual Bytes encode(Bytes chunk, const ArrayRepr& decoded) const = 0;
+  virtual Bytes decode(Bytes chunk, const ArrayRepr& decoded) const = 0;
+};
+
+class ArrayToBytesCodec {
+ public:
+  virtual ~ArrayToBytesCodec() = default;
+  virtual std::string name() const = 0;
+  virtual std::string v3_config_json() const = 0;
+  virtual Bytes encode(Bytes chunk, const ArrayRepr& decoded) const = 0;
+  // Gives decoded.byte_size() bytes; other input sizes are ZARR_ERR_CODEC.
+  virtual Bytes decode(ByteView stored, const ArrayRepr& decoded) const = 0;
+  // Size of every encoded chunk when it is fixed (the bytes codec), else 0.
+  virtual size_t fixed_encoded_size(const ArrayRepr&) const { return 0; }
 };
 
 using BytesCodecFactory =

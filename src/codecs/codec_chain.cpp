@@ -4,34 +4,52 @@
 
 namespace zarr {
 
-CodecChain::CodecChain(std::vector<std::shared_ptr<const BytesCodec>> filters,
-                       std::shared_ptr<const BytesCodec> compressor)
-    : filters_(std::move(filters)), compressor_(std::move(compressor)) {}
+uint64_t ArrayRepr::elements() const {
+  uint64_t n = 1;
+  for (uint64_t e : shape) n *= e;  // chunk shapes were checked against overflow at parse time
+  return n;
+}
 
-Bytes CodecChain::encode(ByteView chunk) const {
-  Bytes data = chunk.to_bytes();
-  for (const auto& f : filters_) data = f->encode(data);
-  if (compressor_) data = compressor_->encode(data);
+size_t ArrayRepr::byte_size() const { return static_cast<size_t>(elements()) * dtype.item_size(); }
+
+CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array,
+                       std::shared_ptr<const ArrayToBytesCodec> array_to_bytes,
+                       std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes, ArrayRepr decoded)
+    : array_to_array_(std::move(array_to_array)),
+      array_to_bytes_(std::move(array_to_bytes)),
+      bytes_to_bytes_(std::move(bytes_to_bytes)) {
+  if (!array_to_bytes_) fail(ZARR_ERR_INVALID_METADATA, "codecs: an array->bytes codec (such as \"bytes\") is required");
+  reprs_.push_back(std::move(decoded));
+  for (const auto& codec : array_to_array_) reprs_.push_back(codec->encoded_repr(reprs_.back()));
+}
+
+Bytes CodecChain::encode(Bytes chunk) const {
+  for (size_t i = 0; i < array_to_array_.size(); ++i) chunk = array_to_array_[i]->encode(std::move(chunk), reprs_[i]);
+  Bytes data = array_to_bytes_->encode(std::move(chunk), reprs_.back());
+  for (const auto& codec : bytes_to_bytes_) data = codec->encode(data);
   return data;
 }
 
-Bytes CodecChain::decode(ByteView stored, size_t decoded_size, const std::string& key) const {
-  Bytes data;
+Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
   try {
-    // Only the last decoding step knows its output size: filters such as
-    // checksums or astype change sizes on the way, so earlier steps get 0
-    // (unknown) and rely on their own headers.
-    const bool compressor_is_last = filters_.empty();
-    data = compressor_ ? compressor_->decode(stored, compressor_is_last ? decoded_size : 0) : stored.to_bytes();
-    for (size_t i = filters_.size(); i-- > 0;) data = filters_[i]->decode(data, i == 0 ? decoded_size : 0);
+    // Only a step whose output size is known is held to it: bytes->bytes
+    // codecs may change sizes on the way (checksums, astype filters), so only
+    // the first of them, undoing the fixed-size bytes codec, learns its size.
+    Bytes data = stored.to_bytes();
+    const size_t layout_size = array_to_bytes_->fixed_encoded_size(reprs_.back());
+    for (size_t i = bytes_to_bytes_.size(); i-- > 0;) {
+      data = bytes_to_bytes_[i]->decode(data, i == 0 ? layout_size : 0);
+    }
+    Bytes chunk = array_to_bytes_->decode(data, reprs_.back());
+    for (size_t i = array_to_array_.size(); i-- > 0;) chunk = array_to_array_[i]->decode(std::move(chunk), reprs_[i]);
+    if (chunk.size() != decoded().byte_size()) {
+      fail(ZARR_ERR_CODEC, "decoded to " + std::to_string(chunk.size()) + " bytes, expected " +
+                               std::to_string(decoded().byte_size()));
+    }
+    return chunk;
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }
-  if (data.size() != decoded_size) {
-    fail(ZARR_ERR_CODEC, "chunk '" + key + "': decoded to " + std::to_string(data.size()) +
-                             " bytes, expected " + std::to_string(decoded_size));
-  }
-  return data;
 }
 
 }  // namespace zarr

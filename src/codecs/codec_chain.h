@@ -1,7 +1,7 @@
-// A v2 codec pipeline: filters applied in list order, then the compressor;
-// filters may change the size (checksums append bytes, astype narrows);
-// decoding runs the same steps backwards. Stored bytes in, decoded chunk
-// bytes (in the data type's stored byte order) out.
+// A chunk's codec pipeline (v3 "codecs"; v2 order + dtype + filters +
+// compressor): array->array codecs, one array->bytes codec, bytes->bytes
+// codecs. Encoding runs them in that order, decoding backwards.
+// The decoded chunk is C order, native byte order, of the chunk shape.
 #pragma once
 
 #include <memory>
@@ -15,20 +15,27 @@ namespace zarr {
 class CodecChain {
  public:
   CodecChain() = default;
-  CodecChain(std::vector<std::shared_ptr<const BytesCodec>> filters,
-             std::shared_ptr<const BytesCodec> compressor);
+  // `decoded` describes one whole chunk as callers see it. array_to_bytes is
+  // required (ZARR_ERR_INVALID_METADATA otherwise).
+  CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array,
+             std::shared_ptr<const ArrayToBytesCodec> array_to_bytes,
+             std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes, ArrayRepr decoded);
 
-  Bytes encode(ByteView chunk) const;
-  // `decoded_size` is the exact byte size of the decoded chunk; a result of any
-  // other size is ZARR_ERR_CODEC naming `key`.
-  Bytes decode(ByteView stored, size_t decoded_size, const std::string& key) const;
+  Bytes encode(Bytes chunk) const;
+  // A result of any size but decoded().byte_size() is ZARR_ERR_CODEC; every
+  // error names the chunk `key`.
+  Bytes decode(ByteView stored, const std::string& key) const;
 
-  const std::vector<std::shared_ptr<const BytesCodec>>& filters() const { return filters_; }
-  const std::shared_ptr<const BytesCodec>& compressor() const { return compressor_; }
+  const ArrayRepr& decoded() const { return reprs_.front(); }
+  const std::vector<std::shared_ptr<const ArrayToArrayCodec>>& array_to_array() const { return array_to_array_; }
+  const std::shared_ptr<const ArrayToBytesCodec>& array_to_bytes() const { return array_to_bytes_; }
+  const std::vector<std::shared_ptr<const BytesCodec>>& bytes_to_bytes() const { return bytes_to_bytes_; }
 
  private:
-  std::vector<std::shared_ptr<const BytesCodec>> filters_;
-  std::shared_ptr<const BytesCodec> compressor_;
+  std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array_;
+  std::shared_ptr<const ArrayToBytesCodec> array_to_bytes_;
+  std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes_;
+  std::vector<ArrayRepr> reprs_;  // reprs_[i]: input of array_to_array_[i]; back(): of array_to_bytes_
 };
 
 }  // namespace zarr

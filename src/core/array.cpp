@@ -9,7 +9,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "grid/chunk_grid.h"
-#include "grid/strided_copy.h"
+#include "core/strided_copy.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
 
@@ -172,21 +172,11 @@ std::string Array::chunk_key(const std::vector<uint64_t>& chunk_coords) const {
   return path::join(path_, v2_chunk_key(chunk_coords, meta_.dimension_separator));
 }
 
-std::vector<int64_t> Array::chunk_strides() const {
-  return meta_.order == 'F' ? f_order_strides(meta_.chunks, item_size())
-                            : c_order_strides(meta_.chunks, item_size());
-}
+std::vector<int64_t> Array::chunk_strides() const { return c_order_strides(meta_.chunks, item_size()); }
 
-Bytes Array::decode_chunk(ByteView stored, const std::string& key) const {
-  Bytes chunk = meta_.codecs.decode(stored, meta_.chunk_bytes(), key);
-  if (meta_.dtype.needs_byte_swap()) meta_.dtype.swap_in_place(chunk.data(), chunk.size() / item_size());
-  return chunk;
-}
+Bytes Array::decode_chunk(ByteView stored, const std::string& key) const { return meta_.codecs.decode(stored, key); }
 
-Bytes Array::encode_chunk(Bytes chunk) const {
-  if (meta_.dtype.needs_byte_swap()) meta_.dtype.swap_in_place(chunk.data(), chunk.size() / item_size());
-  return meta_.codecs.encode(chunk);
-}
+Bytes Array::encode_chunk(Bytes chunk) const { return meta_.codecs.encode(std::move(chunk)); }
 
 Bytes Array::filled_chunk() const {
   Bytes chunk(meta_.chunk_bytes());

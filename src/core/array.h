@@ -68,7 +68,7 @@ class Array {
                                     size_t nbytes, const int64_t* strides) const;
   std::string chunk_key(const std::vector<uint64_t>& chunk_coords) const;
   std::vector<int64_t> chunk_strides() const;
-  // Stored bytes -> native-order decoded chunk, and back.
+  // Stored bytes -> native-order C-order chunk, and back (the codec chain).
   Bytes decode_chunk(ByteView stored, const std::string& key) const;
   Bytes encode_chunk(Bytes chunk) const;
   // A whole chunk painted with the fill value.

@@ -304,6 +304,20 @@ DataType DataType::parse_fields(const rapidjson::Value& list, const std::string&
   return t;
 }
 
+DataType DataType::with_byte_order(bool big_endian) const {
+  if (kind_ == DTypeKind::Structured) {
+    DataType t = *this;
+    t.needs_swap_ = false;
+    for (Field& field : t.fields_) {
+      field.type = std::make_shared<DataType>(field.type->with_byte_order(big_endian));
+      t.needs_swap_ = t.needs_swap_ || field.type->needs_byte_swap();
+    }
+    return t;
+  }
+  if (typestr_.empty() || typestr_[0] == '|') return *this;  // no byte order to change
+  return parse_typestr(std::string(1, big_endian ? '>' : '<') + typestr_.substr(1), "byte order of " + typestr_);
+}
+
 std::optional<DataType> DataType::from_v3_name(const std::string& name) {
   static const std::pair<const char*, const char*> kNames[] = {
       {"bool", "b1"},     {"int8", "i1"},     {"int16", "i2"},     {"int32", "i4"},

@@ -84,6 +84,11 @@ class DataType {
   bool operator==(const DataType& other) const { return to_v2_json() == other.to_v2_json(); }
   bool operator!=(const DataType& other) const { return !(*this == other); }
 
+  // The same type stored in the given byte order: every multi-byte component
+  // (every field of a structured type) takes it; types without byte order are
+  // returned unchanged. The v3 bytes codec uses this for its "endian".
+  DataType with_byte_order(bool big_endian) const;
+
   // True when converting between stored and native layout changes bytes
   // (a multi-byte component stored in the order the host does not use, e.g.
   // big-endian on a little-endian host; for structured types, any field).

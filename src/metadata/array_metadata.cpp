@@ -13,6 +13,12 @@ Bytes ArrayMetadata::fill_item() const {
   return fill_value ? *fill_value : Bytes(dtype.item_size(), 0);
 }
 
+ArrayRepr ArrayMetadata::chunk_repr() const {
+  const uint16_t probe = 1;
+  const bool host_big = *reinterpret_cast<const uint8_t*>(&probe) == 0;
+  return ArrayRepr{chunks, dtype.with_byte_order(host_big), fill_item()};
+}
+
 void validate_layout(const ArrayMetadata& meta, const std::string& where) {
   if (meta.chunks.size() != meta.shape.size()) {
     fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunks' has " + std::to_string(meta.chunks.size()) +

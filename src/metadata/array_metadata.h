@@ -21,13 +21,19 @@ struct ArrayMetadata {
   std::optional<Bytes> fill_value;  // native byte order; nullopt for null
   char order = 'C';                 // memory layout of each chunk: 'C' or 'F'
   char dimension_separator = '.';   // between chunk key coordinates
-  CodecChain codecs;                // v2 filters + compressor
+  // v2's codec members, kept as written for serialisation.
+  std::vector<std::shared_ptr<const BytesCodec>> v2_filters;
+  std::shared_ptr<const BytesCodec> v2_compressor;
+  CodecChain codecs;  // everything between a native C-order chunk and stored bytes
 
   size_t ndim() const { return shape.size(); }
   // Bytes of one whole decoded chunk (checked against size_t overflow at parse).
   size_t chunk_bytes() const;
   // The fill value as item bytes to paint missing chunks with: zeros when null.
   Bytes fill_item() const;
+  // One whole chunk as the chain's decoded side: chunk shape, the data type in
+  // native byte order, the fill item.
+  ArrayRepr chunk_repr() const;
 };
 
 // Check shape/chunks/dtype invariants shared by every format: equal ranks,

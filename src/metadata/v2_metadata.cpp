@@ -2,6 +2,7 @@
 
 
 #include "core/error.h"
+#include "codecs/array_codecs.h"
 #include "core/json.h"
 #include "zarr_config.h"
 
@@ -61,6 +62,16 @@ char parse_choice(const rapidjson::Value* v, const char* field, const std::strin
   return s[0];
 }
 
+// v2 as a codec chain: "order" F is a transpose, the dtype's byte order the
+// bytes codec, then the filters and the compressor.
+CodecChain v2_codec_chain(const ArrayMetadata& meta) {
+  std::vector<std::shared_ptr<const ArrayToArrayCodec>> layout;
+  if (meta.order == 'F' && meta.ndim() > 1) layout.push_back(make_transpose_codec(fortran_order(meta.ndim()), meta.ndim()));
+  std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes = meta.v2_filters;
+  if (meta.v2_compressor) bytes_to_bytes.push_back(meta.v2_compressor);
+  return CodecChain(layout, make_bytes_layout_codec(meta.dtype, std::nullopt), bytes_to_bytes, meta.chunk_repr());
+}
+
 // Shared by the stored and the create forms: `defaults` says whether a
 // missing field takes zarr-python's default or is an error.
 ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool defaults) {
@@ -117,12 +128,11 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
     default_compressor.Parse(default_compressor_json());
     compressor = &default_compressor;
   }
-  std::shared_ptr<const BytesCodec> comp = parse_compressor(*compressor, repr, where);
+  meta.v2_compressor = parse_compressor(*compressor, repr, where);
   const rapidjson::Value* filters = json::find(doc, "filters");
   if (!filters && !defaults) json::require(doc, "filters", where);
-  meta.codecs = CodecChain(filters ? parse_filters(*filters, repr, where)
-                                   : std::vector<std::shared_ptr<const BytesCodec>>{},
-                           comp);
+  if (filters) meta.v2_filters = parse_filters(*filters, repr, where);
+  meta.codecs = v2_codec_chain(meta);
   return meta;
 }
 
@@ -144,13 +154,13 @@ ArrayMetadata parse_v2_array_metadata_for_create(const std::string& text, const 
 
 std::string serialize_v2_array_metadata(const ArrayMetadata& meta) {
   std::string filters = "null";
-  if (!meta.codecs.filters().empty()) {
+  if (!meta.v2_filters.empty()) {
     filters = "[";
-    for (const auto& f : meta.codecs.filters()) filters += (filters.size() > 1 ? "," : "") + f->config_json();
+    for (const auto& f : meta.v2_filters) filters += (filters.size() > 1 ? "," : "") + f->config_json();
     filters += "]";
   }
   std::string compact = "{\"chunks\":" + uint_list(meta.chunks) +
-                        ",\"compressor\":" + (meta.codecs.compressor() ? meta.codecs.compressor()->config_json() : "null") +
+                        ",\"compressor\":" + (meta.v2_compressor ? meta.v2_compressor->config_json() : "null") +
                         ",\"dtype\":" + meta.dtype.to_v2_json() +
                         ",\"fill_value\":" + meta.dtype.fill_value_to_v2_json(meta.fill_value) +
                         ",\"filters\":" + filters + ",\"order\":" + json::quote(std::string(1, meta.order)) +

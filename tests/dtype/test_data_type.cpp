@@ -426,3 +426,15 @@ TEST(DataTypeErrors, UnsupportedFieldForms) {
 
 }  // namespace
 }  // namespace zarr::test
+
+TEST(DataTypeByteOrder, WithByteOrderChangesOrderedComponentsOnly) {
+  rapidjson::Document d;
+  d.Parse("[[\"a\", \"<i2\"], [\"b\", \"|S2\"], [\"c\", \">f4\", [2]]]");
+  zarr::DataType rec = zarr::DataType::parse_v2(d, "t");
+  zarr::DataType big = rec.with_byte_order(true);
+  EXPECT_EQ(big.to_v2_json(), "[[\"a\",\">i2\"],[\"b\",\"|S2\"],[\"c\",\">f4\",[2]]]");
+  EXPECT_TRUE(big.needs_byte_swap());
+  EXPECT_FALSE(rec.with_byte_order(false).needs_byte_swap());
+  EXPECT_EQ(zarr::DataType::from_typestr("|u1", "t").with_byte_order(true).to_v2_json(), "\"|u1\"");
+  EXPECT_EQ(zarr::DataType::from_typestr("<M8[ns]", "t").with_byte_order(true).to_v2_json(), "\">M8[ns]\"");
+}

@@ -53,8 +53,8 @@ TEST(V2Metadata, ParsesEveryField) {
   double fill;
   std::memcpy(&fill, m.fill_value->data(), 8);
   EXPECT_TRUE(std::isnan(fill));
-  ASSERT_TRUE(m.codecs.compressor());
-  EXPECT_EQ(m.codecs.compressor()->id(), "zlib");
+  ASSERT_TRUE(m.v2_compressor);
+  EXPECT_EQ(m.v2_compressor->id(), "zlib");
   EXPECT_EQ(m.chunk_bytes(), 10u * 7u * 8u);
 }
 
@@ -91,12 +91,12 @@ TEST(V2Metadata, CreateFormFillsZarrPythonDefaults) {
   EXPECT_EQ(m.order, 'C');
   EXPECT_EQ(m.dimension_separator, '.');
   EXPECT_EQ(*m.fill_value, (Bytes{0, 0}));
-  EXPECT_TRUE(m.codecs.filters().empty());
+  EXPECT_TRUE(m.v2_filters.empty());
 #if ZARR_HAVE_BLOSC
-  ASSERT_TRUE(m.codecs.compressor());
-  EXPECT_NE(m.codecs.compressor()->config_json().find("lz4"), std::string::npos);
+  ASSERT_TRUE(m.v2_compressor);
+  EXPECT_NE(m.v2_compressor->config_json().find("lz4"), std::string::npos);
 #else
-  EXPECT_FALSE(m.codecs.compressor());
+  EXPECT_FALSE(m.v2_compressor);
 #endif
 }
 
@@ -134,9 +134,22 @@ TEST(V2Metadata, GroupDocuments) {
 }
 
 TEST(CodecChain, RejectsChunksThatDecodeToTheWrongSize) {
-  CodecChain none;
-  EXPECT_EQ(none.decode(ByteView(std::string("abcd")), 4, "k").size(), 4u);
+  ArrayMetadata m = parse_v2_array_metadata_for_create("{\"shape\": [4], \"dtype\": \"|u1\", \"compressor\": null}", "m");
+  EXPECT_EQ(m.codecs.decode(ByteView(std::string("abcd")), "k").size(), 4u);
   std::string message;
-  EXPECT_EQ(code_of([&] { none.decode(ByteView(std::string("abc")), 4, "a/0.0"); }, &message), ZARR_ERR_CODEC);
+  EXPECT_EQ(code_of([&] { m.codecs.decode(ByteView(std::string("abc")), "a/0.0"); }, &message), ZARR_ERR_CODEC);
   EXPECT_NE(message.find("'a/0.0'"), std::string::npos) << message;
+  EXPECT_NE(message.find("expected 4"), std::string::npos) << message;
+}
+
+TEST(CodecChain, FortranOrderAndBigEndianAreCodecs) {
+  ArrayMetadata m = parse_v2_array_metadata_for_create(
+      "{\"shape\": [2, 3], \"dtype\": \">u2\", \"order\": \"F\", \"compressor\": null}", "m");
+  ASSERT_EQ(m.codecs.array_to_array().size(), 1u);
+  EXPECT_EQ(m.codecs.array_to_array()[0]->v3_config_json(), "{\"name\":\"transpose\",\"configuration\":{\"order\":[1,0]}}");
+  std::vector<uint16_t> c_order = {1, 2, 3, 4, 5, 6};
+  Bytes native(reinterpret_cast<uint8_t*>(c_order.data()), reinterpret_cast<uint8_t*>(c_order.data()) + 12);
+  Bytes stored = m.codecs.encode(native);
+  EXPECT_EQ(stored, (Bytes{0, 1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6}));  // column-major, big-endian
+  EXPECT_EQ(m.codecs.decode(stored, "k"), native);
 }

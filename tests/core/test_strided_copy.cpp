@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-#include "grid/strided_copy.h"
+#include "core/strided_copy.h"
 
 using namespace zarr;
 
