@@ -169,7 +169,7 @@ std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, con
 }
 
 std::string Array::chunk_key(const std::vector<uint64_t>& chunk_coords) const {
-  return path::join(path_, v2_chunk_key(chunk_coords, meta_.dimension_separator));
+  return path::join(path_, zarr::chunk_key(chunk_coords, meta_.key_encoding));
 }
 
 std::vector<int64_t> Array::chunk_strides() const { return c_order_strides(meta_.chunks, item_size()); }
@@ -258,7 +258,7 @@ void Array::erase_chunks_outside(const std::vector<uint64_t>& shape) {
   std::vector<uint64_t> coords;
   for (const std::string& key : store_->list_prefix(prefix)) {
     const std::string local = key.substr(prefix.size());
-    if (parse_v2_chunk_key(local, meta_.dimension_separator, ndim(), coords) && !grid.contains_chunk(coords)) {
+    if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords) && !grid.contains_chunk(coords)) {
       store_->erase(key);
     }
   }

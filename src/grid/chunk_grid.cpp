@@ -81,22 +81,28 @@ void ChunkGrid::for_each_overlap(const std::vector<uint64_t>& start, const std::
   }
 }
 
-std::string v2_chunk_key(const std::vector<uint64_t>& chunk_coords, char separator) {
-  if (chunk_coords.empty()) return "0";
-  std::string key;
+std::string chunk_key(const std::vector<uint64_t>& chunk_coords, const ChunkKeyEncoding& encoding) {
+  const bool v2 = encoding.kind == ChunkKeyEncoding::Kind::V2;
+  std::string key = v2 ? "" : "c";
+  if (chunk_coords.empty()) return v2 ? "0" : key;
   for (size_t d = 0; d < chunk_coords.size(); ++d) {
-    if (d) key += separator;
+    if (d || !v2) key += encoding.separator;
     key += std::to_string(chunk_coords[d]);
   }
   return key;
 }
 
-bool parse_v2_chunk_key(const std::string& key, char separator, size_t ndim,
-                        std::vector<uint64_t>& coords) {
+bool parse_chunk_key(const std::string& key, const ChunkKeyEncoding& encoding, size_t ndim,
+                     std::vector<uint64_t>& coords) {
   coords.clear();
-  if (ndim == 0) return key == "0";
+  const bool v2 = encoding.kind == ChunkKeyEncoding::Kind::V2;
+  if (ndim == 0) return key == (v2 ? "0" : "c");
   const char* p = key.data();
   const char* end = p + key.size();
+  if (!v2) {  // "c" then a separator before the first coordinate
+    if (key.size() < 2 || key[0] != 'c' || key[1] != encoding.separator) return false;
+    p += 2;
+  }
   while (true) {
     uint64_t value = 0;
     auto [next, ec] = std::from_chars(p, end, value);
@@ -104,7 +110,7 @@ bool parse_v2_chunk_key(const std::string& key, char separator, size_t ndim,
     coords.push_back(value);
     p = next;
     if (p == end) break;
-    if (*p != separator) return false;
+    if (*p != encoding.separator) return false;
     ++p;
   }
   return coords.size() == ndim;

@@ -47,13 +47,19 @@ class ChunkGrid {
   std::vector<uint64_t> chunks_;
 };
 
-// v2 chunk key of chunk coordinates: "1.2.0" or "1/2/0" with separator '/';
-// a 0-d array's single chunk is "0".
-std::string v2_chunk_key(const std::vector<uint64_t>& chunk_coords, char separator);
+// How chunk coordinates become store keys (relative to the array's path):
+//   V2:      "1.2.0", or "1/2/0" with separator '/'; a 0-d array's chunk is "0"
+//   Default: "c/1/2/0", or "c.1.2.0" with separator '.'; a 0-d array's chunk is "c"
+struct ChunkKeyEncoding {
+  enum class Kind { Default, V2 } kind = Kind::V2;
+  char separator = '.';
+};
 
-// Parse a v2 chunk key back into ndim coordinates; false when it is not one.
-bool parse_v2_chunk_key(const std::string& key, char separator, size_t ndim,
-                        std::vector<uint64_t>& coords);
+std::string chunk_key(const std::vector<uint64_t>& chunk_coords, const ChunkKeyEncoding& encoding);
+
+// Parse a chunk key back into ndim coordinates; false when it is not one.
+bool parse_chunk_key(const std::string& key, const ChunkKeyEncoding& encoding, size_t ndim,
+                     std::vector<uint64_t>& coords);
 
 // Product of extents, or ZARR_ERR_INVALID_METADATA naming `what` when it
 // overflows 64 bits.

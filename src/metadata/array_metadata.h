@@ -10,6 +10,7 @@
 #include "codecs/codec_chain.h"
 #include "core/bytes.h"
 #include "dtype/data_type.h"
+#include "grid/chunk_grid.h"
 
 namespace zarr {
 
@@ -20,11 +21,15 @@ struct ArrayMetadata {
   DataType dtype;
   std::optional<Bytes> fill_value;  // native byte order; nullopt for null
   char order = 'C';                 // memory layout of each chunk: 'C' or 'F'
-  char dimension_separator = '.';   // between chunk key coordinates
+  ChunkKeyEncoding key_encoding;     // v2: V2 with the dimension_separator
   // v2's codec members, kept as written for serialisation.
   std::vector<std::shared_ptr<const BytesCodec>> v2_filters;
   std::shared_ptr<const BytesCodec> v2_compressor;
   CodecChain codecs;  // everything between a native C-order chunk and stored bytes
+
+  // v3 only.
+  std::vector<std::optional<std::string>> dimension_names;  // empty: absent; entries may be null
+  std::string attributes_json = "{}";                       // zarr.json "attributes" (v2 keeps .zattrs)
 
   size_t ndim() const { return shape.size(); }
   // Bytes of one whole decoded chunk (checked against size_t overflow at parse).

@@ -105,8 +105,8 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
   const rapidjson::Value* order = json::find(doc, "order");
   if (!order && !defaults) json::require(doc, "order", where);
   meta.order = parse_choice(order, "order", "CF", 'C', where);
-  meta.dimension_separator = parse_choice(json::find(doc, "dimension_separator"), "dimension_separator",
-                                          "./", '.', where);
+  meta.key_encoding = {ChunkKeyEncoding::Kind::V2, parse_choice(json::find(doc, "dimension_separator"),
+                                                                "dimension_separator", "./", '.', where)};
 
   const rapidjson::Value* fill = json::find(doc, "fill_value");
   if (fill) {
@@ -166,8 +166,8 @@ std::string serialize_v2_array_metadata(const ArrayMetadata& meta) {
                         ",\"filters\":" + filters + ",\"order\":" + json::quote(std::string(1, meta.order)) +
                         ",\"shape\":" + uint_list(meta.shape) + ",\"zarr_format\":2";
   // zarr-python writes the separator only when it is not the default ".".
-  if (meta.dimension_separator != '.') {
-    compact += ",\"dimension_separator\":" + json::quote(std::string(1, meta.dimension_separator));
+  if (meta.key_encoding.separator != '.') {
+    compact += ",\"dimension_separator\":" + json::quote(std::string(1, meta.key_encoding.separator));
   }
   rapidjson::Document doc = json::parse(compact + "}", ".zarray");
   json::sort_keys(doc);  // byte-identical to zarr-python's json.dumps(sort_keys=True, indent=4)

@@ -83,22 +83,42 @@ TEST(ChunkGrid, ContainsChunk) {
   EXPECT_FALSE(g.contains_chunk({0}));
 }
 
+namespace {
+const ChunkKeyEncoding kV2Dot{ChunkKeyEncoding::Kind::V2, '.'};
+const ChunkKeyEncoding kV2Slash{ChunkKeyEncoding::Kind::V2, '/'};
+const ChunkKeyEncoding kDefaultSlash{ChunkKeyEncoding::Kind::Default, '/'};
+const ChunkKeyEncoding kDefaultDot{ChunkKeyEncoding::Kind::Default, '.'};
+}  // namespace
+
 TEST(ChunkKeys, V2KeysBothSeparators) {
-  EXPECT_EQ(v2_chunk_key({1, 2, 0}, '.'), "1.2.0");
-  EXPECT_EQ(v2_chunk_key({1, 2, 0}, '/'), "1/2/0");
-  EXPECT_EQ(v2_chunk_key({}, '.'), "0");
+  EXPECT_EQ(chunk_key({1, 2, 0}, kV2Dot), "1.2.0");
+  EXPECT_EQ(chunk_key({1, 2, 0}, kV2Slash), "1/2/0");
+  EXPECT_EQ(chunk_key({}, kV2Dot), "0");
 }
 
-TEST(ChunkKeys, ParseV2Keys) {
+TEST(ChunkKeys, DefaultKeysBothSeparators) {
+  EXPECT_EQ(chunk_key({1, 2, 0}, kDefaultSlash), "c/1/2/0");
+  EXPECT_EQ(chunk_key({1, 2, 0}, kDefaultDot), "c.1.2.0");
+  EXPECT_EQ(chunk_key({}, kDefaultSlash), "c");
+}
+
+TEST(ChunkKeys, ParseKeysRoundTrip) {
   std::vector<uint64_t> c;
-  EXPECT_TRUE(parse_v2_chunk_key("3.14", '.', 2, c));
+  EXPECT_TRUE(parse_chunk_key("3.14", kV2Dot, 2, c));
   EXPECT_EQ(c, (std::vector<uint64_t>{3, 14}));
-  EXPECT_TRUE(parse_v2_chunk_key("3/14", '/', 2, c));
-  EXPECT_FALSE(parse_v2_chunk_key("3/14", '.', 2, c));
-  EXPECT_FALSE(parse_v2_chunk_key(".zarray", '.', 1, c));
-  EXPECT_FALSE(parse_v2_chunk_key("1.2.3", '.', 2, c));
-  EXPECT_FALSE(parse_v2_chunk_key("1.", '.', 1, c));
-  EXPECT_TRUE(parse_v2_chunk_key("0", '.', 0, c));
+  EXPECT_TRUE(parse_chunk_key("3/14", kV2Slash, 2, c));
+  EXPECT_FALSE(parse_chunk_key("3/14", kV2Dot, 2, c));
+  EXPECT_FALSE(parse_chunk_key(".zarray", kV2Dot, 1, c));
+  EXPECT_FALSE(parse_chunk_key("1.2.3", kV2Dot, 2, c));
+  EXPECT_FALSE(parse_chunk_key("1.", kV2Dot, 1, c));
+  EXPECT_TRUE(parse_chunk_key("0", kV2Dot, 0, c));
+  EXPECT_TRUE(parse_chunk_key("c/3/14", kDefaultSlash, 2, c));
+  EXPECT_EQ(c, (std::vector<uint64_t>{3, 14}));
+  EXPECT_TRUE(parse_chunk_key("c.7", kDefaultDot, 1, c));
+  EXPECT_FALSE(parse_chunk_key("3/14", kDefaultSlash, 2, c));
+  EXPECT_FALSE(parse_chunk_key("zarr.json", kDefaultSlash, 1, c));
+  EXPECT_FALSE(parse_chunk_key("c/", kDefaultSlash, 1, c));
+  EXPECT_TRUE(parse_chunk_key("c", kDefaultSlash, 0, c));
 }
 
 TEST(CheckedProduct, DetectsOverflow) {

@@ -16,7 +16,7 @@ TEST(V1Metadata, ParsesTheDocumentedExample) {
   ArrayMetadata m = parse_v1_array_metadata(meta, "meta");
   EXPECT_EQ(m.zarr_format, 1);
   EXPECT_EQ(m.shape, (std::vector<uint64_t>{1000000, 1000}));
-  EXPECT_EQ(m.dimension_separator, '.');
+  EXPECT_EQ(m.key_encoding.separator, '.');
   int32_t fill;
   std::memcpy(&fill, m.fill_value->data(), 4);
   EXPECT_EQ(fill, 42);

@@ -48,7 +48,7 @@ TEST(V2Metadata, ParsesEveryField) {
   EXPECT_EQ(m.dtype.item_size(), 8u);
   EXPECT_TRUE(m.dtype.big_endian());
   EXPECT_EQ(m.order, 'F');
-  EXPECT_EQ(m.dimension_separator, '/');
+  EXPECT_EQ(m.key_encoding.separator, '/');
   ASSERT_TRUE(m.fill_value.has_value());
   double fill;
   std::memcpy(&fill, m.fill_value->data(), 8);
@@ -89,7 +89,7 @@ TEST(V2Metadata, CreateFormFillsZarrPythonDefaults) {
   ArrayMetadata m = parse_v2_array_metadata_for_create("{\"shape\": [7, 0], \"dtype\": \"<u2\"}", "new");
   EXPECT_EQ(m.chunks, (std::vector<uint64_t>{7, 1}));
   EXPECT_EQ(m.order, 'C');
-  EXPECT_EQ(m.dimension_separator, '.');
+  EXPECT_EQ(m.key_encoding.separator, '.');
   EXPECT_EQ(*m.fill_value, (Bytes{0, 0}));
   EXPECT_TRUE(m.v2_filters.empty());
 #if ZARR_HAVE_BLOSC
