@@ -1,0 +1,26 @@
+// Zarr v3 "codecs" lists: from the metadata's JSON to a CodecChain and back.
+//
+// Names understood: the core codecs "bytes", "transpose", "gzip", "zstd",
+// "blosc", "crc32c", "sharding_indexed", and "numcodecs.<id>" for every codec
+// of the v2 registry (configuration = the numcodecs configuration without id).
+#pragma once
+
+#include <string>
+
+#include <rapidjson/document.h>
+
+#include "codecs/codec_chain.h"
+
+namespace zarr {
+
+// Build the chain for a chunk of `decoded` from a v3 "codecs" list. The order
+// is validated (array->array*, exactly one array->bytes, bytes->bytes*): a
+// wrong order or a missing array->bytes codec is ZARR_ERR_INVALID_METADATA
+// naming the codec; an unknown name ZARR_ERR_UNSUPPORTED naming it. Errors
+// name `where` (e.g. "a/zarr.json: field 'codecs'").
+CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& decoded, const std::string& where);
+
+// The "codecs" list of a chain as JSON (each {"name": ..., "configuration": ...}).
+std::string v3_codecs_json(const CodecChain& chain);
+
+}  // namespace zarr
