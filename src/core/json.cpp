@@ -1,10 +1,11 @@
 #include "core/json.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 
 #include <rapidjson/error/en.h>
-#include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -48,14 +49,139 @@ std::string to_string(const rapidjson::Value& value) {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
+namespace {
+
+void append_python_string(std::string& out, const char* s, size_t n) {
+  static const char* kHex = "0123456789abcdef";
+  auto escape_unit = [&](uint32_t unit) {
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xf];
+  };
+  out += '"';
+  for (size_t i = 0; i < n;) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+          if (c < 0x20) escape_unit(c); else out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // Decode one UTF-8 sequence (RapidJSON validated the document) and write
+    // it as UTF-16 escapes, a surrogate pair above the BMP.
+    int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+    uint32_t cp = c & (0x3f >> extra);
+    for (int k = 1; k <= extra && i + k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+    i += static_cast<size_t>(extra) + 1;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      escape_unit(0xd800 | (cp >> 10));
+      escape_unit(0xdc00 | (cp & 0x3ff));
+    } else {
+      escape_unit(cp);
+    }
+  }
+  out += '"';
+}
+
+void append_python_number(std::string& out, const rapidjson::Value& v) {
+  if (v.IsInt64()) {
+    out += std::to_string(v.GetInt64());
+  } else if (v.IsUint64()) {
+    out += std::to_string(v.GetUint64());
+  } else {
+    double d = v.GetDouble();
+    if (std::isnan(d)) out += "NaN";
+    else if (std::isinf(d)) out += d > 0 ? "Infinity" : "-Infinity";
+    else out += python_float_repr(d);
+  }
+}
+
+void append_python_json(std::string& out, const rapidjson::Value& v, int depth) {
+  const std::string indent = "\n" + std::string(static_cast<size_t>(depth + 1) * 4, ' ');
+  const std::string close = "\n" + std::string(static_cast<size_t>(depth) * 4, ' ');
+  if (v.IsObject()) {
+    if (v.MemberCount() == 0) {
+      out += "{}";
+      return;
+    }
+    out += '{';
+    bool first = true;
+    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+      out += first ? indent : "," + indent;
+      first = false;
+      append_python_string(out, it->name.GetString(), it->name.GetStringLength());
+      out += ": ";
+      append_python_json(out, it->value, depth + 1);
+    }
+    out += close + '}';
+  } else if (v.IsArray()) {
+    if (v.Empty()) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      out += i ? "," + indent : indent;
+      append_python_json(out, v[i], depth + 1);
+    }
+    out += close + ']';
+  } else if (v.IsString()) {
+    append_python_string(out, v.GetString(), v.GetStringLength());
+  } else if (v.IsNumber()) {
+    append_python_number(out, v);
+  } else if (v.IsBool()) {
+    out += v.GetBool() ? "true" : "false";
+  } else {
+    out += "null";
+  }
+}
+
+}  // namespace
+
 std::string to_pretty_string(const rapidjson::Value& value) {
-  rapidjson::StringBuffer buf;
-  // RapidJSON 1.1's PrettyWriter cannot take write flags; metadata never holds
-  // raw NaN (fill values spell it "NaN"), so the default writer serves.
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buf);
-  writer.SetIndent(' ', 4);
-  value.Accept(writer);
-  return std::string(buf.GetString(), buf.GetSize());
+  std::string out;
+  append_python_json(out, value, 0);
+  return out;
+}
+
+std::string python_float_repr(double value) {
+  // to_chars without a precision gives the shortest round-trip digits, as
+  // Python's repr does; only the layout differs, so reformat them.
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);  // "-1.2345e+16"
+  std::string sign;
+  if (!sci.empty() && sci[0] == '-') {
+    sign = "-";
+    sci.erase(0, 1);
+  }
+  const size_t e_pos = sci.find('e');
+  std::string digits = sci.substr(0, e_pos);
+  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+  const int exp10 = std::stoi(sci.substr(e_pos + 1));  // value = d.ddd * 10^exp10
+  if (exp10 < -4 || exp10 >= 16) {
+    std::string out = sign + digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    const int magnitude = exp10 < 0 ? -exp10 : exp10;
+    out += exp10 < 0 ? "e-" : "e+";
+    if (magnitude < 10) out += "0";
+    return out + std::to_string(magnitude);
+  }
+  const int point = exp10 + 1;  // digits before the decimal point
+  if (point <= 0) return sign + "0." + std::string(static_cast<size_t>(-point), '0') + digits;
+  if (static_cast<size_t>(point) >= digits.size()) {
+    return sign + digits + std::string(static_cast<size_t>(point) - digits.size(), '0') + ".0";
+  }
+  return sign + digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
 }
 
 void sort_keys(rapidjson::Value& value) {

@@ -20,9 +20,16 @@ rapidjson::Document parse_object(const std::string& text, const std::string& whe
 
 // Compact serialisation of a value.
 std::string to_string(const rapidjson::Value& value);
-// Indented serialisation (4 spaces, as zarr-python writes metadata), keys in
-// the order they appear in the value.
+// Serialisation as Python's json.dumps(value, indent=4, ensure_ascii=True)
+// writes it, which is how zarr-python writes .zarray, .zgroup and .zattrs:
+// 4-space indent, ", " never at line ends, floats as repr(float), NaN and
+// Infinity bare, non-ASCII as lowercase \uXXXX escapes. Keys keep their order.
 std::string to_pretty_string(const rapidjson::Value& value);
+
+// Python's repr(float): the shortest digits that round-trip, positional for
+// decimal exponents -4..15 ("0.0001", "123.0"), scientific otherwise
+// ("1e-05", "1e+16", "1.5e+300"). Finite values only.
+std::string python_float_repr(double value);
 
 // Sort object members by key, recursively (as Python's json.dumps(sort_keys=True)).
 void sort_keys(rapidjson::Value& value);

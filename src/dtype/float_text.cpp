@@ -69,37 +69,4 @@ float double_to_float(double value) {
   return static_cast<float>(value);
 }
 
-std::string python_float_repr(double value) {
-  // to_chars without a precision gives the shortest round-trip digits, as
-  // Python's repr does; only the layout differs, so reformat them.
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);  // "-1.2345e+16"
-
-  std::string sign;
-  if (!sci.empty() && sci[0] == '-') {
-    sign = "-";
-    sci.erase(0, 1);
-  }
-  const size_t e_pos = sci.find('e');
-  std::string digits = sci.substr(0, e_pos);
-  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-  const int exp10 = std::stoi(sci.substr(e_pos + 1));  // value = d.ddd * 10^exp10
-
-  if (exp10 < -4 || exp10 >= 16) {
-    std::string out = sign + digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    const int magnitude = exp10 < 0 ? -exp10 : exp10;
-    out += exp10 < 0 ? "e-" : "e+";
-    if (magnitude < 10) out += "0";
-    return out + std::to_string(magnitude);
-  }
-  const int point = exp10 + 1;  // digits before the decimal point
-  if (point <= 0) return sign + "0." + std::string(static_cast<size_t>(-point), '0') + digits;
-  if (static_cast<size_t>(point) >= digits.size()) {
-    return sign + digits + std::string(static_cast<size_t>(point) - digits.size(), '0') + ".0";
-  }
-  return sign + digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
-}
-
 }  // namespace zarr::dtype_detail

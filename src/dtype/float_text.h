@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/json.h"
+
 namespace zarr::dtype_detail {
 
 // Round a double to the nearest half (ties to even) in one step, so values do
@@ -18,9 +20,7 @@ double half_to_double(uint16_t bits);
 // to infinity) without relying on the out-of-range cast.
 float double_to_float(double value);
 
-// Python's repr(float): the shortest digits that round-trip, positional for
-// decimal exponents -4..15 ("0.0001", "123.0", "1234567890123456.0"),
-// scientific otherwise ("1e-05", "1e+16", "1.5e+300"). Finite values only.
-std::string python_float_repr(double value);
+// Python's repr(float) lives with the JSON writer that needs it too.
+using zarr::json::python_float_repr;
 
 }  // namespace zarr::dtype_detail

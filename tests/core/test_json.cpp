@@ -61,3 +61,25 @@ TEST(Json, LargeIntegersKeepPrecision) {
   EXPECT_EQ(json::get_uint(doc["v"], "v", "m"), UINT64_MAX);
   EXPECT_EQ(json::get_int(doc["w"], "w", "m"), INT64_MIN);
 }
+
+TEST(Json, PrettyOutputIsPythonJsonDumps) {
+  // Expected text: /usr/bin/python3 -c "import json; print(json.dumps({...}, indent=4, ensure_ascii=True))"
+  auto doc = json::parse(
+      "{\"a\": [1, 2.5, 1e-07, 1e+300, 100.0, -0.0, NaN, Infinity], \"b\": {}, \"c\": [], "
+      "\"s\": \"\xc3\xa9\xe2\x98\x83\xf0\x9f\x98\x80\\\"\\\\\\n\\u0001\", \"t\": true, \"n\": null}",
+      "m");
+  EXPECT_EQ(json::to_pretty_string(doc),
+            "{\n    \"a\": [\n        1,\n        2.5,\n        1e-07,\n        1e+300,\n        100.0,\n        -0.0,\n"
+            "        NaN,\n        Infinity\n    ],\n    \"b\": {},\n    \"c\": [],\n"
+            "    \"s\": \"\\u00e9\\u2603\\ud83d\\ude00\\\"\\\\\\n\\u0001\",\n    \"t\": true,\n    \"n\": null\n}");
+}
+
+TEST(Json, PythonFloatRepr) {
+  EXPECT_EQ(json::python_float_repr(0.1), "0.1");
+  EXPECT_EQ(json::python_float_repr(1e16), "1e+16");
+  EXPECT_EQ(json::python_float_repr(1234567890123456.0), "1234567890123456.0");
+  EXPECT_EQ(json::python_float_repr(0.0001), "0.0001");
+  EXPECT_EQ(json::python_float_repr(0.00001), "1e-05");
+  EXPECT_EQ(json::python_float_repr(-2.5e-300), "-2.5e-300");
+  EXPECT_EQ(json::python_float_repr(static_cast<double>(1e20f)), "1.0000000200408773e+20");
+}
