@@ -105,9 +105,9 @@ void append_python_number(std::string& out, const rapidjson::Value& v) {
   }
 }
 
-void append_python_json(std::string& out, const rapidjson::Value& v, int depth) {
-  const std::string indent = "\n" + std::string(static_cast<size_t>(depth + 1) * 4, ' ');
-  const std::string close = "\n" + std::string(static_cast<size_t>(depth) * 4, ' ');
+void append_python_json(std::string& out, const rapidjson::Value& v, int depth, int width) {
+  const std::string indent = "\n" + std::string(static_cast<size_t>((depth + 1) * width), ' ');
+  const std::string close = "\n" + std::string(static_cast<size_t>(depth * width), ' ');
   if (v.IsObject()) {
     if (v.MemberCount() == 0) {
       out += "{}";
@@ -120,7 +120,7 @@ void append_python_json(std::string& out, const rapidjson::Value& v, int depth) 
       first = false;
       append_python_string(out, it->name.GetString(), it->name.GetStringLength());
       out += ": ";
-      append_python_json(out, it->value, depth + 1);
+      append_python_json(out, it->value, depth + 1, width);
     }
     out += close + '}';
   } else if (v.IsArray()) {
@@ -131,7 +131,7 @@ void append_python_json(std::string& out, const rapidjson::Value& v, int depth) 
     out += '[';
     for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
       out += i ? "," + indent : indent;
-      append_python_json(out, v[i], depth + 1);
+      append_python_json(out, v[i], depth + 1, width);
     }
     out += close + ']';
   } else if (v.IsString()) {
@@ -147,9 +147,9 @@ void append_python_json(std::string& out, const rapidjson::Value& v, int depth) 
 
 }  // namespace
 
-std::string to_pretty_string(const rapidjson::Value& value) {
+std::string to_pretty_string(const rapidjson::Value& value, int indent) {
   std::string out;
-  append_python_json(out, value, 0);
+  append_python_json(out, value, 0, indent);
   return out;
 }
 

@@ -20,11 +20,11 @@ rapidjson::Document parse_object(const std::string& text, const std::string& whe
 
 // Compact serialisation of a value.
 std::string to_string(const rapidjson::Value& value);
-// Serialisation as Python's json.dumps(value, indent=4, ensure_ascii=True)
-// writes it, which is how zarr-python writes .zarray, .zgroup and .zattrs:
-// 4-space indent, ", " never at line ends, floats as repr(float), NaN and
-// Infinity bare, non-ASCII as lowercase \uXXXX escapes. Keys keep their order.
-std::string to_pretty_string(const rapidjson::Value& value);
+// Serialisation as Python's json.dumps(value, indent=N, ensure_ascii=True)
+// writes it: zarr-python 2 writes .zarray, .zgroup and .zattrs with indent 4,
+// zarr-python 3 writes zarr.json with indent 2. Floats as repr(float), NaN
+// and Infinity bare, non-ASCII as lowercase \uXXXX escapes. Keys keep their order.
+std::string to_pretty_string(const rapidjson::Value& value, int indent = 4);
 
 // Python's repr(float): the shortest digits that round-trip, positional for
 // decimal exponents -4..15 ("0.0001", "123.0"), scientific otherwise
