@@ -20,6 +20,20 @@ std::unique_ptr<BytesCodec> make_blosc_codec(const rapidjson::Value& config, con
 std::unique_ptr<BytesCodec> make_lz4_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 std::unique_ptr<BytesCodec> make_lzma_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 
+// The numcodecs filters and checksums: no library needed, always built.
+std::unique_ptr<BytesCodec> make_delta_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_shuffle_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_bitround_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_fixedscaleoffset_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_quantize_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_packbits_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_astype_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_categorize_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_adler32_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_crc32_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_crc32c_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_fletcher32_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+
 // make_blosc_codec as if c-blosc offered only `available` (a comma-separated
 // list like blosc_list_compressors() returns): lets tests check what happens
 // on a c-blosc built without some compressor (Debian's lacks none today).

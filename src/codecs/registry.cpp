@@ -73,6 +73,19 @@ void add_builtins() {
 #if ZARR_HAVE_LZMA
   add_factory("lzma", codecs::make_lzma_codec);
 #endif
+  // numcodecs filters and checksums (no library needed)
+  add_factory("delta", codecs::make_delta_codec);
+  add_factory("shuffle", codecs::make_shuffle_codec);
+  add_factory("bitround", codecs::make_bitround_codec);
+  add_factory("fixedscaleoffset", codecs::make_fixedscaleoffset_codec);
+  add_factory("quantize", codecs::make_quantize_codec);
+  add_factory("packbits", codecs::make_packbits_codec);
+  add_factory("astype", codecs::make_astype_codec);
+  add_factory("categorize", codecs::make_categorize_codec);
+  add_factory("adler32", codecs::make_adler32_codec);
+  add_factory("crc32", codecs::make_crc32_codec);
+  add_factory("crc32c", codecs::make_crc32c_codec);
+  add_factory("fletcher32", codecs::make_fletcher32_codec);
 }
 
 // The factory registered under id, copied out so it runs without the lock.

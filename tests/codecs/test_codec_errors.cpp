@@ -123,7 +123,7 @@ TEST(BadConfig, LzmaRawFormatAndFiltersAreUnsupported) {
 class DataErrors : public ::testing::TestWithParam<std::string> {
  protected:
   std::unique_ptr<BytesCodec> codec() const {
-    return codec_from_json(R"({"id":")" + GetParam() + "\"}", ChunkRepr{4, 0});
+    return codec_from_json(R"({"id":")" + GetParam() + "\"}", ChunkRepr{4, 0, ""});
   }
   Bytes data_ = sample_data(3000, 3);
 };
@@ -236,7 +236,7 @@ TEST(LyingHeader, Lz4SizeHeader) {
 
 #if ZARR_HAVE_BLOSC
 TEST(LyingHeader, BloscSizes) {
-  auto c = codec_from_json(R"({"id":"blosc"})", ChunkRepr{4, 0});
+  auto c = codec_from_json(R"({"id":"blosc"})", ChunkRepr{4, 0, ""});
   Bytes data = sample_data(5000);
   Bytes encoded = c->encode(data);
   Bytes bigger = encoded;
@@ -255,7 +255,7 @@ TEST(LyingHeader, BloscSizes) {
 }
 
 TEST(LyingHeader, BloscUnknownCompressorCode) {
-  auto c = codec_from_json(R"({"id":"blosc"})", ChunkRepr{4, 0});
+  auto c = codec_from_json(R"({"id":"blosc"})", ChunkRepr{4, 0, ""});
   Bytes encoded = c->encode(sample_data(5000));
   encoded[2] = static_cast<uint8_t>((encoded[2] & 0x1f) | (7 << 5));
   EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "unknown compressor code 7"},
@@ -263,7 +263,7 @@ TEST(LyingHeader, BloscUnknownCompressorCode) {
 }
 
 TEST(LyingHeader, BloscFormatVersionFromTheFuture) {
-  auto c = codec_from_json(R"({"id":"blosc"})", ChunkRepr{4, 0});
+  auto c = codec_from_json(R"({"id":"blosc"})", ChunkRepr{4, 0, ""});
   Bytes encoded = c->encode(sample_data(5000));
   encoded[0] = 9;
   EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "version 9", "newer"}, [&] { c->decode(encoded, 5000); }));
@@ -271,10 +271,10 @@ TEST(LyingHeader, BloscFormatVersionFromTheFuture) {
 
 TEST(LyingHeader, BloscChunkFromACompressorThisBuildLacks) {
   // Written with zstd inside; read by a codec whose c-blosc "has" only lz4.
-  auto writer = codec_from_json(R"({"id":"blosc","cname":"zstd"})", ChunkRepr{4, 0});
+  auto writer = codec_from_json(R"({"id":"blosc","cname":"zstd"})", ChunkRepr{4, 0, ""});
   Bytes encoded = writer->encode(sample_data(5000));
   rapidjson::Document doc = json::parse(R"({"id":"blosc","cname":"lz4"})", "test");
-  auto reader = codecs::make_blosc_codec_limited(doc, ChunkRepr{4, 0}, "lz4");
+  auto reader = codecs::make_blosc_codec_limited(doc, ChunkRepr{4, 0, ""}, "lz4");
   EXPECT_TRUE(fails_with(ZARR_ERR_UNSUPPORTED, {"codec 'blosc'", "'zstd'", "lacks"},
                          [&] { reader->decode(encoded, 5000); }));
 }

@@ -180,7 +180,7 @@ TEST(Blosc, TypesizeAndAutoshuffleInHeader) {
   for (auto [item_size, shuffle, flag] : {std::tuple{1, -1, BLOSC_DOBITSHUFFLE}, {4, -1, BLOSC_DOSHUFFLE},
                                           {8, 1, BLOSC_DOSHUFFLE}, {2, 2, BLOSC_DOBITSHUFFLE}, {4, 0, 0}}) {
     auto c = codec_from_json(R"({"id":"blosc","shuffle":)" + std::to_string(shuffle) + "}",
-                             ChunkRepr{static_cast<size_t>(item_size), 0});
+                             ChunkRepr{static_cast<size_t>(item_size), 0, ""});
     Bytes e = c->encode(sample_data(8000));
     size_t typesize = 0;
     int flags = 0;
@@ -191,7 +191,7 @@ TEST(Blosc, TypesizeAndAutoshuffleInHeader) {
 }
 
 TEST(Blosc, CnameIsTheInternalCompressor) {
-  auto c = codec_from_json(R"({"id":"blosc","cname":"zstd"})", ChunkRepr{4, 0});
+  auto c = codec_from_json(R"({"id":"blosc","cname":"zstd"})", ChunkRepr{4, 0, ""});
   Bytes e = c->encode(sample_data(8000));
   EXPECT_STREQ(blosc_cbuffer_complib(e.data()), "Zstd");
 }

@@ -190,7 +190,7 @@ std::vector<RoundTripCase> round_trip_cases() {
 class RoundTrip : public ::testing::TestWithParam<RoundTripCase> {};
 
 TEST_P(RoundTrip, SizesIncludingEmptyAndRagged) {
-  auto codec = codec_from_json(GetParam().json, ChunkRepr{GetParam().item_size, 0});
+  auto codec = codec_from_json(GetParam().json, ChunkRepr{GetParam().item_size, 0, ""});
   // 0 (empty chunk), 1 and 7 (shorter than an item), 4099 and 65539 (not a
   // multiple of the item size nor of typical block sizes).
   for (size_t n : {0, 1, 7, 1000, 4099, 65539}) {
@@ -199,7 +199,7 @@ TEST_P(RoundTrip, SizesIncludingEmptyAndRagged) {
 }
 
 TEST_P(RoundTrip, IncompressibleData) {
-  auto codec = codec_from_json(GetParam().json, ChunkRepr{GetParam().item_size, 0});
+  auto codec = codec_from_json(GetParam().json, ChunkRepr{GetParam().item_size, 0, ""});
   Bytes noise(20000);
   uint32_t x = 12345;
   for (uint8_t& b : noise) {
@@ -222,7 +222,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RoundTrip);  // a build without co
 TEST(RoundTripLarge, DefaultConfigsOnAFewMegabytes) {
   Bytes data = sample_data((size_t{3} << 20) + 5, 7);
   for (const std::string& id : built_codec_ids()) {
-    auto codec = codec_from_json(R"({"id":")" + id + "\"}", ChunkRepr{4, data.size()});
+    auto codec = codec_from_json(R"({"id":")" + id + "\"}", ChunkRepr{4, data.size(), ""});
     EXPECT_TRUE(round_trips(*codec, data)) << id;
   }
 }
@@ -232,7 +232,7 @@ TEST(RoundTripLarge, HighlyCompressibleData) {
   // streaming decoders, which must grow their buffer.
   Bytes zeros(size_t{8} << 20, 0);
   for (const std::string& id : built_codec_ids()) {
-    auto codec = codec_from_json(R"({"id":")" + id + "\"}", ChunkRepr{8, zeros.size()});
+    auto codec = codec_from_json(R"({"id":")" + id + "\"}", ChunkRepr{8, zeros.size(), ""});
     EXPECT_TRUE(round_trips(*codec, zeros)) << id;
   }
 }
@@ -241,7 +241,7 @@ TEST(RoundTripLarge, HighlyCompressibleData) {
 
 TEST(Concurrency, OneCodecObjectSharedByThreads) {
   for (const std::string& id : built_codec_ids()) {
-    auto codec = codec_from_json(R"({"id":")" + id + "\"}", ChunkRepr{4, 0});
+    auto codec = codec_from_json(R"({"id":")" + id + "\"}", ChunkRepr{4, 0, ""});
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
     for (uint32_t t = 0; t < 6; ++t) {

@@ -1,0 +1,96 @@
+// "delta": numcodecs.Delta. The chunk is read as `dtype`; the first element
+// is stored as is and each further one as its difference from the previous
+// (computed in `dtype`: integers wrap around, bool uses "not equal" as
+// np.diff does), each converted to `astype`. Decoding converts back to `dtype`
+// takes the running sum, as np.cumsum(enc, out=dec) does: in the promoted
+// type of `dtype` and `astype` (for bool a running "or", so bool deltas do
+// not round-trip, in numcodecs neither), each partial sum cast to `dtype`.
+#include "codecs/builtin_codecs.h"
+#include "codecs/filter_util.h"
+
+namespace zarr::codecs {
+
+namespace {
+
+const std::string kId = "delta";
+
+// numcodecs sets the first element with `enc[0] = arr[0]`, a scalar
+// assignment: numpy converts a float to a signed integer through a Python
+// int, failing for NaN, infinities and values beyond int64 (so numcodecs
+// cannot encode such a chunk, nor can libzarr), then wraps it to the width;
+// an unsigned integer takes the C cast of numpy's scalar code (which for
+// uint32 keeps the low bits of an int64 conversion). Everything else is the
+// array cast.
+Num cast_first(const Num& v, const NumType& from, const NumType& to) {
+  if (from.kind != NumKind::Float || !to.is_integer()) return cast(v, from, to);
+  const NumType i8{NumKind::Int, 8, false};
+  if (to.kind == NumKind::Int) {
+    if (!(v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0)) {
+      codec_error(kId, "cannot convert the first element (" + python_float_repr(v.f) + ") to the integer astype " +
+                           to.str() + " (numcodecs fails on it too)");
+    }
+    Num t;
+    t.i = static_cast<uint64_t>(static_cast<int64_t>(v.f));
+    return cast(t, i8, to);
+  }
+  if (to.size == 4) {
+    Num t = cast(v, from, i8);  // the low 32 bits of an int64 conversion
+    return cast(t, i8, to);
+  }
+  return cast(v, from, to);
+}
+
+class DeltaCodec final : public BytesCodec {
+ public:
+  DeltaCodec(NumType dtype, NumType astype) : dtype_(dtype), astype_(astype) {}
+
+  std::string id() const override { return kId; }
+  std::string config_json() const override {
+    return FilterConfigWriter(kId).add_string("dtype", dtype_.str()).add_string("astype", astype_.str()).str();
+  }
+
+  Bytes encode(ByteView decoded) const override {
+    size_t n = count_items(kId, decoded.size, dtype_.size, "input", "dtype " + dtype_.str());
+    Bytes out(n * astype_.size);
+    const NumType work = dtype_.native();
+    Num prev;
+    for (size_t k = 0; k < n; ++k) {
+      Num x = load(decoded.data + k * dtype_.size, dtype_);
+      // enc[1:] = np.diff(arr): one cast of a run of n - 1 elements
+      Num d = k == 0 ? cast_first(x, work, astype_) : cast_in_run(subtract(x, prev, work), work, astype_, k - 1, n - 1);
+      store(out.data() + k * astype_.size, astype_, d);
+      prev = x;
+    }
+    return out;
+  }
+
+  Bytes decode(ByteView encoded, size_t expected_size) const override {
+    size_t n = count_items(kId, encoded.size, astype_.size, "input", "astype " + astype_.str());
+    check_output_size(kId, n * dtype_.size, expected_size);
+    Bytes out(n * dtype_.size);
+    // numpy accumulates in a buffer of the promoted type and casts at the end.
+    const NumType work = promote_types(dtype_, astype_);
+    Num sum;
+    for (size_t k = 0; k < n; ++k) {
+      Num d = cast(load(encoded.data + k * astype_.size, astype_), astype_, work);
+      sum = k == 0 ? d : add(sum, d, work);
+      store(out.data() + k * dtype_.size, dtype_, cast_in_run(sum, work, dtype_, k, n));
+    }
+    return out;
+  }
+
+ private:
+  NumType dtype_;
+  NumType astype_;
+};
+
+}  // namespace
+
+std::unique_ptr<BytesCodec> make_delta_codec(const rapidjson::Value& config, const ChunkRepr&) {
+  ConfigReader cfg(config, kId);
+  NumType dtype = read_num_type(cfg, "dtype");
+  NumType astype = read_num_type(cfg, "astype", dtype);
+  return std::make_unique<DeltaCodec>(dtype, astype);
+}
+
+}  // namespace zarr::codecs

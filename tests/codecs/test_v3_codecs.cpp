@@ -1,0 +1,188 @@
+// v3 "codecs" lists: construction, order validation, round trips, and the
+// JSON written back.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+
+#include "codecs/v3_codecs.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "zarr_config.h"
+
+using namespace zarr;
+
+namespace {
+
+ArrayRepr repr_of(const char* v3_type, std::vector<uint64_t> shape) {
+  DataType t = *DataType::from_v3_name(v3_type);
+  return ArrayRepr{std::move(shape), t, Bytes(t.item_size(), 0)};
+}
+
+CodecChain chain(const std::string& codecs, const ArrayRepr& decoded) {
+  rapidjson::Document doc = json::parse(codecs, "codecs");
+  return make_v3_codec_chain(doc, decoded, "zarr.json: field 'codecs'");
+}
+
+std::pair<int, std::string> error_of(const std::string& codecs, const ArrayRepr& decoded) {
+  try {
+    chain(codecs, decoded);
+  } catch (const Error& e) {
+    return {e.code(), e.what()};
+  }
+  return {ZARR_OK, ""};
+}
+
+Bytes iota_bytes(size_t n) {
+  Bytes b(n);
+  std::iota(b.begin(), b.end(), uint8_t{1});
+  return b;
+}
+
+// Encode then decode; the shared round trip of these tests.
+void expect_round_trip(const CodecChain& c) {
+  Bytes data = iota_bytes(c.decoded().byte_size());
+  Bytes stored = c.encode(data);
+  EXPECT_EQ(c.decode(stored, "k"), data);
+}
+
+}  // namespace
+
+TEST(V3Codecs, BytesAloneIsTheRawLayout) {
+  ArrayRepr r = repr_of("int16", {2, 3});
+  CodecChain c = chain(R"([{"name": "bytes", "configuration": {"endian": "little"}}])", r);
+  Bytes data = iota_bytes(12);
+  EXPECT_EQ(c.encode(data), data);
+  EXPECT_EQ(v3_codecs_json(c), R"([{"name":"bytes","configuration":{"endian":"little"}}])");
+}
+
+TEST(V3Codecs, BigEndianSwapsEachItem) {
+  CodecChain c = chain(R"([{"name": "bytes", "configuration": {"endian": "big"}}])", repr_of("uint32", {1}));
+  EXPECT_EQ(c.encode(Bytes{1, 2, 3, 4}), (Bytes{4, 3, 2, 1}));
+  expect_round_trip(c);
+}
+
+TEST(V3Codecs, TransposeThenBytesThenCompressorsRoundTrip) {
+  const std::string codecs =
+      R"([{"name": "transpose", "configuration": {"order": [2, 0, 1]}},
+          {"name": "bytes", "configuration": {"endian": "big"}},
+          {"name": "gzip", "configuration": {"level": 1}}, {"name": "crc32c"}])";
+#if ZARR_HAVE_ZLIB
+  CodecChain c = chain(codecs, repr_of("float32", {2, 3, 4}));
+  expect_round_trip(c);
+  EXPECT_EQ(v3_codecs_json(c),
+            R"([{"name":"transpose","configuration":{"order":[2,0,1]}},)"
+            R"({"name":"bytes","configuration":{"endian":"big"}},)"
+            R"({"name":"gzip","configuration":{"level":1}},{"name":"crc32c"}])");
+#endif
+}
+
+TEST(V3Codecs, TransposeMovesElements) {
+  CodecChain c = chain(R"([{"name": "transpose", "configuration": {"order": [1, 0]}}, "bytes"])", repr_of("uint8", {2, 3}));
+  EXPECT_EQ(c.encode(Bytes{1, 2, 3, 4, 5, 6}), (Bytes{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(v3_codecs_json(c), R"([{"name":"transpose","configuration":{"order":[1,0]}},{"name":"bytes"}])");
+}
+
+TEST(V3Codecs, ZstdAndBloscV3Configurations) {
+#if ZARR_HAVE_ZSTD
+  CodecChain z = chain(R"(["bytes", {"name": "zstd", "configuration": {"level": 3, "checksum": true}}])",
+                       repr_of("uint8", {100}));
+  expect_round_trip(z);
+  EXPECT_EQ(v3_codecs_json(z), R"([{"name":"bytes"},{"name":"zstd","configuration":{"level":3,"checksum":true}}])");
+#endif
+#if ZARR_HAVE_BLOSC
+  CodecChain b = chain(R"([{"name": "bytes", "configuration": {"endian": "little"}},
+      {"name": "blosc", "configuration": {"cname": "zstd", "clevel": 5, "shuffle": "bitshuffle", "typesize": 8,
+       "blocksize": 0}}])", repr_of("float64", {64}));
+  expect_round_trip(b);
+  EXPECT_EQ(v3_codecs_json(b),
+            R"([{"name":"bytes","configuration":{"endian":"little"}},)"
+            R"({"name":"blosc","configuration":{"typesize":8,"cname":"zstd","clevel":5,"shuffle":"bitshuffle","blocksize":0}}])");
+  auto [code, msg] = error_of(R"(["bytes", {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5,
+      "shuffle": "sideways", "typesize": 1, "blocksize": 0}}])", repr_of("uint8", {4}));
+  EXPECT_EQ(code, ZARR_ERR_INVALID_METADATA);
+  EXPECT_NE(msg.find("sideways"), std::string::npos) << msg;
+#endif
+}
+
+TEST(V3Codecs, NumcodecsNamesUseTheV2Implementations) {
+#if ZARR_HAVE_ZLIB
+  CodecChain z = chain(R"(["bytes", {"name": "numcodecs.zlib", "configuration": {"level": 4}}])", repr_of("int8", {50}));
+  expect_round_trip(z);
+  EXPECT_EQ(v3_codecs_json(z), R"([{"name":"bytes"},{"name":"numcodecs.zlib","configuration":{"level":4}}])");
+#endif
+  CodecChain d = chain(R"([{"name": "numcodecs.delta", "configuration": {"dtype": "<i4"}},
+                           {"name": "bytes", "configuration": {"endian": "little"}}])", repr_of("int32", {10}));
+  std::vector<int32_t> values = {5, 7, 10, 10, 3, 3, 3, 100, -5, 0};
+  Bytes data(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(values.data()) + 40);
+  Bytes stored = d.encode(data);
+  int32_t second;
+  std::memcpy(&second, stored.data() + 4, 4);
+  EXPECT_EQ(second, 2) << "delta-encoded";
+  EXPECT_EQ(d.decode(stored, "k"), data);
+}
+
+TEST(V3Codecs, AstypeChangesWhatTheNextCodecSees) {
+  CodecChain c = chain(R"([{"name": "numcodecs.fixedscaleoffset",
+                             "configuration": {"offset": 0, "scale": 10, "dtype": "<f8", "astype": "<i2"}},
+                            {"name": "bytes", "configuration": {"endian": "little"}}])", repr_of("float64", {4}));
+  std::vector<double> values = {0.1, 0.2, -1.5, 3.0};
+  Bytes data(reinterpret_cast<uint8_t*>(values.data()), reinterpret_cast<uint8_t*>(values.data()) + 32);
+  Bytes stored = c.encode(data);
+  EXPECT_EQ(stored.size(), 8u) << "four int16 values";
+  Bytes back = c.decode(stored, "k");
+  std::vector<double> decoded(4);
+  std::memcpy(decoded.data(), back.data(), 32);
+  EXPECT_EQ(decoded, values);
+}
+
+TEST(V3Codecs, OrderIsValidatedNamingTheCodec) {
+  ArrayRepr r = repr_of("int16", {4});
+  struct Case {
+    const char* codecs;
+    int code;
+    const char* fragment;
+  } cases[] = {
+      {R"([{"name": "gzip", "configuration": {"level": 1}}, {"name": "bytes", "configuration": {"endian": "little"}}])",
+       ZARR_ERR_INVALID_METADATA, "'gzip' must follow an array->bytes codec"},
+      {R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "transpose", "configuration": {"order": [0]}}])",
+       ZARR_ERR_INVALID_METADATA, "'transpose' cannot follow the array->bytes codec 'bytes'"},
+      {R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "bytes"}])", ZARR_ERR_INVALID_METADATA,
+       "cannot follow"},
+      {R"([])", ZARR_ERR_INVALID_METADATA, "array->bytes codec"},
+      {R"([{"name": "transpose", "configuration": {"order": [0]}}])", ZARR_ERR_INVALID_METADATA, "array->bytes codec"},
+      {R"([{"name": "bytes"}])", ZARR_ERR_INVALID_METADATA, "'endian' is required"},
+      {R"([{"name": "bytes", "configuration": {"endian": "middle"}}])", ZARR_ERR_INVALID_METADATA, "middle"},
+      {R"([{"name": "transpose", "configuration": {"order": [1]}}, "bytes"])", ZARR_ERR_INVALID_METADATA, "permutation"},
+      {R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "frobnicate"}])", ZARR_ERR_UNSUPPORTED,
+       "frobnicate"},
+      {R"([{"name": "bytes", "configuration": {"endian": "big"}}, {"name": "numcodecs.nosuch"}])", ZARR_ERR_UNSUPPORTED,
+       "nosuch"},
+      {R"([{"name": "bytes", "configuration": 3}])", ZARR_ERR_INVALID_METADATA, "'configuration' must be an object"},
+      {R"([{"name": "bytes", "colour": "red"}])", ZARR_ERR_INVALID_METADATA, "unknown member 'colour'"},
+      {R"([42])", ZARR_ERR_INVALID_METADATA, "item 0"},
+      {R"({"name": "bytes"})", ZARR_ERR_INVALID_METADATA, "list of codecs"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.codecs);
+    auto [code, msg] = error_of(c.codecs, r);
+    EXPECT_EQ(code, c.code) << msg;
+    EXPECT_NE(msg.find(c.fragment), std::string::npos) << msg;
+    EXPECT_NE(msg.find("zarr.json"), std::string::npos) << msg;
+  }
+}
+
+TEST(V3Codecs, Crc32cMismatchIsACodecErrorNamingTheKey) {
+  CodecChain c = chain(R"(["bytes", "crc32c"])", repr_of("uint8", {8}));
+  Bytes stored = c.encode(iota_bytes(8));
+  ASSERT_EQ(stored.size(), 12u);
+  stored[3] ^= 1;
+  try {
+    c.decode(stored, "a/c/0");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ZARR_ERR_CODEC);
+    EXPECT_NE(std::string(e.what()).find("a/c/0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("crc32c"), std::string::npos) << e.what();
+  }
+}
