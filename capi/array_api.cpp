@@ -161,6 +161,20 @@ ZARR_API int zarr_get_metadata(const zarr_array* array, char** json_out) {
   });
 }
 
+ZARR_API int zarr_get_dimension_names(const zarr_array* array, char** json_out) {
+  return guarded([&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    const auto& names = require(array, "array")->impl->dimension_names();
+    std::string out = names.empty() ? "null" : "[";
+    for (size_t i = 0; i < names.size(); ++i) {
+      out += (i ? "," : "") + (names[i] ? zarr::json::quote(*names[i]) : std::string("null"));
+    }
+    if (!names.empty()) out += "]";
+    *json_out = zarr::capi::copy_out(out);
+  });
+}
+
 ZARR_API int zarr_get_attributes(const zarr_array* array, char** json_out) {
   return guarded([&] {
     require(json_out, "json_out");

@@ -38,13 +38,29 @@ ZARR_API int zarr_group_open(zarr_group** out, const char* url, const char* mode
   });
 }
 
-ZARR_API int zarr_group_create(zarr_group** out, const char* url, const char* attributes_json) {
+ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char* attributes_json,
+                                  const char* options_json) {
   return guarded([&] {
     require(out, "out");
     *out = nullptr;
+    int format = 2;
+    if (options_json && *options_json) {
+      rapidjson::Document options = zarr::json::parse(options_json, "options");
+      if (!options.IsObject()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: expected a JSON object");
+      for (auto it = options.MemberBegin(); it != options.MemberEnd(); ++it) {
+        std::string name = it->name.GetString();
+        if (name != "zarr_format") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+        if (!it->value.IsInt()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' must be 2 or 3");
+        format = it->value.GetInt();
+      }
+    }
     zarr::NodeLocation loc = zarr::resolve_for_create(require(url, "url"));
-    *out = wrap(zarr::Group::create(loc.store, loc.path, attributes_json));
+    *out = wrap(zarr::Group::create(loc.store, loc.path, attributes_json, format));
   });
+}
+
+ZARR_API int zarr_group_create(zarr_group** out, const char* url, const char* attributes_json) {
+  return zarr_group_create_ex(out, url, attributes_json, nullptr);
 }
 
 ZARR_API int zarr_group_close(zarr_group* group) {

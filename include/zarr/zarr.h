@@ -107,10 +107,9 @@ ZARR_API int zarr_open_ex(zarr_array **out, const char *url, const char *mode,
  *
  * @param out           receives the handle
  * @param url           where to create it (as zarr_open)
- * @param metadata_json a Zarr v2 .zarray document. "shape" and "dtype" are required;
- *                      the rest default as zarr-python's do (docs/c-api.md): chunks =
- *                      shape, compressor = null, fill_value = 0, order = "C",
- *                      filters = null, dimension_separator = ".", zarr_format = 2.
+ * @param metadata_json a Zarr v2 .zarray document ("shape" and "dtype" required) or a
+ *                      Zarr v3 zarr.json document ("shape" and "data_type" required);
+ *                      the rest takes zarr-python's defaults, listed in docs/c-api.md.
  * @return ZARR_OK, ZARR_ERR_EXISTS when an array or group is already at url,
  *         ZARR_ERR_INVALID_METADATA naming the bad field.
  *         Missing parent groups between an enclosing hierarchy and url are created.
@@ -208,6 +207,12 @@ ZARR_API int zarr_append(zarr_array *array, size_t axis, size_t ndim, const uint
 /** The stored metadata document (.zarray or zarr.json) as JSON. Free with zarr_free. */
 ZARR_API int zarr_get_metadata(const zarr_array *array, char **json_out);
 
+/**
+ * The v3 dimension_names as a JSON list of strings and nulls, one per dimension,
+ * or "null" when the array has none (always for v2). Free with zarr_free.
+ */
+ZARR_API int zarr_get_dimension_names(const zarr_array *array, char **json_out);
+
 /** The array's attributes as a JSON object ("{}" when none). Free with zarr_free. */
 ZARR_API int zarr_get_attributes(const zarr_array *array, char **json_out);
 
@@ -240,6 +245,15 @@ ZARR_API int zarr_group_open(zarr_group **out, const char *url, const char *mode
  * read-write. attributes_json may be NULL. ZARR_ERR_EXISTS when a node is there.
  */
 ZARR_API int zarr_group_create(zarr_group **out, const char *url, const char *attributes_json);
+
+/**
+ * zarr_group_create with options, a JSON object (NULL or "" for none):
+ *   "zarr_format": 2 or 3   the format of the new group and of the missing parent
+ *                           groups created with it (default 2)
+ * Arrays and groups created below a group take its format.
+ */
+ZARR_API int zarr_group_create_ex(zarr_group **out, const char *url, const char *attributes_json,
+                                  const char *options_json);
 
 /** Close a group handle. NULL is fine. Always ZARR_OK. */
 ZARR_API int zarr_group_close(zarr_group *group);

@@ -12,6 +12,7 @@
 #include "core/strided_copy.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
+#include "metadata/v3_metadata.h"
 
 namespace zarr {
 
@@ -83,6 +84,11 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
       writable_(writable),
       options_(options),
       meta_(std::move(meta)) {
+  if (meta_.dtype.is_variable_length()) {
+    // Region buffers of strings and bytes need their own C API (a later issue).
+    fail(ZARR_ERR_UNSUPPORTED, "array " + describe_node(*store_, path_) + ": variable-length data type " +
+                                   meta_.dtype.to_v3_json() + " cannot be read or written through this API yet");
+  }
   std::optional<std::string> v3 = meta_.dtype.v3_name();
   data_type_name_ = v3 ? *v3 : meta_.dtype.to_v2_json();
   fill_item_ = meta_.fill_item();
@@ -90,14 +96,15 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
 
 std::unique_ptr<Array> Array::open(std::shared_ptr<Store> store, const std::string& path, bool writable,
                                    const ArrayOptions& options) {
-  switch (node_kind(*store, path)) {
+  NodeInfo node = node_info(*store, path);
+  const std::string key = path::join(path, node.metadata_key);
+  switch (node.kind) {
     case NodeKind::Array: {
-      const std::string key = path::join(path, kV2ArrayKey);
-      ArrayMetadata meta = parse_v2_array_metadata(ByteView(*store->get(key)).to_string(), key);
+      std::string text = ByteView(*store->get(key)).to_string();
+      ArrayMetadata meta = node.zarr_format == 3 ? parse_v3_array_metadata(text, key) : parse_v2_array_metadata(text, key);
       return std::unique_ptr<Array>(new Array(std::move(store), path, writable, options, std::move(meta)));
     }
     case NodeKind::LegacyV1Array: {
-      const std::string key = path::join(path, kV1MetaKey);
       if (writable) {
         fail(ZARR_ERR_READ_ONLY, "array " + describe_node(*store, path) +
                                      " is a legacy Zarr v1 array: open it with mode \"r\", or migrate it "
@@ -114,14 +121,26 @@ std::unique_ptr<Array> Array::open(std::shared_ptr<Store> store, const std::stri
     case NodeKind::None:
       break;
   }
-  fail(ZARR_ERR_NOT_FOUND, "no array at " + describe_node(*store, path) + " (no .zarray key)");
+  fail(ZARR_ERR_NOT_FOUND, "no array at " + describe_node(*store, path) + " (no .zarray or zarr.json key)");
+}
+
+int metadata_document_format(const std::string& metadata_json, const std::string& where) {
+  // A v3 document says zarr_format 3, or uses v3's member names.
+  rapidjson::Document doc = json::parse_object(metadata_json, where);
+  const rapidjson::Value* format = json::find(doc, "zarr_format");
+  if (format && format->IsInt() && format->GetInt() == 3) return 3;
+  if (!format && (json::find(doc, "data_type") || json::find(doc, "node_type"))) return 3;
+  return 2;
 }
 
 std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::string& path,
                                      const std::string& metadata_json, const ArrayOptions& options) {
-  ArrayMetadata meta = parse_v2_array_metadata_for_create(metadata_json, "metadata for " + describe_node(*store, path));
+  const std::string where = "metadata for " + describe_node(*store, path);
+  const int format = metadata_document_format(metadata_json, where);
+  ArrayMetadata meta = format == 3 ? parse_v3_array_metadata_for_create(metadata_json, where)
+                                   : parse_v2_array_metadata_for_create(metadata_json, where);
   require_absent(*store, path);
-  create_parent_groups(*store, path);
+  create_parent_groups(*store, path, format);
   std::unique_ptr<Array> array(new Array(std::move(store), path, true, options, std::move(meta)));
   array->write_metadata();
   return array;
@@ -248,8 +267,12 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
   });
 }
 
+std::string Array::serialized_metadata() const {
+  return meta_.zarr_format == 3 ? serialize_v3_array_metadata(meta_) : serialize_v2_array_metadata(meta_);
+}
+
 void Array::write_metadata() {
-  store_->set(path::join(path_, kV2ArrayKey), serialize_v2_array_metadata(meta_));
+  store_->set(path::join(path_, meta_.zarr_format == 3 ? kV3MetadataKey : kV2ArrayKey), serialized_metadata());
 }
 
 void Array::erase_chunks_outside(const std::vector<uint64_t>& shape) {
@@ -311,18 +334,34 @@ void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* 
 std::string Array::metadata_json() const {
   if (meta_.zarr_format == 1) return legacy_metadata_;  // v1 handles are read-only: the stored text holds
   std::shared_lock lock(shape_mutex_);
-  return serialize_v2_array_metadata(meta_);
+  return serialized_metadata();
 }
 
 std::string Array::attributes_json() const {
   std::shared_lock lock(shape_mutex_);
+  if (meta_.zarr_format == 3) return meta_.attributes_json;
   return read_attributes(*store_, path::join(path_, meta_.zarr_format == 1 ? kV1AttrsKey : kV2AttrsKey));
 }
 
 void Array::set_attributes(const std::string& json_text) {
   require_writable("set attributes of");
   std::unique_lock lock(shape_mutex_);
-  write_attributes(*store_, path::join(path_, kV2AttrsKey), json_text);
+  if (meta_.zarr_format != 3) {
+    write_attributes(*store_, path::join(path_, kV2AttrsKey), json_text);
+    return;
+  }
+  // v3 keeps attributes inside zarr.json.
+  rapidjson::Document doc = json::parse_object(json_text, "attributes for array " + describe_node(*store_, path_));
+  std::string previous = std::move(meta_.attributes_json);
+  meta_.attributes_json = json::to_string(doc);
+  try {
+    write_metadata();
+  } catch (...) {
+    meta_.attributes_json = std::move(previous);
+    throw;
+  }
 }
+
+const std::vector<std::optional<std::string>>& Array::dimension_names() const { return meta_.dimension_names; }
 
 }  // namespace zarr

@@ -27,6 +27,10 @@ struct ArrayOptions {
 // Parse the JSON options object of zarr_open_ex / zarr_create_ex.
 ArrayOptions parse_array_options(const char* options_json);
 
+// The Zarr format a metadata document given to zarr_create describes: 3 when
+// it says zarr_format 3 or uses v3 member names (data_type, node_type), else 2.
+int metadata_document_format(const std::string& metadata_json, const std::string& where);
+
 class Array {
  public:
   static std::unique_ptr<Array> open(std::shared_ptr<Store> store, const std::string& path, bool writable,
@@ -54,6 +58,8 @@ class Array {
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes);
 
   std::string metadata_json() const;
+  // v3 dimension_names: empty when absent; an entry is nullopt when null.
+  const std::vector<std::optional<std::string>>& dimension_names() const;
   std::string attributes_json() const;
   void set_attributes(const std::string& json);
 
@@ -74,6 +80,7 @@ class Array {
   // A whole chunk painted with the fill value.
   Bytes filled_chunk() const;
   bool is_fill_everywhere(const Bytes& chunk) const;
+  std::string serialized_metadata() const;
   void write_metadata();
   void erase_chunks_outside(const std::vector<uint64_t>& shape);
   std::mutex& chunk_lock(const std::string& key);

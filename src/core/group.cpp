@@ -4,35 +4,50 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "metadata/v2_metadata.h"
+#include "metadata/v3_metadata.h"
 
 namespace zarr {
 
-Group::Group(std::shared_ptr<Store> store, std::string path, bool writable)
-    : store_(std::move(store)), path_(std::move(path)), writable_(writable) {}
+Group::Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format)
+    : store_(std::move(store)), path_(std::move(path)), writable_(writable), zarr_format_(zarr_format) {}
 
 std::unique_ptr<Group> Group::open(std::shared_ptr<Store> store, const std::string& path, bool writable) {
-  NodeKind kind = node_kind(*store, path);
-  if (kind == NodeKind::Array || kind == NodeKind::LegacyV1Array) {
+  NodeInfo node = node_info(*store, path);
+  if (node.kind == NodeKind::Array || node.kind == NodeKind::LegacyV1Array) {
     fail(ZARR_ERR_NOT_FOUND, "no group at " + describe_node(*store, path) + ": it is an array");
   }
-  if (kind == NodeKind::None) {
-    fail(ZARR_ERR_NOT_FOUND, "no group at " + describe_node(*store, path) + " (no .zgroup key)");
+  if (node.kind == NodeKind::None) {
+    fail(ZARR_ERR_NOT_FOUND, "no group at " + describe_node(*store, path) + " (no .zgroup or zarr.json key)");
   }
-  const std::string key = path::join(path, kV2GroupKey);
-  validate_v2_group_metadata(ByteView(*store->get(key)).to_string(), key);
-  return std::unique_ptr<Group>(new Group(std::move(store), path, writable));
+  const std::string key = path::join(path, node.metadata_key);
+  const std::string text = ByteView(*store->get(key)).to_string();
+  if (node.zarr_format == 3) {
+    parse_v3_group_metadata(text, key);
+  } else {
+    validate_v2_group_metadata(text, key);
+  }
+  return std::unique_ptr<Group>(new Group(std::move(store), path, writable, node.zarr_format));
 }
 
 std::unique_ptr<Group> Group::create(std::shared_ptr<Store> store, const std::string& path,
-                                     const char* attributes_json) {
+                                     const char* attributes_json, int zarr_format) {
+  if (zarr_format != 2 && zarr_format != 3) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "zarr_format must be 2 or 3, got " + std::to_string(zarr_format));
+  }
+  GroupMetadataV3 v3;
   if (attributes_json && *attributes_json) {
-    json::parse_object(attributes_json, "attributes for group " + describe_node(*store, path));
+    rapidjson::Document attrs = json::parse_object(attributes_json, "attributes for group " + describe_node(*store, path));
+    v3.attributes_json = json::to_string(attrs);
   }
   require_absent(*store, path);
-  create_parent_groups(*store, path);
-  store->set(path::join(path, kV2GroupKey), v2_group_document());
-  std::unique_ptr<Group> group(new Group(std::move(store), path, true));
-  if (attributes_json && *attributes_json) group->set_attributes(attributes_json);
+  create_parent_groups(*store, path, zarr_format);
+  std::unique_ptr<Group> group(new Group(std::move(store), path, true, zarr_format));
+  if (zarr_format == 3) {
+    group->store_->set(path::join(path, kV3MetadataKey), serialize_v3_group_metadata(v3));
+  } else {
+    group->store_->set(path::join(path, kV2GroupKey), v2_group_document());
+    if (attributes_json && *attributes_json) group->set_attributes(attributes_json);
+  }
   return group;
 }
 
@@ -69,6 +84,13 @@ std::unique_ptr<Array> Group::open_array(const std::string& relative, bool writa
 std::unique_ptr<Array> Group::create_array(const std::string& relative, const std::string& metadata_json,
                                            const ArrayOptions& options) const {
   require_writable("create an array in");
+  // One hierarchy, one format: zarr-python reads no mixed trees.
+  int format = metadata_document_format(metadata_json, "metadata for '" + relative + "'");
+  if (format != zarr_format_) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create a Zarr v" + std::to_string(format) + " array '" + relative +
+                                        "' in the Zarr v" + std::to_string(zarr_format_) + " group " +
+                                        describe_node(*store_, path_));
+  }
   return Array::create(store_, child_path(relative), metadata_json, options);
 }
 
@@ -78,14 +100,33 @@ std::unique_ptr<Group> Group::open_group(const std::string& relative) const {
 
 std::unique_ptr<Group> Group::create_group(const std::string& relative, const char* attributes_json) const {
   require_writable("create a group in");
-  return create(store_, child_path(relative), attributes_json);
+  return create(store_, child_path(relative), attributes_json, zarr_format_);
 }
 
-std::string Group::attributes_json() const { return read_attributes(*store_, path::join(path_, kV2AttrsKey)); }
+std::string Group::metadata_key() const {
+  return path::join(path_, zarr_format_ == 3 ? kV3MetadataKey : kV2AttrsKey);
+}
+
+std::string Group::attributes_json() const {
+  if (zarr_format_ != 3) return read_attributes(*store_, metadata_key());
+  std::optional<Bytes> doc = store_->get(metadata_key());
+  if (!doc) fail(ZARR_ERR_NOT_FOUND, "group " + describe_node(*store_, path_) + " no longer exists");
+  return parse_v3_group_metadata(ByteView(*doc).to_string(), metadata_key()).attributes_json;
+}
 
 void Group::set_attributes(const std::string& json_text) {
   require_writable("set attributes of");
-  write_attributes(*store_, path::join(path_, kV2AttrsKey), json_text);
+  if (zarr_format_ != 3) {
+    write_attributes(*store_, metadata_key(), json_text);
+    return;
+  }
+  // v3 keeps attributes inside zarr.json, beside anything else it holds.
+  rapidjson::Document attrs = json::parse_object(json_text, "attributes for group " + describe_node(*store_, path_));
+  std::optional<Bytes> doc = store_->get(metadata_key());
+  if (!doc) fail(ZARR_ERR_NOT_FOUND, "group " + describe_node(*store_, path_) + " no longer exists");
+  GroupMetadataV3 group = parse_v3_group_metadata(ByteView(*doc).to_string(), metadata_key());
+  group.attributes_json = json::to_string(attrs);
+  store_->set(metadata_key(), serialize_v3_group_metadata(group));
 }
 
 }  // namespace zarr

@@ -20,8 +20,9 @@ struct ChildNode {
 class Group {
  public:
   static std::unique_ptr<Group> open(std::shared_ptr<Store> store, const std::string& path, bool writable);
+  // zarr_format 2 writes .zgroup (+ .zattrs), 3 writes zarr.json.
   static std::unique_ptr<Group> create(std::shared_ptr<Store> store, const std::string& path,
-                                       const char* attributes_json);
+                                       const char* attributes_json, int zarr_format);
 
   // Direct children that are arrays or groups, sorted by name.
   std::vector<ChildNode> children() const;
@@ -35,16 +36,20 @@ class Group {
   std::string attributes_json() const;
   void set_attributes(const std::string& json);
   bool writable() const { return writable_; }
+  int zarr_format() const { return zarr_format_; }
 
  private:
-  Group(std::shared_ptr<Store> store, std::string path, bool writable);
+  Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format);
   // Normalised path of a node relative to this group.
   std::string child_path(const std::string& relative) const;
   void require_writable(const char* operation) const;
+  // Where the attributes live: .zattrs (v2) or zarr.json (v3).
+  std::string metadata_key() const;
 
   std::shared_ptr<Store> store_;
   std::string path_;
   bool writable_;
+  int zarr_format_;
 };
 
 }  // namespace zarr

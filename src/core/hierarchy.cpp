@@ -5,14 +5,27 @@
 #include "core/path.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
+#include "metadata/v3_metadata.h"
 
 namespace zarr {
 
-NodeKind node_kind(const Store& store, const std::string& path) {
-  if (store.exists(path::join(path, kV2ArrayKey))) return NodeKind::Array;
-  if (store.exists(path::join(path, kV2GroupKey))) return NodeKind::Group;
-  if (store.exists(path::join(path, kV1MetaKey))) return NodeKind::LegacyV1Array;
-  return NodeKind::None;
+NodeInfo node_info(const Store& store, const std::string& path) {
+  const std::string array_key = path::join(path, kV2ArrayKey);
+  if (store.exists(array_key)) return {NodeKind::Array, 2, kV2ArrayKey};
+  if (store.exists(path::join(path, kV2GroupKey))) return {NodeKind::Group, 2, kV2GroupKey};
+  const std::string v3_key = path::join(path, kV3MetadataKey);
+  if (std::optional<Bytes> doc = store.get(v3_key)) {
+    std::string type = v3_node_type(ByteView(*doc).to_string(), v3_key);
+    if (type == "array") return {NodeKind::Array, 3, kV3MetadataKey};
+    if (type == "group") return {NodeKind::Group, 3, kV3MetadataKey};
+    fail(ZARR_ERR_INVALID_METADATA, v3_key + ": field 'node_type' must be \"array\" or \"group\", got " + json::quote(type));
+  }
+  if (store.exists(path::join(path, kV1MetaKey))) return {NodeKind::LegacyV1Array, 1, kV1MetaKey};
+  return {};
+}
+
+std::string empty_group_document(int zarr_format) {
+  return zarr_format == 3 ? serialize_v3_group_metadata(GroupMetadataV3{}) : v2_group_document();
 }
 
 std::string describe_node(const Store& store, const std::string& path) {
@@ -26,7 +39,7 @@ void require_absent(const Store& store, const std::string& path) {
   fail(ZARR_ERR_EXISTS, "cannot create node " + describe_node(store, path) + ": " + what + " is already there");
 }
 
-void create_parent_groups(Store& store, const std::string& path) {
+void create_parent_groups(Store& store, const std::string& path, int zarr_format) {
   // As zarr-python: every ancestor of a non-root node, the root included.
   std::vector<std::string> segs = path::segments(path);
   std::string ancestor;
@@ -38,7 +51,7 @@ void create_parent_groups(Store& store, const std::string& path) {
       fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create node " + describe_node(store, path) + ": its parent " +
                                           describe_node(store, ancestor) + " is an array");
     }
-    store.set(path::join(ancestor, kV2GroupKey), v2_group_document());
+    store.set(path::join(ancestor, zarr_format == 3 ? kV3MetadataKey : kV2GroupKey), empty_group_document(zarr_format));
   }
 }
 

@@ -11,8 +11,17 @@ namespace zarr {
 
 enum class NodeKind { None, Array, Group, LegacyV1Array };
 
-// Kind of node at a normalised path, from the metadata keys present.
-NodeKind node_kind(const Store& store, const std::string& path);
+struct NodeInfo {
+  NodeKind kind = NodeKind::None;
+  int zarr_format = 0;       // 1, 2 or 3 (0 for None)
+  std::string metadata_key;  // ".zarray", ".zgroup", "zarr.json" or "meta" under the node's path
+};
+
+// What is at a normalised path, from the metadata keys present: v2 keys are
+// checked first, then zarr.json (whose node_type says array or group), then
+// the v1 "meta" key.
+NodeInfo node_info(const Store& store, const std::string& path);
+inline NodeKind node_kind(const Store& store, const std::string& path) { return node_info(store, path).kind; }
 
 // Describe a node for messages: "array at 'a/b' in /data/x.zarr".
 std::string describe_node(const Store& store, const std::string& path);
@@ -20,9 +29,13 @@ std::string describe_node(const Store& store, const std::string& path);
 // Fail with ZARR_ERR_EXISTS when any node is at path.
 void require_absent(const Store& store, const std::string& path);
 
-// Write .zgroup for every ancestor of path that is not yet a node. An ancestor
-// that is an array is ZARR_ERR_INVALID_ARGUMENT (arrays have no children).
-void create_parent_groups(Store& store, const std::string& path);
+// Make every ancestor of path that is not yet a node a group of the given
+// format (.zgroup for 2, zarr.json for 3). An ancestor that is an array is
+// ZARR_ERR_INVALID_ARGUMENT (arrays have no children).
+void create_parent_groups(Store& store, const std::string& path, int zarr_format);
+
+// The metadata document of an empty group of the given format.
+std::string empty_group_document(int zarr_format);
 
 // Attributes of the node (the attrs key: .zattrs for v2, attrs for v1) as a
 // JSON object string; "{}" when the key is absent.

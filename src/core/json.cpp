@@ -98,10 +98,7 @@ void append_python_number(std::string& out, const rapidjson::Value& v) {
   } else if (v.IsUint64()) {
     out += std::to_string(v.GetUint64());
   } else {
-    double d = v.GetDouble();
-    if (std::isnan(d)) out += "NaN";
-    else if (std::isinf(d)) out += d > 0 ? "Infinity" : "-Infinity";
-    else out += python_float_repr(d);
+    out += python_float_repr(v.GetDouble());
   }
 }
 
@@ -154,6 +151,8 @@ std::string to_pretty_string(const rapidjson::Value& value, int indent) {
 }
 
 std::string python_float_repr(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
   // to_chars without a precision gives the shortest round-trip digits, as
   // Python's repr does; only the layout differs, so reformat them.
   char buf[64];

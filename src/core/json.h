@@ -28,7 +28,8 @@ std::string to_pretty_string(const rapidjson::Value& value, int indent = 4);
 
 // Python's repr(float): the shortest digits that round-trip, positional for
 // decimal exponents -4..15 ("0.0001", "123.0"), scientific otherwise
-// ("1e-05", "1e+16", "1.5e+300"). Finite values only.
+// ("1e-05", "1e+16", "1.5e+300"); NaN and infinities as json.dumps writes
+// them ("NaN", "Infinity", "-Infinity").
 std::string python_float_repr(double value);
 
 // Sort object members by key, recursively (as Python's json.dumps(sort_keys=True)).

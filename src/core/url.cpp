@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/path.h"
 #include "metadata/v2_metadata.h"
+#include "metadata/v3_metadata.h"
 
 namespace fs = std::filesystem;
 
@@ -72,12 +73,12 @@ NodeLocation memory_location(const std::string& rest) {
 
 // The topmost folder above `node` that belongs to the same hierarchy: walk up
 // past folders that do not exist yet (they will be created) and folders that
-// are groups; stop at the first existing folder that is not a group.
+// are groups (.zgroup or zarr.json); stop at the first other existing folder.
 fs::path hierarchy_root(const fs::path& node) {
   fs::path root = node;
   for (fs::path dir = node.parent_path(); !dir.empty(); dir = dir.parent_path()) {
     std::error_code ec;
-    if (fs::exists(dir / kV2GroupKey, ec)) {
+    if (fs::exists(dir / kV2GroupKey, ec) || fs::exists(dir / kV3MetadataKey, ec)) {
       root = dir;
     } else if (fs::exists(dir, ec)) {
       break;

@@ -305,6 +305,12 @@ DataType DataType::parse_fields(const rapidjson::Value& list, const std::string&
 }
 
 DataType DataType::with_byte_order(bool big_endian) const {
+  if (kind_ == DTypeKind::BFloat16) {  // no numpy typestr to rebuild it from
+    DataType t = *this;
+    t.big_endian_ = big_endian;
+    t.needs_swap_ = big_endian != host_is_big_endian();
+    return t;
+  }
   if (kind_ == DTypeKind::Structured) {
     DataType t = *this;
     t.needs_swap_ = false;
@@ -358,8 +364,21 @@ std::optional<std::string> DataType::v3_name() const {
     case DTypeKind::UInt: return "uint" + bits;
     case DTypeKind::Float: return "float" + bits;
     case DTypeKind::Complex: return "complex" + bits;
+    case DTypeKind::BFloat16: return std::string("bfloat16");
+    case DTypeKind::VarString: return std::string("string");
+    case DTypeKind::VarBytes: return std::string("variable_length_bytes");
+    case DTypeKind::Void:
+      if (v3_form_ == V3Form::RawBits) return "r" + bits;
+      return std::nullopt;
     default: return std::nullopt;
   }
+}
+
+bool DataType::has_byte_order() const {
+  if (kind_ == DTypeKind::Structured) {
+    return std::any_of(fields_.begin(), fields_.end(), [](const Field& f) { return f.type->has_byte_order(); });
+  }
+  return swap_unit() > 1;
 }
 
 bool DataType::contains_object() const {
@@ -379,6 +398,7 @@ size_t DataType::swap_unit() const {
     case DTypeKind::TimeDelta: return item_size_;
     case DTypeKind::Complex: return item_size_ / 2;
     case DTypeKind::Unicode: return 4;
+    case DTypeKind::BFloat16: return 2;
     default: return 1;
   }
 }

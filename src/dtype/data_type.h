@@ -1,4 +1,5 @@
-// Runtime data types of Zarr v2 (numpy typestr / structured descriptions).
+// Runtime data types of Zarr v2 (numpy typestr / structured descriptions)
+// and Zarr v3 (data_type names; parse_v3 / to_v3_json, in v3_types.cpp).
 //
 // A DataType knows its stored layout (size, byte order, fields) and converts
 // between stored byte order and the native byte order callers see.
@@ -30,7 +31,18 @@ enum class DTypeKind {
   Void,        // V n: raw bytes, no byte order
   Structured,  // fields with names, nested types and subarray shapes
   Object,      // |O: variable length objects (needs an object codec; not readable yet)
+  // Zarr v3 only (parse_v3):
+  BFloat16,    // "bfloat16": 2 bytes, 1 sign, 8 exponent, 7 mantissa bits (float32's top half)
+  VarString,   // "string": variable-length UTF-8 (item_size() == kVarItemSize; see below)
+  VarBytes,    // "variable_length_bytes" / "bytes": variable-length byte strings (likewise)
 };
+
+// Region buffers of the variable-length kinds (VarString, VarBytes) are to
+// carry one 16-byte item per element: a pointer to the value's bytes and its
+// length in bytes, each stored as a native uint64. No codec or array path
+// handles these kinds yet (the array layer refuses them); the size is fixed
+// here so chunk sizes and overflow checks are computed consistently.
+inline constexpr size_t kVarItemSize = 16;
 
 class DataType;
 
@@ -59,13 +71,55 @@ class DataType {
   // for names other than those v3_name() returns.
   static std::optional<DataType> from_v3_name(const std::string& name);
 
+  // Parse the v3 "data_type" member. Core names: "bool", "int8".."int64",
+  // "uint8".."uint64", "float16" "float32" "float64", "complex64"
+  // "complex128", raw bits "r8", "r16", ... (a Void of bits/8 bytes). Extension
+  // names: "bfloat16"; zarr-python 3's {"name": "numpy.datetime64" or
+  // "numpy.timedelta64", "configuration": {"unit": "ms", "scale_factor": 10}}
+  // (DateTime/TimeDelta with unit "10ms"; "generic" is numpy's generic unit),
+  // {"name": "fixed_length_utf32", "configuration": {"length_bytes": N}}
+  // (Unicode of N/4 characters), {"name": "null_terminated_bytes" or
+  // "raw_bytes", "configuration": {"length_bytes": N}} (Bytes / Void of N),
+  // "string" (VarString) and "variable_length_bytes" or "bytes" (VarBytes).
+  // A name may be given as a short-hand string or as {"name": ...} with an
+  // optional "configuration". The result is in host byte order (v3 keeps the
+  // stored byte order in the bytes codec).
+  // Errors name `where` (e.g. "a/zarr.json: field 'data_type'"):
+  // ZARR_ERR_UNSUPPORTED naming an unknown data type name (and for
+  // fixed_length_utf32 of length 0); ZARR_ERR_INVALID_METADATA for anything
+  // malformed (wrong JSON type, missing or unknown configuration members, bad
+  // unit or size, "must_understand": false, which the spec forbids here).
+  static DataType parse_v3(const rapidjson::Value& data_type, const std::string& where);
+
   // Serialise back to the v2 JSON form (string or field list), as numpy's
-  // dtype.descr would, so zarr-python reads it unchanged.
+  // dtype.descr would, so zarr-python reads it unchanged. BFloat16 gives
+  // TensorStore's "bfloat16"; VarString and VarBytes give "|O" (what
+  // zarr-python 3 writes in v2 with a vlen-utf8 / vlen-bytes object codec).
   std::string to_v2_json() const;
+
+  // The v3 "data_type" JSON as zarr-python 3 writes it: a short-hand name
+  // ("int16", "bfloat16", "string", "variable_length_bytes", "r16") or an
+  // object ({"name":"numpy.datetime64","configuration":{"unit":"ms","scale_factor":10}},
+  // {"name":"fixed_length_utf32","configuration":{"length_bytes":16}},
+  // {"name":"null_terminated_bytes",...} for S, {"name":"raw_bytes",...} for V).
+  // A type parsed from v3 keeps the spelling it was read with ("r16" stays
+  // "r16", "bytes" becomes "variable_length_bytes", "datetime64" becomes
+  // "numpy.datetime64"). ZARR_ERR_UNSUPPORTED for types v3 cannot express here
+  // (structured, object).
+  std::string to_v3_json() const;
 
   // The v3 name for simple native-layout types ("int16", "float64", "bool",
   // "complex64") and std::nullopt for others (datetime, strings, structured...).
+  // Types only v3 has also give their short-hand name: "bfloat16", "string",
+  // "variable_length_bytes", and "r<bits>" for a raw type read as such.
   std::optional<std::string> v3_name() const;
+
+  // True when stored items have a byte order (some component wider than one
+  // byte): the v3 bytes codec then needs its "endian".
+  bool has_byte_order() const;
+  // VarString and VarBytes: items are variable-length values (item_size() is
+  // kVarItemSize, the size of a region-buffer item, not of a stored value).
+  bool is_variable_length() const { return kind_ == DTypeKind::VarString || kind_ == DTypeKind::VarBytes; }
 
   DTypeKind kind() const { return kind_; }
   size_t item_size() const { return item_size_; }
@@ -80,8 +134,12 @@ class DataType {
   // such items are pointers in numpy and need an object codec to store.
   bool contains_object() const;
 
-  // Same layout and meaning (compares the v2 JSON form).
-  bool operator==(const DataType& other) const { return to_v2_json() == other.to_v2_json(); }
+  // Same layout and meaning (compares the kind, the byte order and the v2
+  // JSON form; the v3 spelling of a raw type, "r16" or "raw_bytes", is not
+  // part of it).
+  bool operator==(const DataType& other) const {
+    return kind_ == other.kind_ && big_endian_ == other.big_endian_ && to_v2_json() == other.to_v2_json();
+  }
   bool operator!=(const DataType& other) const { return !(*this == other); }
 
   // The same type stored in the given byte order: every multi-byte component
@@ -114,7 +172,46 @@ class DataType {
   // when it holds a code unit that is not a Unicode scalar value.
   std::string fill_value_to_v2_json(const std::optional<Bytes>& fill) const;
 
+  // Fill value handling for the v3 "fill_value" member (the spec's permitted
+  // values, and those of the extension types above). Returns item_size() bytes
+  // in native byte order; for VarString / VarBytes the value itself (UTF-8
+  // text / the bytes, any length). v3 has no null fill value.
+  //   bool: true/false. Integers: a JSON integer in range (no fraction or
+  //   exponent). float16/32/64, bfloat16: a number (rounded to nearest, ties
+  //   to even), "NaN", "Infinity", "-Infinity", or "0x" + exactly 2*item_size
+  //   hex digits giving the raw bits. complex: [re, im], each part a float form
+  //   of half the size. r<bits>: a list of bits/8 integers in [0, 255].
+  //   datetime/timedelta: an int64 or "NaT". fixed_length_utf32: a string of at
+  //   most N/4 characters (NUL-padded). string: a string. null_terminated_bytes
+  //   (S), raw_bytes (V): base64 (zero-padded to the size). variable_length_bytes:
+  //   base64 or a list of integers in [0, 255].
+  // ZARR_ERR_INVALID_METADATA naming `where` and "fill_value" for a value of the
+  // wrong JSON type, out of range, too long, or malformed; ZARR_ERR_UNSUPPORTED
+  // for types without a v3 form (structured, object).
+  Bytes parse_fill_value_v3(const rapidjson::Value& fill, const std::string& where) const;
+
+  // Serialise a native-order fill value as zarr-python 3 writes it: integers,
+  // true/false, floats as Python's repr ("0.0", "1e-05") or "NaN" /
+  // "Infinity" / "-Infinity" (a NaN other than the spec's canonical one as its
+  // "0x..." bit pattern, so it survives), [re, im], lists of byte values for
+  // r<bits>, int64 for times (NaT is -9223372036854775808), strings for
+  // fixed_length_utf32 (trailing NULs dropped) and string, base64 for the byte
+  // types (null_terminated_bytes without trailing NULs, as numpy's bytes_).
+  // ZARR_ERR_INVALID_ARGUMENT when a fixed-size fill is not item_size() bytes,
+  // or a text value is not valid UTF-8 / Unicode.
+  std::string fill_value_to_v3_json(const Bytes& fill) const;
+
+  // The fill value zarr-python 3 records when a user gives none: false, 0,
+  // 0.0, NaT for datetime/timedelta, "" (empty) for the string and byte types
+  // (zero bytes for fixed sizes).
+  Bytes default_fill_value_v3() const;
+
  private:
+  // How a type was spelled in v3, where one kind has several spellings.
+  enum class V3Form : uint8_t {
+    Default,      // the only / zarr-python 3's preferred spelling
+    RawBits,      // Void read as "r<bits>"
+  };
   DTypeKind kind_ = DTypeKind::UInt;
   size_t item_size_ = 1;
   bool big_endian_ = false;
@@ -122,6 +219,7 @@ class DataType {
   std::vector<Field> fields_;
   std::string typestr_;  // normalised typestr for simple types ("|u1", ">M8[10ms]")
   bool needs_swap_ = false;  // computed once at parse time: swapping runs per chunk
+  V3Form v3_form_ = V3Form::Default;
 
   static DataType parse_typestr(const std::string& text, const std::string& where);
   static DataType parse_fields(const rapidjson::Value& list, const std::string& where);
@@ -129,6 +227,11 @@ class DataType {
   // 4 for U, 1 (nothing to swap) for b1/S/V/O and structured types.
   size_t swap_unit() const;
   std::string fields_to_json() const;
+  // v3 helpers (v3_types.cpp).
+  static DataType parse_v3_name(const std::string& name, const rapidjson::Value* configuration,
+                                const std::string& where);
+  static DataType make_bfloat16();
+  static DataType make_variable(DTypeKind kind);
 };
 
 }  // namespace zarr

@@ -318,13 +318,19 @@ std::optional<Bytes> DataType::parse_fill_value_v2(const rapidjson::Value& fill,
     case DTypeKind::Void:
     case DTypeKind::Structured: return void_fill(fill, *this, where);
     case DTypeKind::Object: return std::nullopt;  // opaque without an object codec
+    case DTypeKind::BFloat16:
+    case DTypeKind::VarString:
+    case DTypeKind::VarBytes: break;  // v3 types: see parse_fill_value_v3
   }
-  return std::nullopt;
+  fail(ZARR_ERR_UNSUPPORTED, where + ": data type " + to_v2_json() + " has no Zarr v2 fill value form in libzarr");
 }
 
 std::string DataType::fill_value_to_v2_json(const std::optional<Bytes>& fill) const {
   if (!fill) return "null";
   if (kind_ == DTypeKind::Object) fail(ZARR_ERR_INVALID_ARGUMENT, "object dtypes have no byte fill value");
+  if (kind_ == DTypeKind::BFloat16 || is_variable_length()) {
+    fail(ZARR_ERR_UNSUPPORTED, "data type " + to_v2_json() + " has no Zarr v2 fill value form in libzarr");
+  }
   if (fill->size() != item_size_) {
     fail(ZARR_ERR_INVALID_ARGUMENT, "fill value of " + std::to_string(fill->size()) + " bytes for dtype " +
                                         to_v2_json() + " of item size " + std::to_string(item_size_));
@@ -354,7 +360,10 @@ std::string DataType::fill_value_to_v2_json(const std::optional<Bytes>& fill) co
       swap_in_place(stored.data(), 1);  // back to the stored byte order
       return json::quote(dtype_detail::base64_encode(stored.data(), stored.size()));
     }
-    case DTypeKind::Object: break;
+    case DTypeKind::Object:
+    case DTypeKind::BFloat16:
+    case DTypeKind::VarString:
+    case DTypeKind::VarBytes: break;
   }
   return "null";
 }

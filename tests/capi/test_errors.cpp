@@ -66,7 +66,9 @@ TEST(Errors, MalformedAndMistypedMetadataOnCreate) {
       {"{\"shape\": [10], \"dtype\": \"<i4\", \"order\": 1}", ZARR_ERR_INVALID_METADATA, "'order'"},
       {"{\"shape\": [10], \"dtype\": \"<i4\", \"dimension_separator\": \":\"}", ZARR_ERR_INVALID_METADATA,
        "'dimension_separator'"},
-      {"{\"shape\": [10], \"dtype\": \"<i4\", \"zarr_format\": 3}", ZARR_ERR_INVALID_METADATA, "'zarr_format'"},
+      {"{\"shape\": [10], \"dtype\": \"<i4\", \"zarr_format\": 4}", ZARR_ERR_INVALID_METADATA, "'zarr_format'"},
+      // A v3 document with a v2 member: an extension v3 readers must refuse.
+      {"{\"shape\": [10], \"dtype\": \"<i4\", \"zarr_format\": 3}", ZARR_ERR_UNSUPPORTED, "\"dtype\""},
       {"{\"shape\": [10], \"dtype\": \"<i4\", \"fill_value\": \"abc\"}", ZARR_ERR_INVALID_METADATA, "fill_value"},
       {"{\"shape\": [10], \"dtype\": \"|u1\", \"fill_value\": 300}", ZARR_ERR_INVALID_METADATA, "fill_value"},
       {"{\"shape\": [10], \"dtype\": \"<i3\"}", ZARR_ERR_INVALID_METADATA, "dtype"},
