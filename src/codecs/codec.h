@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,19 @@ class ArrayToBytesCodec {
   virtual Bytes decode(ByteView stored, const ArrayRepr& decoded) const = 0;
   // Size of every encoded chunk when it is fixed (the bytes codec), else 0.
   virtual size_t fixed_encoded_size(const ArrayRepr&) const { return 0; }
+
+  // Partial decoding (sharding): read only what part of a chunk needs.
+  // `read(offset, length)` returns that byte range of the stored chunk
+  // (length nullopt: to the end; a negative offset counts from the end, as
+  // the store's suffix reads do), or nullopt when the chunk is absent.
+  // Decodes the box [chunk_offset, chunk_offset + count) of the chunk into
+  // `out` laid out by `out_strides` (bytes); elements without data get the
+  // fill value. Returns false when the whole chunk is absent (nothing written).
+  using RangeReader = std::function<std::optional<Bytes>(int64_t offset, std::optional<uint64_t> length)>;
+  virtual bool supports_partial_decode() const { return false; }
+  virtual bool partial_decode(const RangeReader& read, const ArrayRepr& decoded,
+                              const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
+                              uint8_t* out, const std::vector<int64_t>& out_strides) const;
 };
 
 using BytesCodecFactory =

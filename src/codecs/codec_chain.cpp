@@ -12,6 +12,11 @@ uint64_t ArrayRepr::elements() const {
 
 size_t ArrayRepr::byte_size() const { return static_cast<size_t>(elements()) * dtype.item_size(); }
 
+bool ArrayToBytesCodec::partial_decode(const RangeReader&, const ArrayRepr&, const std::vector<uint64_t>&,
+                                       const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&) const {
+  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
+}
+
 CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array,
                        std::shared_ptr<const ArrayToBytesCodec> array_to_bytes,
                        std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes, ArrayRepr decoded)

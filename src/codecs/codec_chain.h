@@ -27,6 +27,11 @@ class CodecChain {
   Bytes decode(ByteView stored, const std::string& key) const;
 
   const ArrayRepr& decoded() const { return reprs_.front(); }
+  // True when the chain is just an array->bytes codec that decodes parts of a
+  // chunk from byte ranges (sharding): then reads go through partial_decode.
+  bool partial_reads() const {
+    return array_to_array_.empty() && bytes_to_bytes_.empty() && array_to_bytes_->supports_partial_decode();
+  }
   const std::vector<std::shared_ptr<const ArrayToArrayCodec>>& array_to_array() const { return array_to_array_; }
   const std::shared_ptr<const ArrayToBytesCodec>& array_to_bytes() const { return array_to_bytes_; }
   const std::vector<std::shared_ptr<const BytesCodec>>& bytes_to_bytes() const { return bytes_to_bytes_; }

@@ -228,9 +228,15 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
   const std::vector<int64_t> in_chunk = chunk_strides();
   uint8_t* base = static_cast<uint8_t*>(out);
   ChunkGrid grid(meta_.shape, meta_.chunks);
+  const bool partial = meta_.codecs.partial_reads();
   grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
     const std::string key = chunk_key(ov.chunk_coords);
     uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
+    if (partial) {
+      // Sharded: fetch the index and only the inner chunks this part needs.
+      if (!read_chunk_part(key, ov, dst, out_strides)) strided_fill(ov.count, fill_item_, dst, out_strides);
+      return;
+    }
     std::optional<Bytes> stored = store_->get(key);
     if (!stored) {
       strided_fill(ov.count, fill_item_, dst, out_strides);
@@ -240,6 +246,26 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
     strided_copy(ov.count, item_size(), chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk, dst,
                  out_strides);
   });
+}
+
+bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+                            const std::vector<int64_t>& dst_strides) const {
+  ArrayToBytesCodec::RangeReader read = [&](int64_t offset, std::optional<uint64_t> length) {
+    ByteRange range;
+    if (offset < 0) {
+      range.suffix = static_cast<uint64_t>(-offset);
+    } else {
+      range.offset = static_cast<uint64_t>(offset);
+      range.length = length;
+    }
+    return store_->get_range(key, range);
+  };
+  try {
+    return meta_.codecs.array_to_bytes()->partial_decode(read, meta_.codecs.decoded(), ov.chunk_offset, ov.count, dst,
+                                                         dst_strides);
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
 }
 
 void Array::write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const void* data,

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "grid/chunk_grid.h"
 #include "metadata/array_metadata.h"
 #include "stores/store.h"
 
@@ -77,6 +78,10 @@ class Array {
   // Stored bytes -> native-order C-order chunk, and back (the codec chain).
   Bytes decode_chunk(ByteView stored, const std::string& key) const;
   Bytes encode_chunk(Bytes chunk) const;
+  // Partial decoding of one chunk's part (sharded arrays); false when the
+  // chunk is absent.
+  bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+                       const std::vector<int64_t>& dst_strides) const;
   // A whole chunk painted with the fill value.
   Bytes filled_chunk() const;
   bool is_fill_everywhere(const Bytes& chunk) const;

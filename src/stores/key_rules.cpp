@@ -80,6 +80,11 @@ std::string quote(const std::string& text) {
 
 Span clip(uint64_t size, const ByteRange& range) {
   Span span;
+  if (range.suffix) {  // the last *suffix bytes, or the whole value when shorter
+    span.begin = *range.suffix < size ? size - *range.suffix : 0;
+    span.end = size;
+    return span;
+  }
   span.begin = range.offset < size ? range.offset : size;
   uint64_t available = size - span.begin;
   uint64_t wanted = range.length ? *range.length : available;

@@ -17,6 +17,7 @@ namespace zarr {
 struct ByteRange {
   uint64_t offset = 0;
   std::optional<uint64_t> length;  // nullopt: to the end
+  std::optional<uint64_t> suffix;  // set: the last `suffix` bytes instead (offset and length ignored)
 };
 
 struct DirListing {

@@ -145,6 +145,23 @@ TEST_P(StoreSemantics, ByteRanges) {
   EXPECT_EQ(get("r", std::numeric_limits<uint64_t>::max(), std::numeric_limits<uint64_t>::max()), "");
 }
 
+TEST_P(StoreSemantics, SuffixRanges) {
+  put("r", "0123456789");
+  auto suffix = [&](uint64_t n) {
+    ByteRange range;
+    range.suffix = n;
+    std::optional<Bytes> b = store_->get_range("r", range);
+    return b ? std::string(b->begin(), b->end()) : std::string("<absent>");
+  };
+  EXPECT_EQ(suffix(3), "789");
+  EXPECT_EQ(suffix(0), "");
+  EXPECT_EQ(suffix(10), "0123456789");
+  EXPECT_EQ(suffix(50), "0123456789");  // longer than the value: all of it
+  ByteRange range;
+  range.suffix = 4;
+  EXPECT_FALSE(store_->get_range("absent", range).has_value());
+}
+
 TEST_P(StoreSemantics, OverwriteReplacesWholeValue) {
   put("k", "a much longer first value");
   put("k", "short");
