@@ -136,6 +136,31 @@ ZARR_API int zarr_write_region_strided(zarr_array* array, size_t ndim, const uin
   });
 }
 
+ZARR_API int zarr_read_region_vlen(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                                   uint64_t* offsets, size_t n_offsets, void* data, size_t capacity,
+                                   size_t* data_size) {
+  return guarded([&] {
+    require(array, "array");
+    auto s = dims(ndim, start, array, "start");
+    auto c = dims(ndim, count, array, "count");
+    require(offsets, "offsets");
+    if (capacity > 0) require(data, "data");
+    array->impl->read_region_vlen(s, c, offsets, n_offsets, static_cast<uint8_t*>(data), capacity, data_size);
+  });
+}
+
+ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                                    const uint64_t* offsets, size_t n_offsets, const void* data, size_t data_size) {
+  return guarded([&] {
+    require(array, "array");
+    auto s = dims(ndim, start, array, "start");
+    auto c = dims(ndim, count, array, "count");
+    require(offsets, "offsets");
+    if (data_size > 0) require(data, "data");
+    array->impl->write_region_vlen(s, c, offsets, n_offsets, static_cast<const uint8_t*>(data), data_size);
+  });
+}
+
 ZARR_API int zarr_resize(zarr_array* array, size_t ndim, const uint64_t* shape) {
   return guarded([&] {
     require(array, "array");

@@ -132,7 +132,10 @@ ZARR_API int zarr_shape(const zarr_array *array, uint64_t *shape);
 /** Write zarr_ndim(array) chunk extents into chunk_shape. */
 ZARR_API int zarr_chunk_shape(const zarr_array *array, uint64_t *chunk_shape);
 
-/** Bytes per element in region buffers (0 when array is NULL). */
+/**
+ * Bytes per element in region buffers; 0 when array is NULL and for arrays of
+ * variable-length elements (use zarr_read_region_vlen for those).
+ */
 ZARR_API size_t zarr_item_size(const zarr_array *array);
 
 /**
@@ -184,6 +187,34 @@ ZARR_API int zarr_write_region(zarr_array *array, size_t ndim, const uint64_t *s
 ZARR_API int zarr_read_region_strided(zarr_array *array, size_t ndim, const uint64_t *start,
                                       const uint64_t *count, const int64_t *byte_strides,
                                       void *out, size_t nbytes);
+
+/**
+ * Read a region of an array of variable-length elements (v3 "string" and
+ * variable-length bytes; v2 object arrays with vlen-utf8, vlen-bytes or json2),
+ * for which zarr_item_size() is 0. Element i of the region, in C order, is
+ * data[offsets[i] .. offsets[i + 1]) (UTF-8 text for strings, not
+ * NUL-terminated): one buffer for all elements, no per-element allocation.
+ *
+ * @param offsets    product(count) + 1 entries, written on success
+ * @param n_offsets  must equal product(count) + 1
+ * @param data       destination of the elements' bytes (may be NULL when capacity is 0)
+ * @param capacity   size of data in bytes
+ * @param data_size  set to the bytes the region's elements need, also on
+ *                   ZARR_ERR_BUFFER_SIZE: call once with capacity 0 to size the buffer
+ * Unwritten elements read as the fill value (v2 object arrays: "").
+ */
+ZARR_API int zarr_read_region_vlen(zarr_array *array, size_t ndim, const uint64_t *start,
+                                   const uint64_t *count, uint64_t *offsets, size_t n_offsets,
+                                   void *data, size_t capacity, size_t *data_size);
+
+/**
+ * Write a region of variable-length elements: element i (C order) is
+ * data[offsets[i] .. offsets[i + 1]). offsets must not decrease and must stay
+ * within data_size.
+ */
+ZARR_API int zarr_write_region_vlen(zarr_array *array, size_t ndim, const uint64_t *start,
+                                    const uint64_t *count, const uint64_t *offsets, size_t n_offsets,
+                                    const void *data, size_t data_size);
 
 /** Write counterpart of zarr_read_region_strided. */
 ZARR_API int zarr_write_region_strided(zarr_array *array, size_t ndim, const uint64_t *start,

@@ -84,14 +84,11 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
       writable_(writable),
       options_(options),
       meta_(std::move(meta)) {
-  if (meta_.dtype.is_variable_length()) {
-    // Region buffers of strings and bytes need their own C API (a later issue).
-    fail(ZARR_ERR_UNSUPPORTED, "array " + describe_node(*store_, path_) + ": variable-length data type " +
-                                   meta_.dtype.to_v3_json() + " cannot be read or written through this API yet");
-  }
+  variable_length_ = meta_.codecs.decoded().dtype.is_variable_length();
   std::optional<std::string> v3 = meta_.dtype.v3_name();
   data_type_name_ = v3 ? *v3 : meta_.dtype.to_v2_json();
-  fill_item_ = meta_.fill_item();
+  // For variable-length elements the fill "item" is the fill value's bytes.
+  fill_item_ = variable_length_ ? meta_.codecs.decoded().fill_item : meta_.fill_item();
 }
 
 std::unique_ptr<Array> Array::open(std::shared_ptr<Store> store, const std::string& path, bool writable,
@@ -158,8 +155,7 @@ void Array::require_writable(const char* operation) const {
   }
 }
 
-std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
-                                         size_t nbytes, const int64_t* strides) const {
+void Array::check_bounds(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count) const {
   const std::string where = "array " + describe_node(*store_, path_);
   for (size_t d = 0; d < ndim(); ++d) {
     if (count[d] > meta_.shape[d] || start[d] > meta_.shape[d] - count[d]) {
@@ -168,6 +164,16 @@ std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, con
                                        std::to_string(d));
     }
   }
+}
+
+std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                                         size_t nbytes, const int64_t* strides) const {
+  const std::string where = "array " + describe_node(*store_, path_);
+  if (variable_length_) {
+    fail(ZARR_ERR_UNSUPPORTED, where + " holds variable-length elements: use zarr_read_region_vlen / "
+                                       "zarr_write_region_vlen");
+  }
+  check_bounds(start, count);
   const uint64_t elements = checked_product(count, "region");
   if (!strides) {
     if (elements > SIZE_MAX / item_size() || elements * item_size() != nbytes) {

@@ -42,7 +42,9 @@ class Array {
   size_t ndim() const { return meta_.ndim(); }
   std::vector<uint64_t> shape() const;
   const std::vector<uint64_t>& chunks() const { return meta_.chunks; }
-  size_t item_size() const { return meta_.dtype.item_size(); }
+  // Bytes per element in region buffers; 0 for variable-length elements.
+  size_t item_size() const { return variable_length_ ? 0 : meta_.dtype.item_size(); }
+  bool variable_length() const { return variable_length_; }
   int zarr_format() const { return meta_.zarr_format; }
   // v3 name of simple types, else the v2 dtype JSON.
   const std::string& data_type_name() const { return data_type_name_; }
@@ -54,6 +56,15 @@ class Array {
                    size_t nbytes, const int64_t* strides);
   void write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const void* data,
                     size_t nbytes, const int64_t* strides);
+
+  // Variable-length elements (strings, bytes): element i of the region (C
+  // order) is data[offsets[i], offsets[i + 1]); offsets has product(count)+1
+  // entries. Reading sets *data_size to the bytes needed and fails with
+  // ZARR_ERR_BUFFER_SIZE when capacity is smaller (nothing else is written).
+  void read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint64_t* offsets,
+                        size_t n_offsets, uint8_t* data, size_t capacity, size_t* data_size);
+  void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                         const uint64_t* offsets, size_t n_offsets, const uint8_t* data, size_t data_size);
 
   void resize(const std::vector<uint64_t>& new_shape);
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes);
@@ -69,6 +80,7 @@ class Array {
         ArrayMetadata meta);
 
   void require_writable(const char* operation) const;
+  void check_bounds(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count) const;
   // Validate the region against shape and the buffer against the region; gives
   // the buffer's strides.
   std::vector<int64_t> check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
@@ -97,6 +109,7 @@ class Array {
   ArrayMetadata meta_;
   std::string data_type_name_;
   std::string legacy_metadata_;  // the "meta" document of a v1 array
+  bool variable_length_ = false;  // strings or bytes: chunks decode to offsets + bytes (codecs/vlen_codecs.h)
   Bytes fill_item_;
   mutable std::shared_mutex shape_mutex_;   // shared for region I/O, exclusive for resize
   std::array<std::mutex, 64> chunk_locks_;  // striped by chunk key

@@ -16,6 +16,12 @@ Bytes ArrayMetadata::fill_item() const {
 ArrayRepr ArrayMetadata::chunk_repr() const {
   const uint16_t probe = 1;
   const bool host_big = *reinterpret_cast<const uint8_t*>(&probe) == 0;
+  if (dtype.kind() == DTypeKind::Object) {
+    // What the object codec stores; a v2 object array's fill value reads as "".
+    rapidjson::Document name;
+    name.Parse(v2_object_codec.find("\"vlen-bytes\"") != std::string::npos ? "\"variable_length_bytes\"" : "\"string\"");
+    return ArrayRepr{chunks, DataType::parse_v3(name, "object codec"), Bytes{}};
+  }
   return ArrayRepr{chunks, dtype.with_byte_order(host_big), fill_item()};
 }
 

@@ -22,6 +22,9 @@ struct ArrayMetadata {
   std::optional<Bytes> fill_value;  // native byte order; nullopt for null
   char order = 'C';                 // memory layout of each chunk: 'C' or 'F'
   ChunkKeyEncoding key_encoding;     // v2: V2 with the dimension_separator
+  // v2 object arrays ("|O"): the object codec (first filter) as written, and
+  // the variable-length type it stores (VarString or VarBytes).
+  std::string v2_object_codec;
   // v2's codec members, kept as written for serialisation.
   std::vector<std::shared_ptr<const BytesCodec>> v2_filters;
   std::shared_ptr<const BytesCodec> v2_compressor;

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "codecs/array_codecs.h"
+#include "codecs/vlen_codecs.h"
 #include "core/json.h"
 #include "zarr_config.h"
 
@@ -32,12 +33,12 @@ std::shared_ptr<const BytesCodec> parse_compressor(const rapidjson::Value& v, co
   }
 }
 
-std::vector<std::shared_ptr<const BytesCodec>> parse_filters(const rapidjson::Value& v, const ChunkRepr& repr,
-                                                             const std::string& where) {
+std::vector<std::shared_ptr<const BytesCodec>> parse_filters(const rapidjson::Value& v, rapidjson::SizeType skip,
+                                                             const ChunkRepr& repr, const std::string& where) {
   std::vector<std::shared_ptr<const BytesCodec>> filters;
   if (v.IsNull()) return filters;
   if (!v.IsArray()) fail(ZARR_ERR_INVALID_METADATA, where + ": field 'filters' must be a list or null");
-  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+  for (rapidjson::SizeType i = skip; i < v.Size(); ++i) {
     const std::string field = where + ": field 'filters' item " + std::to_string(i);
     if (!v[i].IsObject()) fail(ZARR_ERR_INVALID_METADATA, field + " must be an object");
     try {
@@ -69,7 +70,35 @@ CodecChain v2_codec_chain(const ArrayMetadata& meta) {
   if (meta.order == 'F' && meta.ndim() > 1) layout.push_back(make_transpose_codec(fortran_order(meta.ndim()), meta.ndim()));
   std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes = meta.v2_filters;
   if (meta.v2_compressor) bytes_to_bytes.push_back(meta.v2_compressor);
-  return CodecChain(layout, make_bytes_layout_codec(meta.dtype, std::nullopt), bytes_to_bytes, meta.chunk_repr());
+  std::shared_ptr<const ArrayToBytesCodec> elements;
+  if (!meta.v2_object_codec.empty()) {
+    rapidjson::Document codec = json::parse(meta.v2_object_codec, "object codec");
+    std::string id = codec["id"].GetString();
+    elements = id == "json2" ? vlen::make_json2_codec(codec) : vlen::make_vlen_codec(id);
+  } else {
+    elements = make_bytes_layout_codec(meta.dtype, std::nullopt);
+  }
+  return CodecChain(layout, elements, bytes_to_bytes, meta.chunk_repr());
+}
+
+// An object array's elements are stored by its first filter, the object
+// codec, which becomes the chain's array->bytes codec. Returns how many
+// entries of the filter list it took (0 or 1).
+rapidjson::SizeType take_object_codec(ArrayMetadata& meta, const rapidjson::Value& filters, const std::string& where) {
+  if (meta.dtype.kind() != DTypeKind::Object) return 0;
+  const rapidjson::Value* first = filters.IsArray() && !filters.Empty() ? &filters[0] : nullptr;
+  const rapidjson::Value* id = first ? json::find(*first, "id") : nullptr;
+  const std::string name = id && id->IsString() ? id->GetString() : "";
+  if (name != "vlen-utf8" && name != "vlen-bytes" && name != "json2") {
+    fail(ZARR_ERR_UNSUPPORTED, where + ": field 'filters': object arrays (\"|O\") need an object codec "
+                                       "(vlen-utf8, vlen-bytes or json2) as their first filter" +
+                                       (name.empty() ? std::string() : ", not '" + name + "'"));
+  }
+  if (meta.order == 'F' && meta.ndim() > 1) {
+    fail(ZARR_ERR_UNSUPPORTED, where + ": object arrays in order \"F\" are not supported");
+  }
+  meta.v2_object_codec = json::to_string(*first);
+  return 1;
 }
 
 // Shared by the stored and the create forms: `defaults` says whether a
@@ -88,9 +117,8 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
   meta.zarr_format = 2;
   meta.shape = json::get_uint_list(json::require(doc, "shape", where), "shape", where);
   meta.dtype = DataType::parse_v2(json::require(doc, "dtype", where), where + ": field 'dtype'");
-  if (meta.dtype.contains_object()) {
-    fail(ZARR_ERR_UNSUPPORTED, where + ": field 'dtype': object arrays (\"|O\") need an object codec, "
-                                       "which this version of libzarr does not support");
+  if (meta.dtype.contains_object() && meta.dtype.kind() != DTypeKind::Object) {
+    fail(ZARR_ERR_UNSUPPORTED, where + ": field 'dtype': structured types with object fields are not supported");
   }
 
   const rapidjson::Value* chunks = json::find(doc, "chunks");
@@ -131,7 +159,8 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
   meta.v2_compressor = parse_compressor(*compressor, repr, where);
   const rapidjson::Value* filters = json::find(doc, "filters");
   if (!filters && !defaults) json::require(doc, "filters", where);
-  if (filters) meta.v2_filters = parse_filters(*filters, repr, where);
+  if (filters) meta.v2_filters = parse_filters(*filters, take_object_codec(meta, *filters, where), repr, where);
+  if (!filters) take_object_codec(meta, rapidjson::Value(rapidjson::kArrayType), where);
   meta.codecs = v2_codec_chain(meta);
   return meta;
 }
@@ -154,8 +183,8 @@ ArrayMetadata parse_v2_array_metadata_for_create(const std::string& text, const 
 
 std::string serialize_v2_array_metadata(const ArrayMetadata& meta) {
   std::string filters = "null";
-  if (!meta.v2_filters.empty()) {
-    filters = "[";
+  if (!meta.v2_filters.empty() || !meta.v2_object_codec.empty()) {
+    filters = "[" + meta.v2_object_codec;
     for (const auto& f : meta.v2_filters) filters += (filters.size() > 1 ? "," : "") + f->config_json();
     filters += "]";
   }

@@ -1,0 +1,107 @@
+// Variable-length elements: one data buffer plus offsets through the C API.
+#include "capi_helpers.h"
+#include "support/test_support.h"
+
+using namespace zarr::test;
+
+namespace {
+
+// Elements of a region as strings: the shared read helper of these tests.
+std::vector<std::string> read_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count) {
+  size_t n = 1;
+  for (uint64_t c : count) n *= c;
+  std::vector<uint64_t> offsets(n + 1);
+  size_t needed = 0;
+  int rc = zarr_read_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(), nullptr,
+                                 0, &needed);
+  EXPECT_TRUE(rc == ZARR_OK || rc == ZARR_ERR_BUFFER_SIZE) << status_text(rc);
+  std::string data(needed, '\0');
+  rc = zarr_read_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(), data.data(),
+                             data.size(), &needed);
+  EXPECT_EQ(rc, ZARR_OK) << status_text(rc);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(data.substr(offsets[i], offsets[i + 1] - offsets[i]));
+  return out;
+}
+
+int write_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count,
+                  const std::vector<std::string>& items) {
+  std::string data;
+  std::vector<uint64_t> offsets{0};
+  for (const auto& s : items) {
+    data += s;
+    offsets.push_back(data.size());
+  }
+  return zarr_write_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(),
+                                data.data(), data.size());
+}
+
+const char* kV3Strings =
+    "{\"shape\": [5], \"data_type\": \"string\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
+    "{\"chunk_shape\": [2]}}, \"fill_value\": \"-\", \"codecs\": [{\"name\": \"vlen-utf8\", \"configuration\": {}}]}";
+
+}  // namespace
+
+TEST(Vlen, V3StringsRoundTripWithFillAndPartialWrites) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", kV3Strings);
+  EXPECT_EQ(zarr_item_size(a), 0u);
+  EXPECT_EQ(read_strings(a, {0}, {5}), (std::vector<std::string>{"-", "-", "-", "-", "-"}));
+  ASSERT_OK(write_strings(a, {1}, {3}, {"h\xc3\xa9llo", "", "wide \xe2\x98\x83"}));
+  ASSERT_OK(write_strings(a, {4}, {1}, {"last"}));
+  std::vector<std::string> want = {"-", "h\xc3\xa9llo", "", "wide \xe2\x98\x83", "last"};
+  EXPECT_EQ(read_strings(a, {0}, {5}), want);
+  EXPECT_EQ(read_strings(open_array(dir / "s"), {2}, {2}), (std::vector<std::string>{"", "wide \xe2\x98\x83"}));
+  // numcodecs' layout on disk: count, then (length, bytes) per element; the
+  // edge chunk is stored whole, padded with the fill value.
+  zarr::Bytes chunk = read_file(dir / "s/c/2");
+  EXPECT_EQ(chunk, (zarr::Bytes{2, 0, 0, 0, 4, 0, 0, 0, 'l', 'a', 's', 't', 1, 0, 0, 0, '-'}));
+}
+
+TEST(Vlen, ChunksBackToTheFillValueAreErased) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", kV3Strings);
+  ASSERT_OK(write_strings(a, {0}, {2}, {"x", "y"}));
+  EXPECT_TRUE(file_exists(dir / "s/c/0"));
+  ASSERT_OK(write_strings(a, {0}, {2}, {"-", "-"}));
+  EXPECT_FALSE(file_exists(dir / "s/c/0"));
+}
+
+TEST(Vlen, V2ObjectArraysWithVlenUtf8AndCompressor) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "o", array_meta("[2, 3]", "[1, 2]", "|O",
+                                                   {{"filters", "[{\"id\": \"vlen-utf8\"}]"},
+                                                    {"compressor", "{\"id\": \"zlib\", \"level\": 1}"}}));
+  std::vector<std::string> items = {"a", "bb", "ccc", "", "eeeee", "f"};
+  ASSERT_OK(write_strings(a, {0, 0}, {2, 3}, items));
+  EXPECT_EQ(read_strings(open_array(dir / "o"), {0, 0}, {2, 3}), items);
+  EXPECT_STREQ(zarr_data_type(a), "\"|O\"");
+  EXPECT_NE(metadata_of(a).find("\"id\": \"vlen-utf8\""), std::string::npos);
+}
+
+TEST(Vlen, ErrorsNameTheProblem) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", kV3Strings);
+  uint64_t start = 0, count = 2, offsets[3] = {0, 3, 1};
+  EXPECT_STATUS(zarr_write_region_vlen(a, 1, &start, &count, offsets, 3, "abc", 3), ZARR_ERR_INVALID_ARGUMENT,
+                "offsets[2]");
+  uint64_t past[3] = {0, 2, 9};
+  EXPECT_STATUS(zarr_write_region_vlen(a, 1, &start, &count, past, 3, "abc", 3), ZARR_ERR_INVALID_ARGUMENT,
+                "3-byte data buffer");
+  EXPECT_STATUS(zarr_write_region_vlen(a, 1, &start, &count, offsets, 2, "abc", 3), ZARR_ERR_BUFFER_SIZE, "needs 3");
+  char buf[1];
+  size_t needed = 0;
+  uint64_t out[3];
+  EXPECT_STATUS(zarr_read_region_vlen(a, 1, &start, &count, out, 3, buf, 1, &needed), ZARR_ERR_BUFFER_SIZE, "need 2");
+  EXPECT_EQ(needed, 2u);
+  int32_t fixed[2];
+  EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, fixed, 8), ZARR_ERR_UNSUPPORTED, "zarr_read_region_vlen");
+  ArrayPtr f = create_array(dir / "f", array_meta("[2]", "[2]"));
+  EXPECT_STATUS(zarr_read_region_vlen(f, 1, &start, &count, out, 3, buf, 1, &needed), ZARR_ERR_INVALID_ARGUMENT,
+                "fixed-size");
+  ArrayPtr bad;
+  EXPECT_STATUS(zarr_create(bad.out(), (dir / "b").c_str(), array_meta("[2]", "[2]", "|O", {{"filters", "null"}}).c_str()),
+                ZARR_ERR_UNSUPPORTED, "object codec");
+  uint64_t s9 = 4, c9 = 2;
+  EXPECT_STATUS(zarr_read_region_vlen(a, 1, &s9, &c9, out, 3, buf, 1, &needed), ZARR_ERR_OUT_OF_BOUNDS, "outside");
+}
