@@ -1,5 +1,6 @@
 #include <cstring>
 
+#include "core/consolidated.h"
 #include "core/json.h"
 #include "core/url.h"
 #include "guard.h"
@@ -28,13 +29,35 @@ const char* kind_name(zarr::NodeKind kind) { return kind == zarr::NodeKind::Grou
 
 extern "C" {
 
-ZARR_API int zarr_group_open(zarr_group** out, const char* url, const char* mode) {
+ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* mode, const char* options_json) {
   return guarded([&] {
     require(out, "out");
     *out = nullptr;
     bool writable = parse_group_mode(mode);
+    auto consolidated = zarr::Group::Consolidated::Auto;
+    if (options_json && *options_json) {
+      rapidjson::Document options = zarr::json::parse(options_json, "options");
+      if (!options.IsObject()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: expected a JSON object");
+      for (auto it = options.MemberBegin(); it != options.MemberEnd(); ++it) {
+        std::string name = it->name.GetString();
+        if (name != "consolidated") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+        if (!it->value.IsBool()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'consolidated' must be true or false");
+        consolidated = it->value.GetBool() ? zarr::Group::Consolidated::Required : zarr::Group::Consolidated::Never;
+      }
+    }
     zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
-    *out = wrap(zarr::Group::open(loc.store, loc.path, writable));
+    *out = wrap(zarr::Group::open(loc.store, loc.path, writable, consolidated));
+  });
+}
+
+ZARR_API int zarr_group_open(zarr_group** out, const char* url, const char* mode) {
+  return zarr_group_open_ex(out, url, mode, nullptr);
+}
+
+ZARR_API int zarr_consolidate_metadata(const char* url) {
+  return guarded([&] {
+    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    zarr::write_consolidated(*loc.store, loc.path);
   });
 }
 

@@ -272,6 +272,27 @@ ZARR_API int zarr_migrate_v1_to_v2(const char *url);
 ZARR_API int zarr_group_open(zarr_group **out, const char *url, const char *mode);
 
 /**
+ * zarr_group_open with options, a JSON object (NULL or "" for none):
+ *   "consolidated": true    take every metadata document of the hierarchy from its
+ *                           consolidated metadata (.zmetadata, or the v3 root's
+ *                           "consolidated_metadata"), never listing the store;
+ *                           ZARR_ERR_NOT_FOUND when there is none; mode "r" only
+ *   "consolidated": false   ignore consolidated metadata
+ * Without the option, a group opened "r" uses consolidated metadata when present
+ * (as zarr-python 3 does); "r+" never does.
+ */
+ZARR_API int zarr_group_open_ex(zarr_group **out, const char *url, const char *mode,
+                                const char *options_json);
+
+/**
+ * Record the metadata of every node below the group at url in one place, as
+ * zarr-python's consolidate_metadata does: v2 groups get a .zmetadata key, v3
+ * groups a "consolidated_metadata" member in their zarr.json. Run it again after
+ * changing the hierarchy: consolidated metadata is not updated by writes.
+ */
+ZARR_API int zarr_consolidate_metadata(const char *url);
+
+/**
  * Create a group (and missing parent groups in an enclosing hierarchy) and open it
  * read-write. attributes_json may be NULL. ZARR_ERR_EXISTS when a node is there.
  */

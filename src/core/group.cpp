@@ -3,7 +3,9 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "core/consolidated.h"
 #include "metadata/v2_metadata.h"
+#include "stores/consolidated_store.h"
 #include "metadata/v3_metadata.h"
 
 namespace zarr {
@@ -11,7 +13,20 @@ namespace zarr {
 Group::Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format)
     : store_(std::move(store)), path_(std::move(path)), writable_(writable), zarr_format_(zarr_format) {}
 
-std::unique_ptr<Group> Group::open(std::shared_ptr<Store> store, const std::string& path, bool writable) {
+std::unique_ptr<Group> Group::open(std::shared_ptr<Store> store, const std::string& path, bool writable,
+                                   Consolidated consolidated) {
+  // Read-only handles may take every metadata document from the consolidated
+  // metadata: opening children and listing then never list the store.
+  if (!writable && consolidated != Consolidated::Never) {
+    std::optional<std::map<std::string, std::string>> documents = read_consolidated(*store, path);
+    if (documents) {
+      store = make_consolidated_store(std::move(store), path, std::move(*documents));
+    } else if (consolidated == Consolidated::Required) {
+      fail(ZARR_ERR_NOT_FOUND, "group " + describe_node(*store, path) + " has no consolidated metadata");
+    }
+  } else if (consolidated == Consolidated::Required) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "consolidated metadata is read-only: open the group with mode \"r\"");
+  }
   NodeInfo node = node_info(*store, path);
   if (node.kind == NodeKind::Array || node.kind == NodeKind::LegacyV1Array) {
     fail(ZARR_ERR_NOT_FOUND, "no group at " + describe_node(*store, path) + ": it is an array");
@@ -95,7 +110,7 @@ std::unique_ptr<Array> Group::create_array(const std::string& relative, const st
 }
 
 std::unique_ptr<Group> Group::open_group(const std::string& relative) const {
-  return open(store_, child_path(relative), writable_);
+  return open(store_, child_path(relative), writable_, Consolidated::Never);
 }
 
 std::unique_ptr<Group> Group::create_group(const std::string& relative, const char* attributes_json) const {

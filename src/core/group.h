@@ -19,7 +19,12 @@ struct ChildNode {
 
 class Group {
  public:
-  static std::unique_ptr<Group> open(std::shared_ptr<Store> store, const std::string& path, bool writable);
+  // How a group opened read-only uses consolidated metadata: when present
+  // (Auto, as zarr-python 3), never, or required (NOT_FOUND without it).
+  enum class Consolidated { Auto, Never, Required };
+
+  static std::unique_ptr<Group> open(std::shared_ptr<Store> store, const std::string& path, bool writable,
+                                     Consolidated consolidated = Consolidated::Auto);
   // zarr_format 2 writes .zgroup (+ .zattrs), 3 writes zarr.json.
   static std::unique_ptr<Group> create(std::shared_ptr<Store> store, const std::string& path,
                                        const char* attributes_json, int zarr_format);

@@ -1,0 +1,115 @@
+#include "stores/consolidated_store.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.h"
+
+namespace zarr {
+
+namespace {
+
+std::string basename_of(const std::string& key) {
+  size_t slash = key.rfind('/');
+  return slash == std::string::npos ? key : key.substr(slash + 1);
+}
+
+std::string dirname_of(const std::string& key) {
+  size_t slash = key.rfind('/');
+  return slash == std::string::npos ? "" : key.substr(0, slash);
+}
+
+class ConsolidatedStore final : public Store {
+ public:
+  ConsolidatedStore(std::shared_ptr<Store> inner, std::string root, std::map<std::string, std::string> documents)
+      : inner_(std::move(inner)), root_(std::move(root)), documents_(std::move(documents)) {}
+
+  std::optional<Bytes> get(const std::string& key) const override {
+    Source s = source(key);
+    if (s == Source::Consolidated) return to_bytes(documents_.at(key));
+    if (s == Source::Absent) return std::nullopt;
+    return inner_->get(key);
+  }
+
+  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
+    if (source(key) != Source::Inner) {
+      std::optional<Bytes> whole = get(key);
+      if (!whole) return std::nullopt;
+      // Metadata documents are small: cut the range out of the whole value.
+      uint64_t size = whole->size();
+      uint64_t begin = range.suffix ? (*range.suffix < size ? size - *range.suffix : 0) : std::min(range.offset, size);
+      uint64_t end = range.suffix || !range.length ? size : std::min(size, begin + *range.length);
+      return Bytes(whole->begin() + static_cast<ptrdiff_t>(begin), whole->begin() + static_cast<ptrdiff_t>(end));
+    }
+    return inner_->get_range(key, range);
+  }
+
+  bool exists(const std::string& key) const override {
+    Source s = source(key);
+    if (s == Source::Consolidated) return true;
+    if (s == Source::Absent) return false;
+    return inner_->exists(key);
+  }
+
+  void set(const std::string& key, ByteView) override { read_only("write", key); }
+  void erase(const std::string& key) override { read_only("erase", key); }
+  void erase_prefix(const std::string& prefix) override { read_only("erase", prefix); }
+
+  // Listing answers from the consolidated documents: nodes and their metadata.
+  std::vector<std::string> list_prefix(const std::string& prefix) const override {
+    std::vector<std::string> out;
+    for (auto it = documents_.lower_bound(prefix); it != documents_.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+      out.push_back(it->first);
+    }
+    return out;
+  }
+
+  DirListing list_dir(const std::string& prefix) const override {
+    std::set<std::string> keys, dirs;
+    for (const std::string& key : list_prefix(prefix)) {
+      std::string rest = key.substr(prefix.size());
+      size_t slash = rest.find('/');
+      if (slash == std::string::npos) keys.insert(rest); else dirs.insert(rest.substr(0, slash));
+    }
+    return DirListing{{keys.begin(), keys.end()}, {dirs.begin(), dirs.end()}};
+  }
+
+  bool writable() const override { return false; }
+  bool listable() const override { return true; }
+  std::string describe() const override { return inner_->describe() + " (consolidated metadata)"; }
+
+ private:
+  enum class Source { Consolidated, Absent, Inner };
+
+  // Metadata keys below the root come from the consolidated documents only:
+  // one missing there is absent, without asking the store.
+  Source source(const std::string& key) const {
+    if (documents_.count(key)) return Source::Consolidated;
+    if (is_metadata_key_name(basename_of(key)) && dirname_of(key) != root_) return Source::Absent;
+    return Source::Inner;
+  }
+
+  static Bytes to_bytes(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+  [[noreturn]] void read_only(const char* operation, const std::string& key) const {
+    fail(ZARR_ERR_READ_ONLY, std::string("cannot ") + operation + " '" + key + "' in " + describe() +
+                                 ": a hierarchy opened through consolidated metadata is read-only");
+  }
+
+  std::shared_ptr<Store> inner_;
+  std::string root_;
+  std::map<std::string, std::string> documents_;
+};
+
+}  // namespace
+
+bool is_metadata_key_name(const std::string& name) {
+  return name == ".zarray" || name == ".zgroup" || name == ".zattrs" || name == "zarr.json" || name == ".zmetadata";
+}
+
+std::shared_ptr<Store> make_consolidated_store(std::shared_ptr<Store> inner, std::string root,
+                                               std::map<std::string, std::string> documents) {
+  return std::make_shared<ConsolidatedStore>(std::move(inner), std::move(root), std::move(documents));
+}
+
+}  // namespace zarr

@@ -1,0 +1,133 @@
+// Consolidated metadata: written as zarr-python writes it, and a hierarchy
+// opened through it never reads the per-node metadata keys.
+#include <cstdlib>
+#include <filesystem>
+
+#include "capi_helpers.h"
+#include "support/test_support.h"
+
+using namespace zarr::test;
+
+namespace {
+
+// A group with a subgroup and two arrays, in the given format.
+void make_hierarchy(const std::string& url, int format) {
+  GroupPtr g;
+  std::string options = "{\"zarr_format\": " + std::to_string(format) + "}";
+  ASSERT_OK(zarr_group_create_ex(g.out(), url.c_str(), "{\"title\": \"t\"}", options.c_str()));
+  std::string doc = format == 3 ? "{\"shape\": [4], \"data_type\": \"int32\", \"chunk_grid\": {\"name\": \"regular\", "
+                                  "\"configuration\": {\"chunk_shape\": [2]}}}"
+                                : array_meta("[4]", "[2]");
+  for (const char* path : {"a", "sub/b"}) {
+    ArrayPtr a;
+    ASSERT_OK(zarr_group_create_array(a.out(), g, path, doc.c_str()));
+    ASSERT_OK(write_region<int32_t>(a, {0}, {4}, {1, 2, 3, 4}));
+  }
+}
+
+std::string listing(zarr_group* g) {
+  char* json = nullptr;
+  EXPECT_EQ(zarr_group_list(g, &json), ZARR_OK) << zarr_last_error();
+  std::string out = json ? json : "";
+  zarr_free(json);
+  return out;
+}
+
+// Open through consolidated metadata after hiding every per-node metadata
+// file: only the consolidated document can be answering.
+void expect_opens_from_consolidated_only(const std::string& url, const char* node_metadata) {
+  std::filesystem::rename(url + "/a/" + node_metadata, url + "/a/hidden");
+  std::filesystem::rename(url + "/sub/b/" + node_metadata, url + "/sub/b/hidden");
+  GroupPtr g;
+  ASSERT_OK(zarr_group_open_ex(g.out(), url.c_str(), "r", "{\"consolidated\": true}"));
+  EXPECT_EQ(listing(g), "[{\"name\":\"a\",\"kind\":\"array\"},{\"name\":\"sub\",\"kind\":\"group\"}]");
+  ArrayPtr b;
+  ASSERT_OK(zarr_group_open_array(b.out(), g, "sub/b", "r"));
+  EXPECT_EQ(read_all<int32_t>(b), (std::vector<int32_t>{1, 2, 3, 4}));
+  GroupPtr plain;
+  ASSERT_OK(zarr_group_open_ex(plain.out(), url.c_str(), "r", "{\"consolidated\": false}"));
+  ArrayPtr missing;
+  EXPECT_STATUS(zarr_group_open_array(missing.out(), plain, "a", "r"), ZARR_ERR_NOT_FOUND, "no array");
+}
+
+}  // namespace
+
+TEST(Consolidated, V2ZmetadataAsZarrPythonWritesIt) {
+  TempDir dir;
+  const std::string url = dir / "h";
+  make_hierarchy(url, 2);
+  ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+  zarr::Bytes raw = read_file(url + "/.zmetadata");
+  std::string text(raw.begin(), raw.end());
+  for (const char* key : {"\".zgroup\"", "\".zattrs\"", "\"a/.zarray\"", "\"sub/.zgroup\"", "\"sub/b/.zarray\"",
+                          "\"zarr_consolidated_format\": 1"}) {
+    EXPECT_NE(text.find(key), std::string::npos) << key << "\n" << text;
+  }
+  // zarr-python reads it through its own consolidated reader.
+  if (std::system("/usr/bin/python3 -c 'import zarr' 2>/dev/null") == 0) {
+    std::string cmd = "/usr/bin/python3 -c \"import zarr; g = zarr.open_consolidated('" + url +
+                      "'); assert list(g['sub/b'][:]) == [1, 2, 3, 4]; assert g.attrs['title'] == 't'\"";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+  }
+  expect_opens_from_consolidated_only(url, ".zarray");
+}
+
+TEST(Consolidated, V3ConsolidatedMetadataMember) {
+  TempDir dir;
+  const std::string url = dir / "h";
+  make_hierarchy(url, 3);
+  ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+  zarr::Bytes raw = read_file(url + "/zarr.json");
+  std::string text(raw.begin(), raw.end());
+  EXPECT_NE(text.find("\"kind\": \"inline\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"sub/b\": {"), std::string::npos) << text;
+  GroupPtr g;
+  ASSERT_OK(zarr_group_open(g.out(), url.c_str(), "r"));
+  char* attrs = nullptr;
+  ASSERT_OK(zarr_group_get_attributes(g, &attrs));
+  EXPECT_STREQ(attrs, "{\"title\":\"t\"}") << "attributes survive consolidation";
+  zarr_free(attrs);
+  expect_opens_from_consolidated_only(url, "zarr.json");
+}
+
+TEST(Consolidated, PeerHierarchiesOpenThroughTheirConsolidatedMetadata) {
+  std::string peer = peer_data_dir();
+  if (peer.empty()) GTEST_SKIP() << "peer data absent: " << peer_data_expected_location();
+  struct Case {
+    std::string group, array;
+    std::vector<int16_t> values;
+  } cases[] = {{peer + "/zarrita-fixtures/v2/data.zarr", "1d.chunked.i2", {1, 2, 3, 4}},
+               {peer + "/zarrita-fixtures/v3/data.zarr/consolidated", "nested/1d.i2", {}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.group);
+    GroupPtr g;
+    ASSERT_OK(zarr_group_open_ex(g.out(), c.group.c_str(), "r", "{\"consolidated\": true}"));
+    size_t n = 0;
+    ASSERT_OK(zarr_group_child_count(g, &n));
+    EXPECT_GT(n, 1u);
+    ArrayPtr a;
+    ASSERT_OK(zarr_group_open_array(a.out(), g, c.array.c_str(), "r"));
+    std::vector<int16_t> values = read_all<int16_t>(a);
+    if (!c.values.empty()) EXPECT_EQ(values, c.values);
+  }
+}
+
+TEST(Consolidated, Errors) {
+  TempDir dir;
+  const std::string url = dir / "h";
+  make_hierarchy(url, 2);
+  GroupPtr g;
+  EXPECT_STATUS(zarr_group_open_ex(g.out(), url.c_str(), "r", "{\"consolidated\": true}"), ZARR_ERR_NOT_FOUND,
+                "no consolidated metadata");
+  EXPECT_STATUS(zarr_group_open_ex(g.out(), url.c_str(), "r+", "{\"consolidated\": true}"), ZARR_ERR_INVALID_ARGUMENT,
+                "mode \"r\"");
+  EXPECT_STATUS(zarr_group_open_ex(g.out(), url.c_str(), "r", "{\"consolidated\": 1}"), ZARR_ERR_INVALID_ARGUMENT,
+                "'consolidated'");
+  EXPECT_STATUS(zarr_consolidate_metadata((url + "/a").c_str()), ZARR_ERR_NOT_FOUND, "no group");
+  write_file(url + "/.zmetadata", std::string("{\"zarr_consolidated_format\": 1}"));
+  EXPECT_STATUS(zarr_group_open(g.out(), url.c_str(), "r"), ZARR_ERR_INVALID_METADATA, "'metadata'");
+  ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+  ASSERT_OK(zarr_group_open(g.out(), url.c_str(), "r"));
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_group_open_array(a.out(), g, "a", "r+"), ZARR_ERR_READ_ONLY, "read-only");
+}
