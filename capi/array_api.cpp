@@ -2,6 +2,7 @@
 
 #include "core/hierarchy.h"
 #include "core/json.h"
+#include "core/migrate.h"
 #include "core/path.h"
 #include "core/url.h"
 #include "guard.h"
@@ -228,20 +229,14 @@ ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, 
 ZARR_API int zarr_migrate_v1_to_v2(const char* url) {
   return guarded([&] {
     zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
-    zarr::Store& store = *loc.store;
-    const std::string meta_key = zarr::path::join(loc.path, zarr::kV1MetaKey);
-    std::optional<zarr::Bytes> meta = store.get(meta_key);
-    if (!meta) zarr::fail(ZARR_ERR_NOT_FOUND, "no Zarr v1 array at " + zarr::describe_node(store, loc.path) + " (no 'meta' key)");
-    zarr::ArrayMetadata parsed = zarr::parse_v1_array_metadata(zarr::ByteView(*meta).to_string(), meta_key);
-    parsed.zarr_format = 2;
-    // Write the v2 documents first and delete the v1 keys last, so an
-    // interrupted migration leaves an array that still opens.
-    const std::string attrs_key = zarr::path::join(loc.path, zarr::kV1AttrsKey);
-    std::optional<zarr::Bytes> attrs = store.get(attrs_key);
-    if (attrs) zarr::write_attributes(store, zarr::path::join(loc.path, zarr::kV2AttrsKey), zarr::ByteView(*attrs).to_string());
-    store.set(zarr::path::join(loc.path, zarr::kV2ArrayKey), zarr::serialize_v2_array_metadata(parsed));
-    store.erase(attrs_key);
-    store.erase(meta_key);
+    zarr::migrate_v1_to_v2(*loc.store, loc.path);
+  });
+}
+
+ZARR_API int zarr_migrate_v2_to_v3(const char* url) {
+  return guarded([&] {
+    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    zarr::migrate_v2_to_v3(*loc.store, loc.path);
   });
 }
 

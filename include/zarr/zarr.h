@@ -264,6 +264,16 @@ ZARR_API int zarr_fill_value(const zarr_array *array, void *out, size_t nbytes, 
  */
 ZARR_API int zarr_migrate_v1_to_v2(const char *url);
 
+/**
+ * Convert a Zarr v2 array, or a v2 group and everything below it, to Zarr v3 in
+ * place, as `zarr migrate v3` does: each node gets a zarr.json (chunk key
+ * encoding "v2", so every chunk keeps its key and bytes; attributes move inside)
+ * and loses its .zarray/.zgroup/.zattrs. Every node is checked before anything
+ * is written: one that v3 cannot express (structured data types, json2 object
+ * arrays) is ZARR_ERR_UNSUPPORTED naming it, and nothing changes.
+ */
+ZARR_API int zarr_migrate_v2_to_v3(const char *url);
+
 /* ---------------------------------------------------------------------------
  * Groups
  * ------------------------------------------------------------------------- */

@@ -35,6 +35,8 @@ class CodecChain {
   const std::vector<std::shared_ptr<const ArrayToArrayCodec>>& array_to_array() const { return array_to_array_; }
   const std::shared_ptr<const ArrayToBytesCodec>& array_to_bytes() const { return array_to_bytes_; }
   const std::vector<std::shared_ptr<const BytesCodec>>& bytes_to_bytes() const { return bytes_to_bytes_; }
+  // Item size of what the array->bytes codec encodes (blosc's typesize).
+  size_t bytes_to_bytes_typesize() const { return reprs_.back().dtype.item_size(); }
 
  private:
   std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array_;

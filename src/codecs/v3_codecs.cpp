@@ -256,19 +256,13 @@ std::shared_ptr<const BytesCodec> make_bytes_to_bytes(const CodecSpec& spec, con
       }
     }
     std::unique_ptr<BytesCodec> codec = make_blosc(spec, repr);
-    std::string v3 = blosc_v3_json(*codec, typesize);
+    std::string v3 = v3_codec_json(*codec, typesize);
     return std::make_shared<V3NamedCodec>(std::move(codec), v3);
   }
   if (spec.name == "gzip" || spec.name == "zstd") {
     std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(spec.name, spec.configuration), repr, spec);
-    rapidjson::Document c = json::parse(codec->config_json(), spec.name);
-    std::string config = "{\"level\":" + json::to_string(c["level"]);
-    if (spec.name == "zstd") {
-      const rapidjson::Value* checksum = json::find(c, "checksum");
-      config += std::string(",\"checksum\":") + (checksum && checksum->IsBool() && checksum->GetBool() ? "true" : "false");
-    }
-    return std::make_shared<V3NamedCodec>(std::move(codec),
-                                          "{\"name\":\"" + spec.name + "\",\"configuration\":" + config + "}}");
+    std::string v3 = v3_codec_json(*codec, repr.item_size);
+    return std::make_shared<V3NamedCodec>(std::move(codec), v3);
   }
   if (spec.name == "crc32c") {
     if (spec.configuration && spec.configuration->MemberCount() > 0) {
@@ -323,6 +317,21 @@ CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& 
   return CodecChain(std::move(array_to_array), std::move(array_to_bytes), std::move(bytes_to_bytes), decoded);
 }
 
+std::string v3_codec_json(const BytesCodec& codec, size_t typesize) {
+  const std::string id = codec.id();
+  if (id == "blosc") return blosc_v3_json(codec, typesize);
+  if (id == "gzip" || id == "zstd") {
+    rapidjson::Document c = json::parse(codec.config_json(), id);
+    std::string config = "{\"level\":" + json::to_string(c["level"]);
+    if (id == "zstd") {
+      const rapidjson::Value* checksum = json::find(c, "checksum");
+      config += std::string(",\"checksum\":") + (checksum && checksum->IsBool() && checksum->GetBool() ? "true" : "false");
+    }
+    return "{\"name\":\"" + id + "\",\"configuration\":" + config + "}}";
+  }
+  return "{\"name\":\"" + std::string(kNumcodecsPrefix) + id + "\",\"configuration\":" + configuration_of(codec) + "}";
+}
+
 std::string v3_codecs_json(const CodecChain& chain) {
   std::string out = "[";
   auto add = [&](const std::string& item) { out += (out.size() > 1 ? "," : "") + item; };
@@ -331,8 +340,7 @@ std::string v3_codecs_json(const CodecChain& chain) {
   for (const auto& c : chain.bytes_to_bytes()) {
     // Codecs from v2 metadata carry no v3 name: numcodecs.<id> is theirs.
     const auto* named = dynamic_cast<const V3NamedCodec*>(c.get());
-    add(named ? named->v3_json()
-              : "{\"name\":\"" + std::string(kNumcodecsPrefix) + c->id() + "\",\"configuration\":" + configuration_of(*c) + "}");
+    add(named ? named->v3_json() : v3_codec_json(*c, chain.bytes_to_bytes_typesize()));
   }
   return out + "]";
 }

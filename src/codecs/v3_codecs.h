@@ -20,6 +20,11 @@ namespace zarr {
 // name `where` (e.g. "a/zarr.json: field 'codecs'").
 CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& decoded, const std::string& where);
 
+// The v3 form of a bytes->bytes codec built from a numcodecs (v2)
+// configuration: the core names gzip, zstd and blosc (with its typesize) for
+// those, "numcodecs.<id>" for the rest. The stored bytes are the same.
+std::string v3_codec_json(const BytesCodec& codec, size_t typesize);
+
 // The "codecs" list of a chain as JSON (each {"name": ..., "configuration": ...}).
 std::string v3_codecs_json(const CodecChain& chain);
 
