@@ -136,6 +136,7 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
   const int format = metadata_document_format(metadata_json, where);
   ArrayMetadata meta = format == 3 ? parse_v3_array_metadata_for_create(metadata_json, where)
                                    : parse_v2_array_metadata_for_create(metadata_json, where);
+  validate_node_names(path, format, where);
   require_absent(*store, path);
   create_parent_groups(*store, path, format);
   std::unique_ptr<Array> array(new Array(std::move(store), path, true, options, std::move(meta)));

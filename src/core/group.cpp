@@ -54,6 +54,7 @@ std::unique_ptr<Group> Group::create(std::shared_ptr<Store> store, const std::st
     rapidjson::Document attrs = json::parse_object(attributes_json, "attributes for group " + describe_node(*store, path));
     v3.attributes_json = json::to_string(attrs);
   }
+  validate_node_names(path, zarr_format, "group " + describe_node(*store, path));
   require_absent(*store, path);
   create_parent_groups(*store, path, zarr_format);
   std::unique_ptr<Group> group(new Group(std::move(store), path, true, zarr_format));

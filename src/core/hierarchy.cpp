@@ -24,6 +24,11 @@ NodeInfo node_info(const Store& store, const std::string& path) {
   return {};
 }
 
+void validate_node_names(const std::string& path, int zarr_format, const std::string& where) {
+  if (zarr_format != 3) return;
+  for (const std::string& name : path::segments(path)) validate_v3_node_name(name, where);
+}
+
 std::string empty_group_document(int zarr_format) {
   return zarr_format == 3 ? serialize_v3_group_metadata(GroupMetadataV3{}) : v2_group_document();
 }

@@ -34,6 +34,10 @@ void require_absent(const Store& store, const std::string& path);
 // ZARR_ERR_INVALID_ARGUMENT (arrays have no children).
 void create_parent_groups(Store& store, const std::string& path, int zarr_format);
 
+// Check every segment of a new node's path against the v3 node name rules
+// (zarr_format 3 only; v2 names are only normalised).
+void validate_node_names(const std::string& path, int zarr_format, const std::string& where);
+
 // The metadata document of an empty group of the given format.
 std::string empty_group_document(int zarr_format);
 

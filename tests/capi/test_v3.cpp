@@ -114,6 +114,21 @@ TEST(V3, GroupsCreateListAndKeepOneFormat) {
                 ZARR_ERR_INVALID_ARGUMENT, "'colour'");
 }
 
+TEST(V3, NodeNamesFollowTheSpecRules) {
+  TempDir dir;
+  GroupPtr g;
+  ASSERT_OK(zarr_group_create_ex(g.out(), (dir / "h").c_str(), nullptr, "{\"zarr_format\": 3}"));
+  ArrayPtr a;
+  const char* doc = "{\"shape\": [1], \"data_type\": \"uint8\"}";
+  EXPECT_STATUS(zarr_group_create_array(a.out(), g, "__reserved", doc), ZARR_ERR_INVALID_ARGUMENT, "__");
+  EXPECT_STATUS(zarr_group_create_array(a.out(), g, "ok/__x/y", doc), ZARR_ERR_INVALID_ARGUMENT, "__x");
+  EXPECT_FALSE(file_exists(dir / "h/ok")) << "nothing created for a bad name";
+  ASSERT_OK(zarr_group_create_array(a.out(), g, "with spaces and \xc3\xa9", doc));
+  GroupPtr v2;
+  ASSERT_OK(zarr_group_create(v2.out(), (dir / "v2").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_array(a.out(), v2, "__fine_in_v2", array_meta("[1]", "[1]").c_str()));
+}
+
 TEST(V3, MetadataErrorsFromTheSpec) {
   TempDir dir;
   struct Case {
