@@ -6,6 +6,7 @@
 #include <set>
 
 #include "codecs/array_codecs.h"
+#include "codecs/sharding_codec.h"
 #include "codecs/vlen_codecs.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -236,6 +237,7 @@ std::shared_ptr<const ArrayToBytesCodec> make_array_to_bytes(const CodecSpec& sp
     return make_bytes_layout_codec(stored, big);
   }
   if (spec.name == "vlen-utf8" || spec.name == "vlen-bytes") return vlen::make_vlen_codec(spec.name);
+  if (spec.name == "sharding_indexed") return make_sharding_codec(spec.configuration, decoded, spec.where);
   fail(ZARR_ERR_UNSUPPORTED, spec.where + ": codec '" + spec.name + "' is not supported yet");
 }
 

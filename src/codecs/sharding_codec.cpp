@@ -1,0 +1,652 @@
+// The v3 "sharding_indexed" codec; see sharding_codec.h.
+#include "codecs/sharding_codec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <string_view>
+
+#include "codecs/v3_codecs.h"
+#include "codecs/vlen_codecs.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/strided_copy.h"
+
+namespace zarr {
+
+namespace {
+
+constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();  // index entry of an absent inner chunk
+constexpr const char* kPrefix = "sharding_indexed: ";
+
+std::string list_text(const std::vector<uint64_t>& v, const char* sep = ", ") {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// C-order coordinates of linear position i in a grid.
+std::vector<uint64_t> unravel(uint64_t i, const std::vector<uint64_t>& grid) {
+  std::vector<uint64_t> c(grid.size());
+  for (size_t d = grid.size(); d-- > 0;) {
+    c[d] = i % grid[d];
+    i /= grid[d];
+  }
+  return c;
+}
+
+// Visit every index of a box of extents `shape` in C order (0-d: once).
+template <typename Visit>
+void for_each_index(const std::vector<uint64_t>& shape, Visit visit) {
+  for (uint64_t e : shape) {
+    if (e == 0) return;
+  }
+  std::vector<uint64_t> i(shape.size(), 0);
+  while (true) {
+    visit(i);
+    size_t d = shape.size();
+    while (d > 0 && i[d - 1] + 1 == shape[d - 1]) i[--d] = 0;
+    if (d == 0) return;
+    ++i[d - 1];
+  }
+}
+
+// NaN test of one native float component of `size` bytes.
+bool is_nan(const uint8_t* p, size_t size, bool bfloat16) {
+  if (size == 2) {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return bfloat16 ? (v & 0x7f80u) == 0x7f80u && (v & 0x007fu) != 0 : (v & 0x7c00u) == 0x7c00u && (v & 0x03ffu) != 0;
+  }
+  if (size == 4) {
+    float v;
+    std::memcpy(&v, p, 4);
+    return std::isnan(v);
+  }
+  if (size == 8) {
+    double v;
+    std::memcpy(&v, p, 8);
+    return std::isnan(v);
+  }
+  return false;
+}
+
+// Size of the float components of a type (0: not a float type).
+size_t float_component_size(const DataType& t) {
+  switch (t.kind()) {
+    case DTypeKind::Float: return t.item_size();
+    case DTypeKind::BFloat16: return 2;
+    case DTypeKind::Complex: return t.item_size() / 2;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+struct ShardingCodec::Overlap {
+  size_t index = 0;                    // C-order position of the inner chunk in the shard's inner grid
+  std::vector<uint64_t> chunk_offset;  // start of the overlap inside the inner chunk
+  std::vector<uint64_t> box_offset;    // start of the overlap inside the box
+  std::vector<uint64_t> count;         // extent of the overlap
+  bool whole = false;                  // the overlap is the whole inner chunk
+};
+
+ShardingCodec::ShardingCodec(ArrayRepr shard, std::vector<uint64_t> inner_shape, CodecChain inner, CodecChain index,
+                             bool index_at_end, const std::string& where)
+    : shard_(std::move(shard)),
+      inner_shape_(std::move(inner_shape)),
+      inner_(std::move(inner)),
+      index_(std::move(index)),
+      index_at_end_(index_at_end) {
+  grid_.resize(inner_shape_.size());
+  for (size_t d = 0; d < grid_.size(); ++d) {
+    grid_[d] = shard_.shape[d] / inner_shape_[d];
+    n_inner_ *= grid_[d];  // at most the shard's element count: no overflow
+  }
+  if (n_inner_ > std::numeric_limits<size_t>::max() / 16) {
+    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape': " + std::to_string(n_inner_) +
+                                        " inner chunks per shard make an index too large to hold");
+  }
+  // The index's encoded size, and a check that it does not depend on the
+  // entries (compressors would break reading the index by its size).
+  std::vector<uint64_t> probe(2 * n_inner_, kEmpty);
+  const Bytes empty = index_.encode(Bytes(reinterpret_cast<const uint8_t*>(probe.data()),
+                                          reinterpret_cast<const uint8_t*>(probe.data() + probe.size())));
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (auto& e : probe) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    e = state ^ (state >> 29);
+  }
+  const Bytes other = index_.encode(Bytes(reinterpret_cast<const uint8_t*>(probe.data()),
+                                          reinterpret_cast<const uint8_t*>(probe.data() + probe.size())));
+  if (empty.size() != other.size()) {
+    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'index_codecs': the index must encode to a fixed size, but "
+                                            "these codecs give " + std::to_string(empty.size()) + " or " +
+                                            std::to_string(other.size()) + " bytes (no compressors here)");
+  }
+  index_size_ = empty.size();
+
+  const size_t fs = float_component_size(shard_.dtype);
+  if (fs && shard_.fill_item.size() == shard_.dtype.item_size()) {
+    for (size_t off = 0; off + fs <= shard_.fill_item.size(); off += fs) {
+      fill_has_nan_ = fill_has_nan_ || is_nan(shard_.fill_item.data() + off, fs, shard_.dtype.kind() == DTypeKind::BFloat16);
+    }
+  }
+  v3_json_ = "{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":" + list_text(inner_shape_, ",") +
+             ",\"codecs\":" + v3_codecs_json(inner_) + ",\"index_codecs\":" + v3_codecs_json(index_) +
+             ",\"index_location\":\"" + (index_at_end_ ? "end" : "start") + "\"}}";
+}
+
+void ShardingCodec::check_shape(const ArrayRepr& decoded) const {
+  if (decoded.shape != shard_.shape) {
+    fail(ZARR_ERR_INTERNAL, kPrefix + std::string("built for shards of shape ") + list_text(shard_.shape) +
+                                ", given " + list_text(decoded.shape));
+  }
+}
+
+std::string ShardingCodec::inner_name(size_t i) const { return "inner chunk " + list_text(unravel(i, grid_)); }
+
+void ShardingCodec::check_inside(size_t i, uint64_t offset, uint64_t nbytes, uint64_t shard_size) const {
+  if (nbytes > shard_size || offset > shard_size - nbytes) {
+    fail(ZARR_ERR_CODEC, kPrefix + inner_name(i) + ": index entry (offset " + std::to_string(offset) + ", nbytes " +
+                             std::to_string(nbytes) + ") lies outside the " + std::to_string(shard_size) +
+                             "-byte shard");
+  }
+}
+
+void ShardingCodec::for_each_overlap(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                                     const std::function<void(const Overlap&)>& visit) const {
+  const size_t nd = grid_.size();
+  for (uint64_t c : count) {
+    if (c == 0) return;
+  }
+  std::vector<uint64_t> first(nd), last(nd);
+  for (size_t d = 0; d < nd; ++d) {
+    first[d] = start[d] / inner_shape_[d];
+    last[d] = (start[d] + count[d] - 1) / inner_shape_[d];
+  }
+  Overlap ov;
+  ov.chunk_offset.resize(nd);
+  ov.box_offset.resize(nd);
+  ov.count.resize(nd);
+  std::vector<uint64_t> c = first;
+  while (true) {
+    uint64_t linear = 0;
+    bool whole = true;
+    for (size_t d = 0; d < nd; ++d) {
+      linear = linear * grid_[d] + c[d];
+      const uint64_t origin = c[d] * inner_shape_[d];
+      const uint64_t lo = std::max(start[d], origin);
+      const uint64_t hi = std::min(start[d] + count[d], origin + inner_shape_[d]);
+      ov.chunk_offset[d] = lo - origin;
+      ov.box_offset[d] = lo - start[d];
+      ov.count[d] = hi - lo;
+      whole = whole && ov.count[d] == inner_shape_[d];
+    }
+    ov.index = static_cast<size_t>(linear);
+    ov.whole = whole;
+    visit(ov);
+    size_t d = nd;
+    while (d > 0 && c[d - 1] == last[d - 1]) {
+      c[d - 1] = first[d - 1];
+      --d;
+    }
+    if (d == 0) return;
+    ++c[d - 1];
+  }
+}
+
+// Morton (Z) order of the inner chunks, the first dimension in the lowest bit
+// and each dimension contributing ceil(log2(chunks along it)) bits: the order
+// zarr-python 3 lays inner chunks out in.
+std::vector<size_t> ShardingCodec::write_order() const {
+  std::vector<size_t> order(static_cast<size_t>(n_inner_));
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::vector<unsigned> bits(grid_.size(), 0);
+  unsigned total = 0, max_bits = 0;
+  for (size_t d = 0; d < grid_.size(); ++d) {
+    while (bits[d] < 64 && (uint64_t{1} << bits[d]) < grid_[d]) ++bits[d];
+    total += bits[d];
+    max_bits = std::max(max_bits, bits[d]);
+  }
+  if (total > 64 || n_inner_ < 2) return order;  // more than 2^64 Morton codes: keep C order
+  std::vector<uint64_t> key(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const std::vector<uint64_t> c = unravel(i, grid_);
+    uint64_t k = 0;
+    unsigned out_bit = 0;
+    for (unsigned b = 0; b < max_bits; ++b) {
+      for (size_t d = 0; d < grid_.size(); ++d) {
+        if (b < bits[d]) k |= ((c[d] >> b) & 1u) << out_bit++;
+      }
+    }
+    key[i] = k;
+  }
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key[a] < key[b]; });
+  return order;
+}
+
+bool ShardingCodec::all_fill(const uint8_t* data, size_t size) const {
+  const size_t item = shard_.dtype.item_size();
+  const Bytes& fill = shard_.fill_item;
+  if (fill.size() != item || size % item != 0) return false;
+  if (size == 0) return true;
+  if (!fill_has_nan_) {
+    // Every item equals the first, and the first is the fill value.
+    return std::memcmp(data, fill.data(), item) == 0 && std::memcmp(data, data + item, size - item) == 0;
+  }
+  const size_t fs = float_component_size(shard_.dtype);
+  const bool bf16 = shard_.dtype.kind() == DTypeKind::BFloat16;
+  for (size_t off = 0; off < size; off += item) {
+    for (size_t c = 0; c < item; c += fs) {
+      const uint8_t* p = data + off + c;
+      const uint8_t* f = fill.data() + c;
+      if (!(is_nan(p, fs, bf16) && is_nan(f, fs, bf16)) && std::memcmp(p, f, fs) != 0) return false;
+    }
+  }
+  return true;
+}
+
+Bytes ShardingCodec::encode_index(const std::vector<uint64_t>& entries) const {
+  Bytes raw(entries.size() * 8);
+  std::memcpy(raw.data(), entries.data(), raw.size());
+  Bytes encoded = index_.encode(std::move(raw));
+  if (encoded.size() != index_size_) {
+    fail(ZARR_ERR_CODEC, kPrefix + std::string("the index codecs gave ") + std::to_string(encoded.size()) +
+                             " bytes, expected " + std::to_string(index_size_));
+  }
+  return encoded;
+}
+
+std::vector<uint64_t> ShardingCodec::decode_index(ByteView encoded) const {
+  if (encoded.size != index_size_) {
+    fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard index is ") + std::to_string(encoded.size) +
+                             " bytes, expected " + std::to_string(index_size_));
+  }
+  Bytes raw;
+  try {
+    raw = index_.decode(encoded, "shard index");
+  } catch (const Error& e) {
+    fail(e.code(), kPrefix + std::string(e.what()));
+  }
+  std::vector<uint64_t> entries(2 * static_cast<size_t>(n_inner_));
+  std::memcpy(entries.data(), raw.data(), entries.size() * 8);  // the chain checked the size
+  for (size_t i = 0; i < static_cast<size_t>(n_inner_); ++i) {
+    if ((entries[2 * i] == kEmpty) != (entries[2 * i + 1] == kEmpty)) {
+      fail(ZARR_ERR_CODEC, kPrefix + inner_name(i) + ": index entry (offset " + std::to_string(entries[2 * i]) +
+                               ", nbytes " + std::to_string(entries[2 * i + 1]) +
+                               ") is neither a byte range nor the empty marker");
+    }
+  }
+  return entries;
+}
+
+void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out,
+                                const std::vector<int64_t>& out_strides) const {
+  const Bytes inner = inner_.decode(stored, inner_name(ov.index));
+  const size_t item = shard_.dtype.item_size();
+  const std::vector<int64_t> inner_strides = c_order_strides(inner_shape_, item);
+  strided_copy(ov.count, item, inner.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides,
+               out + byte_offset(ov.box_offset, out_strides), out_strides);
+}
+
+// ---- encode -------------------------------------------------------------------
+
+Bytes ShardingCodec::encode(Bytes chunk, const ArrayRepr& decoded) const {
+  check_shape(decoded);
+  std::vector<uint64_t> entries(2 * static_cast<size_t>(n_inner_), kEmpty);
+  Bytes body;
+  if (shard_.dtype.is_variable_length()) {
+    encode_vlen(chunk, entries, body);
+  } else {
+    if (chunk.size() != shard_.byte_size()) {
+      fail(ZARR_ERR_CODEC, kPrefix + std::string("a shard of shape ") + list_text(shard_.shape) + " is " +
+                               std::to_string(shard_.byte_size()) + " bytes, given " + std::to_string(chunk.size()));
+    }
+    const size_t item = shard_.dtype.item_size();
+    const std::vector<int64_t> shard_strides = c_order_strides(shard_.shape, item);
+    const std::vector<int64_t> inner_strides = c_order_strides(inner_shape_, item);
+    const size_t inner_bytes = inner_.decoded().byte_size();
+    for (size_t i : write_order()) {
+      Bytes part;
+      if (n_inner_ == 1) {
+        part = std::move(chunk);
+      } else {
+        std::vector<uint64_t> origin = unravel(i, grid_);
+        for (size_t d = 0; d < origin.size(); ++d) origin[d] *= inner_shape_[d];
+        part.resize(inner_bytes);
+        strided_copy(inner_shape_, item, chunk.data() + byte_offset(origin, shard_strides), shard_strides,
+                     part.data(), inner_strides);
+      }
+      if (all_fill(part.data(), part.size())) continue;
+      const Bytes encoded = inner_.encode(std::move(part));
+      entries[2 * i] = body.size();
+      entries[2 * i + 1] = encoded.size();
+      body.insert(body.end(), encoded.begin(), encoded.end());
+    }
+  }
+  if (!index_at_end_) {
+    for (size_t i = 0; i < entries.size(); i += 2) {
+      if (entries[i] != kEmpty) entries[i] += index_size_;
+    }
+  }
+  Bytes index = encode_index(entries);
+  if (index_at_end_) {
+    body.insert(body.end(), index.begin(), index.end());
+    return body;
+  }
+  index.insert(index.end(), body.begin(), body.end());
+  return index;
+}
+
+// Variable-length elements: the decoded shard is vlen's (offsets, data)
+// buffer; each inner chunk gets one of its own.
+void ShardingCodec::encode_vlen(const Bytes& chunk, std::vector<uint64_t>& entries, Bytes& body) const {
+  const vlen::ChunkView view(chunk, shard_.elements());
+  const std::string_view fill(reinterpret_cast<const char*>(shard_.fill_item.data()), shard_.fill_item.size());
+  const std::vector<int64_t> shard_strides = c_order_strides(shard_.shape, 1);  // in elements
+  std::vector<std::string_view> items;
+  for (size_t i : write_order()) {
+    std::vector<uint64_t> origin = unravel(i, grid_);
+    for (size_t d = 0; d < origin.size(); ++d) origin[d] *= inner_shape_[d];
+    items.clear();
+    bool only_fill = true;
+    for_each_index(inner_shape_, [&](const std::vector<uint64_t>& j) {
+      int64_t at = 0;
+      for (size_t d = 0; d < j.size(); ++d) at += static_cast<int64_t>(origin[d] + j[d]) * shard_strides[d];
+      items.push_back(view.item(static_cast<size_t>(at)));
+      only_fill = only_fill && items.back() == fill;
+    });
+    if (only_fill) continue;
+    const Bytes encoded = inner_.encode(vlen::pack(items));
+    entries[2 * i] = body.size();
+    entries[2 * i + 1] = encoded.size();
+    body.insert(body.end(), encoded.begin(), encoded.end());
+  }
+}
+
+// ---- decode -------------------------------------------------------------------
+
+Bytes ShardingCodec::decode(ByteView stored, const ArrayRepr& decoded) const {
+  check_shape(decoded);
+  if (stored.size < index_size_) {
+    fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(stored.size) +
+                             " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
+  }
+  const ByteView index_bytes(stored.data + (index_at_end_ ? stored.size - index_size_ : 0), index_size_);
+  const std::vector<uint64_t> entries = decode_index(index_bytes);
+  for (size_t i = 0; i < static_cast<size_t>(n_inner_); ++i) {
+    if (entries[2 * i] != kEmpty) check_inside(i, entries[2 * i], entries[2 * i + 1], stored.size);
+  }
+  if (shard_.dtype.is_variable_length()) return decode_vlen(stored, entries);
+  if (n_inner_ == 1 && entries[0] != kEmpty) {
+    return inner_.decode(ByteView(stored.data + entries[0], static_cast<size_t>(entries[1])), inner_name(0));
+  }
+  Bytes out(shard_.byte_size());
+  const std::vector<int64_t> strides = c_order_strides(shard_.shape, shard_.dtype.item_size());
+  for_each_overlap(std::vector<uint64_t>(shard_.shape.size(), 0), shard_.shape, [&](const Overlap& ov) {
+    const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
+    if (offset == kEmpty) {
+      strided_fill(ov.count, shard_.fill_item, out.data() + byte_offset(ov.box_offset, strides), strides);
+    } else {
+      decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out.data(), strides);
+    }
+  });
+  return out;
+}
+
+Bytes ShardingCodec::decode_vlen(ByteView stored, const std::vector<uint64_t>& entries) const {
+  const std::string_view fill(reinterpret_cast<const char*>(shard_.fill_item.data()), shard_.fill_item.size());
+  std::vector<std::string_view> items(static_cast<size_t>(shard_.elements()), fill);
+  std::vector<Bytes> inner_chunks;  // the views in `items` point into these
+  inner_chunks.reserve(static_cast<size_t>(n_inner_));
+  const std::vector<int64_t> shard_strides = c_order_strides(shard_.shape, 1);
+  const uint64_t inner_elements = inner_.decoded().elements();
+  for (size_t i = 0; i < static_cast<size_t>(n_inner_); ++i) {
+    if (entries[2 * i] == kEmpty) continue;
+    inner_chunks.push_back(
+        inner_.decode(ByteView(stored.data + entries[2 * i], static_cast<size_t>(entries[2 * i + 1])), inner_name(i)));
+    const vlen::ChunkView view(inner_chunks.back(), inner_elements);
+    std::vector<uint64_t> origin = unravel(i, grid_);
+    for (size_t d = 0; d < origin.size(); ++d) origin[d] *= inner_shape_[d];
+    size_t k = 0;
+    for_each_index(inner_shape_, [&](const std::vector<uint64_t>& j) {
+      int64_t at = 0;
+      for (size_t d = 0; d < j.size(); ++d) at += static_cast<int64_t>(origin[d] + j[d]) * shard_strides[d];
+      items[static_cast<size_t>(at)] = view.item(k++);
+    });
+  }
+  return vlen::pack(items);
+}
+
+// ---- partial decode -------------------------------------------------------------
+
+bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& decoded,
+                                   const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
+                                   uint8_t* out, const std::vector<int64_t>& out_strides) const {
+  check_shape(decoded);
+  if (shard_.dtype.is_variable_length()) {
+    fail(ZARR_ERR_INTERNAL, kPrefix + std::string("no partial decoding of variable-length elements"));
+  }
+  if (chunk_offset.size() != shard_.shape.size() || count.size() != shard_.shape.size() ||
+      out_strides.size() != shard_.shape.size()) {
+    fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box rank does not match the shard's"));
+  }
+  for (size_t d = 0; d < count.size(); ++d) {
+    if (chunk_offset[d] > shard_.shape[d] || count[d] > shard_.shape[d] - chunk_offset[d]) {
+      fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box ") + list_text(chunk_offset) + " + " +
+                                  list_text(count) + " is outside the shard " + list_text(shard_.shape));
+    }
+  }
+  std::vector<Overlap> needed;
+  for_each_overlap(chunk_offset, count, [&](const Overlap& ov) { needed.push_back(ov); });
+  if (needed.empty()) return true;
+
+  auto fill = [&](const Overlap& ov) {
+    strided_fill(ov.count, shard_.fill_item, out + byte_offset(ov.box_offset, out_strides), out_strides);
+  };
+
+  // Every inner chunk needed: one request for the whole shard.
+  if (needed.size() == n_inner_) {
+    std::optional<Bytes> whole = read(0, std::nullopt);
+    if (!whole) return false;
+    const ByteView stored(*whole);
+    if (stored.size < index_size_) {
+      fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(stored.size) +
+                               " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
+    }
+    const std::vector<uint64_t> entries =
+        decode_index(ByteView(stored.data + (index_at_end_ ? stored.size - index_size_ : 0), index_size_));
+    for (const Overlap& ov : needed) {
+      const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
+      if (offset == kEmpty) {
+        fill(ov);
+        continue;
+      }
+      check_inside(ov.index, offset, nbytes, stored.size);
+      decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out, out_strides);
+    }
+    return true;
+  }
+
+  // The index: its size is fixed, so one range request finds it.
+  std::optional<Bytes> index_bytes = index_at_end_ ? read(-static_cast<int64_t>(index_size_), std::nullopt)
+                                                   : read(0, index_size_);
+  if (!index_bytes) return false;
+  if (index_bytes->size() != index_size_) {
+    fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(index_bytes->size()) +
+                             " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
+  }
+  const std::vector<uint64_t> entries = decode_index(*index_bytes);
+
+  // The byte ranges to fetch: inner chunks decoded whole (nested shards only
+  // partly needed are read through their own partial decoding instead).
+  const bool nested_partial = inner_.partial_reads();
+  struct Fetch {
+    size_t k;  // position in `needed`
+    uint64_t offset, nbytes;
+  };
+  std::vector<Fetch> fetches;
+  for (size_t k = 0; k < needed.size(); ++k) {
+    const uint64_t offset = entries[2 * needed[k].index], nbytes = entries[2 * needed[k].index + 1];
+    if (offset == kEmpty) continue;
+    check_inside(needed[k].index, offset, nbytes, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+    if (nested_partial && !needed[k].whole) continue;
+    fetches.push_back({k, offset, nbytes});
+  }
+  std::sort(fetches.begin(), fetches.end(), [](const Fetch& a, const Fetch& b) { return a.offset < b.offset; });
+
+  std::vector<Bytes> buffers;
+  std::vector<ByteView> view_of(needed.size());
+  for (size_t g = 0; g < fetches.size();) {
+    // One request for fetches[g..h): neighbours close enough in the shard.
+    const uint64_t begin = fetches[g].offset;
+    uint64_t end = begin + fetches[g].nbytes;
+    size_t h = g + 1;
+    while (h < fetches.size()) {
+      const uint64_t f_end = fetches[h].offset + fetches[h].nbytes;
+      const uint64_t gap = fetches[h].offset > end ? fetches[h].offset - end : 0;
+      const uint64_t new_end = std::max(end, f_end);
+      if (gap > kShardCoalesceMaxGap || new_end - begin > kShardCoalesceMaxBytes) break;
+      end = new_end;
+      ++h;
+    }
+    std::optional<Bytes> bytes = read(static_cast<int64_t>(begin), end - begin);
+    if (!bytes) {
+      fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard disappeared while it was read (written concurrently?)"));
+    }
+    for (size_t f = g; f < h; ++f) {
+      const Fetch& fetch = fetches[f];
+      if (fetch.offset - begin + fetch.nbytes > bytes->size()) {
+        fail(ZARR_ERR_CODEC, kPrefix + inner_name(needed[fetch.k].index) + ": index entry (offset " +
+                                 std::to_string(fetch.offset) + ", nbytes " + std::to_string(fetch.nbytes) +
+                                 ") lies past the end of the " + std::to_string(begin + bytes->size()) +
+                                 "-byte (or shorter) shard");
+      }
+    }
+    buffers.push_back(std::move(*bytes));
+    for (size_t f = g; f < h; ++f) {
+      view_of[fetches[f].k] = ByteView(buffers.back().data() + (fetches[f].offset - begin),
+                                       static_cast<size_t>(fetches[f].nbytes));
+    }
+    g = h;
+  }
+
+  for (size_t k = 0; k < needed.size(); ++k) {
+    const Overlap& ov = needed[k];
+    const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
+    if (offset == kEmpty) {
+      fill(ov);
+    } else if (view_of[k].data) {
+      decode_into(view_of[k], ov, out, out_strides);
+    } else {
+      // Nested sharding: the inner chunk's own partial decoding, reading
+      // through a window onto its byte range.
+      RangeReader window = [&read, offset, nbytes](int64_t o, std::optional<uint64_t> length) {
+        uint64_t begin, size;
+        if (o < 0) {
+          size = std::min(static_cast<uint64_t>(-o), nbytes);
+          begin = offset + nbytes - size;
+        } else {
+          const uint64_t b = std::min(static_cast<uint64_t>(o), nbytes);
+          begin = offset + b;
+          size = length ? std::min(*length, nbytes - b) : nbytes - b;
+        }
+        return read(static_cast<int64_t>(begin), size);
+      };
+      bool present;
+      try {
+        present = inner_.array_to_bytes()->partial_decode(window, inner_.decoded(), ov.chunk_offset, ov.count,
+                                                          out + byte_offset(ov.box_offset, out_strides), out_strides);
+      } catch (const Error& e) {
+        fail(e.code(), kPrefix + inner_name(ov.index) + ": " + e.what());
+      }
+      if (!present) fill(ov);
+    }
+  }
+  return true;
+}
+
+// ---- construction from metadata -------------------------------------------------
+
+std::shared_ptr<const ArrayToBytesCodec> make_sharding_codec(const rapidjson::Value* configuration,
+                                                             const ArrayRepr& decoded, const std::string& where) {
+  if (!configuration) fail(ZARR_ERR_INVALID_METADATA, where + ": 'configuration' is required");
+  const rapidjson::Value& c = *configuration;
+  static const std::set<std::string> kMembers = {"chunk_shape", "codecs", "index_codecs", "index_location"};
+  for (auto it = c.MemberBegin(); it != c.MemberEnd(); ++it) {
+    if (!kMembers.count(it->name.GetString())) {
+      fail(ZARR_ERR_INVALID_METADATA, where + ": unknown configuration member '" + it->name.GetString() + "'");
+    }
+  }
+  std::vector<uint64_t> inner_shape =
+      json::get_uint_list(json::require(c, "chunk_shape", where), "chunk_shape", where);
+  if (inner_shape.size() != decoded.shape.size()) {
+    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape' " + list_text(inner_shape) + " has " +
+                                        std::to_string(inner_shape.size()) + " dimensions but the shard shape " +
+                                        list_text(decoded.shape) + " has " + std::to_string(decoded.shape.size()));
+  }
+  for (size_t d = 0; d < inner_shape.size(); ++d) {
+    if (inner_shape[d] == 0) {
+      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape' item " + std::to_string(d) +
+                                          " must be positive, got 0");
+    }
+    if (decoded.shape[d] % inner_shape[d] != 0) {
+      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape' " + list_text(inner_shape) +
+                                          " must divide the shard shape " + list_text(decoded.shape) +
+                                          " (the array's chunk shape) in every dimension");
+    }
+  }
+  bool at_end = true;
+  if (std::optional<std::string> location = json::opt_string(c, "index_location", where)) {
+    if (*location != "start" && *location != "end") {
+      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'index_location' must be \"start\" or \"end\", got " +
+                                          json::quote(*location));
+    }
+    at_end = *location == "end";
+  }
+
+  // The inner chunks: the shard's type and fill value, the inner shape.
+  const ArrayRepr inner_repr{inner_shape, decoded.dtype, decoded.fill_item};
+  rapidjson::Document defaults;
+  const rapidjson::Value* codecs = json::find(c, "codecs");
+  if (!codecs) {
+    const DTypeKind kind = decoded.dtype.kind();
+    defaults = json::parse(kind == DTypeKind::VarString   ? R"([{"name":"vlen-utf8","configuration":{}}])"
+                           : kind == DTypeKind::VarBytes  ? R"([{"name":"vlen-bytes","configuration":{}}])"
+                           : decoded.dtype.has_byte_order() ? R"([{"name":"bytes","configuration":{"endian":"little"}}])"
+                                                            : R"([{"name":"bytes"}])",
+                           where);
+    codecs = &defaults;
+  }
+  CodecChain inner = make_v3_codec_chain(*codecs, inner_repr, where + ": field 'codecs'");
+  if (decoded.dtype.is_variable_length()) {
+    const std::string a2b = inner.array_to_bytes()->name();
+    const char* needed = decoded.dtype.kind() == DTypeKind::VarString ? "vlen-utf8" : "vlen-bytes";
+    if (a2b != needed && a2b != "sharding_indexed") {
+      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'codecs': variable-length elements need the \"" + needed +
+                                          "\" codec, not " + json::quote(a2b));
+    }
+  }
+
+  // The index: uint64 (offset, nbytes) pairs, shape = chunks per shard + [2].
+  std::vector<uint64_t> index_shape;
+  for (size_t d = 0; d < inner_shape.size(); ++d) index_shape.push_back(decoded.shape[d] / inner_shape[d]);
+  index_shape.push_back(2);
+  const ArrayRepr index_repr{index_shape, *DataType::from_v3_name("uint64"), Bytes(8, 0xff)};
+  rapidjson::Document index_defaults;
+  const rapidjson::Value* index_codecs = json::find(c, "index_codecs");
+  if (!index_codecs) {
+    index_defaults = json::parse(R"([{"name":"bytes","configuration":{"endian":"little"}},{"name":"crc32c"}])", where);
+    index_codecs = &index_defaults;
+  }
+  CodecChain index = make_v3_codec_chain(*index_codecs, index_repr, where + ": field 'index_codecs'");
+
+  return std::make_shared<ShardingCodec>(decoded, std::move(inner_shape), std::move(inner), std::move(index), at_end,
+                                         where);
+}
+
+}  // namespace zarr
