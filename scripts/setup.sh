@@ -15,6 +15,16 @@ PACKAGES=(
   abigail-tools
 )
 
+# Interop peer zarrita.js (Zarr v3), run by Node.js >= 18 and installed with
+# npm into the build tree by the tests. A Node.js already on PATH will do
+# (NodeSource's nodejs bundles npm); without one, Debian's nodejs and npm.
+if ! command -v node >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm)
+elif ! command -v npm >/dev/null 2>&1 && \
+     ! dpkg-query -W -f='${Version}' nodejs 2>/dev/null | grep -q nodesource; then
+  PACKAGES+=(npm)
+fi
+
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

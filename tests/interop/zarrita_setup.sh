@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Prepares the zarrita.js peer of test_zarrita.cpp in PEER_DIR (a folder of the
+# build tree):
+#
+#   zarrita_setup.sh PEER_DIR
+#
+# Installs zarrita 0.7.5 and its dependencies, pinned by zarrita-peer/
+# package-lock.json, with `npm ci` from the npm registry the first time only,
+# and copies zarrita_peer.mjs next to them (every time: it may have changed).
+# Exit status 0: ready. Otherwise the last line of output says why, and the
+# tests skip with it: no Node.js >= 18, no npm, or npm could not install
+# (offline, registry unreachable).
+set -uo pipefail
+
+peer_dir=${1:?usage: zarrita_setup.sh PEER_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+
+if ! command -v node >/dev/null 2>&1; then
+  echo "zarrita peer: no 'node' on PATH (scripts/setup.sh installs Debian's nodejs)"
+  exit 2
+fi
+major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$major" -lt 18 ]; then
+  echo "zarrita peer: Node.js $(node --version 2>/dev/null) is too old, zarrita 0.7.5 needs 18 or later"
+  exit 2
+fi
+
+installed() {
+  node -e 'const p = require(process.argv[1]); process.exit(p.version === "0.7.5" ? 0 : 1)' \
+    "$peer_dir/node_modules/zarrita/package.json" >/dev/null 2>&1
+}
+
+if ! installed; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "zarrita peer: no 'npm' on PATH (scripts/setup.sh installs Debian's npm)"
+    exit 2
+  fi
+  # Install into a fresh folder and move it into place, so an interrupted or
+  # concurrent install never leaves a half-filled node_modules behind.
+  mkdir -p "$(dirname "$peer_dir")"
+  staging=$(mktemp -d "$peer_dir.install.XXXXXX") || exit 2
+  cp "$here/zarrita-peer/package.json" "$here/zarrita-peer/package-lock.json" "$staging/"
+  if ! log=$(cd "$staging" && timeout 300 npm ci --prefer-offline --no-audit --no-fund --loglevel=error \
+      --fetch-retries=1 --fetch-retry-mintimeout=1000 --fetch-retry-maxtimeout=3000 2>&1); then
+    rm -rf "$staging"
+    echo "$log" | tail -5
+    echo "zarrita peer: 'npm ci' of zarrita 0.7.5 failed (offline or registry unreachable?)"
+    exit 2
+  fi
+  if ! installed; then
+    rm -rf "$peer_dir/node_modules"
+    mkdir -p "$peer_dir"
+    mv "$staging/node_modules" "$peer_dir/node_modules"
+    cp "$staging/package.json" "$staging/package-lock.json" "$peer_dir/"
+  fi
+  rm -rf "$staging"
+  if ! installed; then
+    echo "zarrita peer: zarrita 0.7.5 is not in $peer_dir/node_modules after 'npm ci'"
+    exit 2
+  fi
+fi
+
+cp "$here/zarrita_peer.mjs" "$peer_dir/zarrita_peer.mjs.tmp.$$" && mv "$peer_dir/zarrita_peer.mjs.tmp.$$" "$peer_dir/zarrita_peer.mjs" || {
+  echo "zarrita peer: cannot copy zarrita_peer.mjs into $peer_dir"
+  exit 2
+}
+echo "zarrita peer: zarrita 0.7.5 ready in $peer_dir"
