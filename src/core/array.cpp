@@ -224,7 +224,7 @@ bool Array::is_fill_everywhere(const Bytes& chunk) const {
   return true;
 }
 
-std::mutex& Array::chunk_lock(const std::string& key) {
+std::mutex& Array::chunk_lock(const std::string& key) const {
   return chunk_locks_[std::hash<std::string>{}(key) % chunk_locks_.size()];
 }
 
@@ -267,6 +267,10 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
     }
     return store_->get_range(key, range);
   };
+  // A partial read makes several requests (index, then inner chunks): hold
+  // the chunk's lock so a writer in this process cannot replace the shard
+  // between them and pair an old index with new bytes.
+  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
   try {
     return meta_.codecs.array_to_bytes()->partial_decode(read, meta_.codecs.decoded(), ov.chunk_offset, ov.count, dst,
                                                          dst_strides);

@@ -100,7 +100,7 @@ class Array {
   std::string serialized_metadata() const;
   void write_metadata();
   void erase_chunks_outside(const std::vector<uint64_t>& shape);
-  std::mutex& chunk_lock(const std::string& key);
+  std::mutex& chunk_lock(const std::string& key) const;
 
   std::shared_ptr<Store> store_;
   std::string path_;
@@ -112,7 +112,7 @@ class Array {
   bool variable_length_ = false;  // strings or bytes: chunks decode to offsets + bytes (codecs/vlen_codecs.h)
   Bytes fill_item_;
   mutable std::shared_mutex shape_mutex_;   // shared for region I/O, exclusive for resize
-  std::array<std::mutex, 64> chunk_locks_;  // striped by chunk key
+  mutable std::array<std::mutex, 64> chunk_locks_;  // striped by chunk key
 };
 
 }  // namespace zarr

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "codecs/sharding_codec.h"
 #include "codecs/v3_codecs.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -262,7 +263,12 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
   if (meta.dtype.is_variable_length()) {
     // The bytes codec would store the region-buffer items (pointers) themselves.
     const char* needed = meta.dtype.kind() == DTypeKind::VarString ? "vlen-utf8" : "vlen-bytes";
-    const std::string actual = meta.codecs.array_to_bytes()->name();
+    // Through any nesting of shards, the innermost array->bytes codec.
+    const ArrayToBytesCodec* innermost = meta.codecs.array_to_bytes().get();
+    while (const auto* shard = dynamic_cast<const ShardingCodec*>(innermost)) {
+      innermost = shard->inner_chain().array_to_bytes().get();
+    }
+    const std::string actual = innermost->name();
     if (actual != needed) {
       invalid(where, "field 'codecs': data type " + meta.dtype.to_v3_json() + " needs the \"" + needed +
                          "\" codec, not " + json::quote(actual));

@@ -1,4 +1,6 @@
 // Variable-length elements: one data buffer plus offsets through the C API.
+#include <algorithm>
+
 #include "capi_helpers.h"
 #include "support/test_support.h"
 
@@ -104,4 +106,40 @@ TEST(Vlen, ErrorsNameTheProblem) {
                 ZARR_ERR_UNSUPPORTED, "object codec");
   uint64_t s9 = 4, c9 = 2;
   EXPECT_STATUS(zarr_read_region_vlen(a, 1, &s9, &c9, out, 3, buf, 1, &needed), ZARR_ERR_OUT_OF_BOUNDS, "outside");
+}
+
+namespace {
+
+// Strings in shards of 4 holding inner chunks of 2, inner codec `inner`.
+std::string sharded_strings(const std::string& inner) {
+  return "{\"shape\": [6], \"data_type\": \"string\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
+         "{\"chunk_shape\": [4]}}, \"fill_value\": \"\", \"codecs\": [{\"name\": \"sharding_indexed\", "
+         "\"configuration\": {\"chunk_shape\": [2], \"codecs\": [{\"name\": \"" +
+         inner + "\"}]}}]}";
+}
+
+}  // namespace
+
+TEST(Vlen, ShardedStringsRoundTripAndLeaveFillInnerChunksOut) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", sharded_strings("vlen-utf8"));
+  ASSERT_OK(write_strings(a, {0}, {6}, {"", "", "zwei", "drei \xe2\x98\x83", "", "x"}));
+  EXPECT_EQ(read_strings(open_array(dir / "s"), {0}, {6}),
+            (std::vector<std::string>{"", "", "zwei", "drei \xe2\x98\x83", "", "x"}));
+  EXPECT_EQ(read_strings(a, {3}, {2}), (std::vector<std::string>{"drei \xe2\x98\x83", ""}));
+  // Shard 0: its first inner chunk is all fill, so the index marks it empty.
+  zarr::Bytes shard = read_file(dir / "s/c/0");
+  ASSERT_GE(shard.size(), 36u);  // 2 entries of 16 bytes + crc32c at the end
+  const uint8_t* index = shard.data() + shard.size() - 36;
+  EXPECT_TRUE(std::all_of(index, index + 16, [](uint8_t b) { return b == 0xff; }));
+  ASSERT_OK(write_strings(a, {0}, {4}, {"", "", "", ""}));
+  EXPECT_FALSE(file_exists(dir / "s/c/0"));
+}
+
+TEST(Vlen, ShardedStringsNeedTheVlenCodecInside) {
+  TempDir dir;
+  zarr_array* a = nullptr;
+  EXPECT_STATUS(zarr_create(&a, (dir / "s").c_str(), sharded_strings("bytes").c_str()), ZARR_ERR_INVALID_METADATA,
+                "vlen-utf8");
+  EXPECT_EQ(a, nullptr);
 }
