@@ -97,6 +97,11 @@ ZARR_API int zarr_open(zarr_array **out, const char *url, const char *mode);
  * zarr_open with options, a JSON object (NULL or "" for none). Known options:
  *   "write_empty_chunks": bool  store chunks equal to the fill value everywhere
  *                               (default false: such chunks are erased instead)
+ *   "zarr_format": 1, 2 or 3    open only that format's metadata (.zarray for 2,
+ *                               zarr.json for 3, meta for 1). Without it zarr.json is
+ *                               looked for first, so a node with both zarr.json and
+ *                               .zarray opens as v3, as in zarr-python 3. Given to
+ *                               zarr_create_ex it must match the document's format.
  * An unknown option is ZARR_ERR_INVALID_ARGUMENT naming it.
  */
 ZARR_API int zarr_open_ex(zarr_array **out, const char *url, const char *mode,

@@ -231,8 +231,9 @@ std::shared_ptr<const ArrayToBytesCodec> make_array_to_bytes(const CodecSpec& sp
     }
     DataType stored = decoded.dtype.with_byte_order(big.value_or(host_is_big_endian()));
     if (!big && stored.with_byte_order(!host_is_big_endian()).needs_byte_swap()) {
+      const DataType& t = decoded.dtype;
       fail(ZARR_ERR_INVALID_METADATA, spec.where + ": field 'endian' is required for data type " +
-                                          decoded.dtype.to_v2_json());
+                                          (t.v3_name() ? json::quote(*t.v3_name()) : t.to_v2_json()));
     }
     return make_bytes_layout_codec(stored, big);
   }

@@ -70,6 +70,10 @@ ArrayOptions parse_array_options(const char* options_json) {
     if (name == "write_empty_chunks") {
       if (!it->value.IsBool()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'write_empty_chunks' must be true or false");
       options.write_empty_chunks = it->value.GetBool();
+    } else if (name == "zarr_format") {
+      const bool known = it->value.IsInt() && it->value.GetInt() >= 1 && it->value.GetInt() <= 3;
+      if (!known) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' must be 1, 2 or 3");
+      options.zarr_format = it->value.GetInt();
     } else {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
     }
@@ -93,7 +97,7 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
 
 std::unique_ptr<Array> Array::open(std::shared_ptr<Store> store, const std::string& path, bool writable,
                                    const ArrayOptions& options) {
-  NodeInfo node = node_info(*store, path);
+  NodeInfo node = node_info(*store, path, options.zarr_format);
   const std::string key = path::join(path, node.metadata_key);
   switch (node.kind) {
     case NodeKind::Array: {
@@ -118,7 +122,9 @@ std::unique_ptr<Array> Array::open(std::shared_ptr<Store> store, const std::stri
     case NodeKind::None:
       break;
   }
-  fail(ZARR_ERR_NOT_FOUND, "no array at " + describe_node(*store, path) + " (no .zarray or zarr.json key)");
+  static const char* const kLookedFor[] = {".zarray or zarr.json", "meta", ".zarray", "zarr.json"};
+  fail(ZARR_ERR_NOT_FOUND,
+       "no array at " + describe_node(*store, path) + " (no " + kLookedFor[options.zarr_format] + " key)");
 }
 
 int metadata_document_format(const std::string& metadata_json, const std::string& where) {
@@ -134,6 +140,10 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
                                      const std::string& metadata_json, const ArrayOptions& options) {
   const std::string where = "metadata for " + describe_node(*store, path);
   const int format = metadata_document_format(metadata_json, where);
+  if (options.zarr_format != 0 && options.zarr_format != format) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' is " + std::to_string(options.zarr_format) +
+                                        " but the metadata document is Zarr v" + std::to_string(format));
+  }
   ArrayMetadata meta = format == 3 ? parse_v3_array_metadata_for_create(metadata_json, where)
                                    : parse_v2_array_metadata_for_create(metadata_json, where);
   validate_node_names(path, format, where);

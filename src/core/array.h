@@ -23,6 +23,7 @@ namespace zarr {
 
 struct ArrayOptions {
   bool write_empty_chunks = false;  // store chunks equal to the fill value everywhere
+  int zarr_format = 0;              // open: look for this format's metadata only (0: any)
 };
 
 // Parse the JSON options object of zarr_open_ex / zarr_create_ex.

@@ -9,18 +9,23 @@
 
 namespace zarr {
 
-NodeInfo node_info(const Store& store, const std::string& path) {
-  const std::string array_key = path::join(path, kV2ArrayKey);
-  if (store.exists(array_key)) return {NodeKind::Array, 2, kV2ArrayKey};
-  if (store.exists(path::join(path, kV2GroupKey))) return {NodeKind::Group, 2, kV2GroupKey};
-  const std::string v3_key = path::join(path, kV3MetadataKey);
-  if (std::optional<Bytes> doc = store.get(v3_key)) {
-    std::string type = v3_node_type(ByteView(*doc).to_string(), v3_key);
-    if (type == "array") return {NodeKind::Array, 3, kV3MetadataKey};
-    if (type == "group") return {NodeKind::Group, 3, kV3MetadataKey};
-    fail(ZARR_ERR_INVALID_METADATA, v3_key + ": field 'node_type' must be \"array\" or \"group\", got " + json::quote(type));
+NodeInfo node_info(const Store& store, const std::string& path, int only_format) {
+  auto wanted = [&](int format) { return only_format == 0 || only_format == format; };
+  if (wanted(3)) {
+    const std::string v3_key = path::join(path, kV3MetadataKey);
+    if (std::optional<Bytes> doc = store.get(v3_key)) {
+      std::string type = v3_node_type(ByteView(*doc).to_string(), v3_key);
+      if (type == "array") return {NodeKind::Array, 3, kV3MetadataKey};
+      if (type == "group") return {NodeKind::Group, 3, kV3MetadataKey};
+      fail(ZARR_ERR_INVALID_METADATA,
+           v3_key + ": field 'node_type' must be \"array\" or \"group\", got " + json::quote(type));
+    }
   }
-  if (store.exists(path::join(path, kV1MetaKey))) return {NodeKind::LegacyV1Array, 1, kV1MetaKey};
+  if (wanted(2)) {
+    if (store.exists(path::join(path, kV2ArrayKey))) return {NodeKind::Array, 2, kV2ArrayKey};
+    if (store.exists(path::join(path, kV2GroupKey))) return {NodeKind::Group, 2, kV2GroupKey};
+  }
+  if (wanted(1) && store.exists(path::join(path, kV1MetaKey))) return {NodeKind::LegacyV1Array, 1, kV1MetaKey};
   return {};
 }
 

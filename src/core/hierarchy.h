@@ -17,10 +17,12 @@ struct NodeInfo {
   std::string metadata_key;  // ".zarray", ".zgroup", "zarr.json" or "meta" under the node's path
 };
 
-// What is at a normalised path, from the metadata keys present: v2 keys are
-// checked first, then zarr.json (whose node_type says array or group), then
-// the v1 "meta" key.
-NodeInfo node_info(const Store& store, const std::string& path);
+// What is at a normalised path, from the metadata keys present: zarr.json
+// first (its node_type says array or group), then the v2 keys, then the v1
+// "meta" key. Where both zarr.json and .zarray/.zgroup exist (zarrs and some
+// converters leave both), the node is v3, as zarr-python 3 decides.
+// `only_format` (1, 2 or 3) looks for that format's keys alone; 0: any.
+NodeInfo node_info(const Store& store, const std::string& path, int only_format = 0);
 inline NodeKind node_kind(const Store& store, const std::string& path) { return node_info(store, path).kind; }
 
 // Describe a node for messages: "array at 'a/b' in /data/x.zarr".

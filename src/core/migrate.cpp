@@ -138,8 +138,9 @@ void migrate_v1_to_v2(Store& store, const std::string& path) {
 size_t migrate_v2_to_v3(Store& store, const std::string& path) {
   std::vector<Conversion> conversions;
   plan(store, path, conversions);
-  // Write every zarr.json first, then drop the v2 keys: a reader sees the v2
-  // node until its v2 keys go (v2 keys are looked for first).
+  // Write every zarr.json first, then drop the v2 keys: a reader sees the v3
+  // node as soon as its zarr.json exists (zarr.json is looked for first), and
+  // the chunks it names are the v2 ones, unchanged.
   for (const Conversion& c : conversions) store.set(path::join(c.path, kV3MetadataKey), c.document);
   for (const Conversion& c : conversions) {
     for (const char* key : {kV2ArrayKey, kV2GroupKey, kV2AttrsKey, ".zmetadata"}) store.erase(path::join(c.path, key));

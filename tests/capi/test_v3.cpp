@@ -156,3 +156,27 @@ TEST(V3, MetadataErrorsFromTheSpec) {
   create_array(dir / "ok", v3_meta("[4]", "[2]", "uint8",
                                    "\"x_hint\": {\"must_understand\": false, \"anything\": 1}, \"codecs\": [\"bytes\"]"));
 }
+
+TEST(V3, ZarrFormatOptionChoosesWhichMetadataOpens) {
+  TempDir dir;
+  // A v3 array with a stray .zarray beside it (as zarrs leaves): zarr.json wins.
+  ArrayPtr made = create_array(dir / "a", v3_meta("[4]", "[2]", "int32"));
+  write_file(dir / "a/.zarray", zarr::ByteView(array_meta("[4]", "[2]", "<i4")));
+  EXPECT_EQ(zarr_format(open_array(dir / "a")), 3);
+  ArrayPtr v2;
+  ASSERT_OK(zarr_open_ex(v2.out(), (dir / "a").c_str(), "r", "{\"zarr_format\": 2}"));
+  EXPECT_EQ(zarr_format(v2), 2);
+
+  ArrayPtr none;
+  EXPECT_STATUS(zarr_open_ex(none.out(), (dir / "a").c_str(), "r", "{\"zarr_format\": 1}"), ZARR_ERR_NOT_FOUND,
+                "no meta key");
+  EXPECT_STATUS(zarr_open_ex(none.out(), (dir / "a").c_str(), "r", "{\"zarr_format\": 4}"),
+                ZARR_ERR_INVALID_ARGUMENT, "'zarr_format' must be 1, 2 or 3");
+  EXPECT_STATUS(zarr_open_ex(none.out(), (dir / "a").c_str(), "r", "{\"zarr_format\": \"3\"}"),
+                ZARR_ERR_INVALID_ARGUMENT, "'zarr_format'");
+  EXPECT_STATUS(zarr_create_ex(none.out(), (dir / "b").c_str(), array_meta("[4]", "[2]").c_str(),
+                               "{\"zarr_format\": 3}"),
+                ZARR_ERR_INVALID_ARGUMENT, "metadata document is Zarr v2");
+  EXPECT_EQ(none.get(), nullptr);
+  EXPECT_FALSE(file_exists(dir / "b"));
+}

@@ -151,7 +151,7 @@ TEST(V3Codecs, OrderIsValidatedNamingTheCodec) {
        "cannot follow"},
       {R"([])", ZARR_ERR_INVALID_METADATA, "array->bytes codec"},
       {R"([{"name": "transpose", "configuration": {"order": [0]}}])", ZARR_ERR_INVALID_METADATA, "array->bytes codec"},
-      {R"([{"name": "bytes"}])", ZARR_ERR_INVALID_METADATA, "'endian' is required"},
+      {R"([{"name": "bytes"}])", ZARR_ERR_INVALID_METADATA, "'endian' is required for data type \"int16\""},
       {R"([{"name": "bytes", "configuration": {"endian": "middle"}}])", ZARR_ERR_INVALID_METADATA, "middle"},
       {R"([{"name": "transpose", "configuration": {"order": [1]}}, "bytes"])", ZARR_ERR_INVALID_METADATA, "permutation"},
       {R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "frobnicate"}])", ZARR_ERR_UNSUPPORTED,

@@ -347,13 +347,9 @@ void verify_attributes(zarr_array* a, const std::string& dir) {
 // Verifies an open array against the peers. False when nothing could be
 // compared beyond shape and type (no hash, no values, no note).
 bool verify_array(zarr_array* a, const Entry& e, const std::string& dir) {
-  if (has_both_formats(dir)) {
-    // zarr-python 3 prefers zarr.json (with a warning), zarrita tries v2
-    // first on a fresh store, libzarr opens .zarray: either holds the data.
-    EXPECT_TRUE(zarr_format(a) == 2 || zarr_format(a) == 3) << zarr_format(a);
-  } else {
-    EXPECT_EQ(zarr_format(a), 3);
-  }
+  // With both .zarray and zarr.json present, zarr.json wins as in
+  // zarr-python 3 (zarrita tries v2 first on a fresh store).
+  EXPECT_EQ(zarr_format(a), 3);
   size_t nd = zarr_ndim(a);
   std::vector<uint64_t> shape(nd);
   EXPECT_EQ(zarr_shape(a, shape.data()), ZARR_OK) << zarr_last_error();
@@ -513,6 +509,38 @@ TEST(PeerDataV3, EveryV3ArrayReadsAsThePeersReadIt) {
 // as a group nor as a folder of arrays (ZARR_ERR_NOT_FOUND today, as for any
 // path without metadata; ZARR_ERR_UNSUPPORTED would do as well). An array that
 // opens is verified against its data.zarr entry and noted.
+// Whole array in C order through zarr_read_region (fixed-size types).
+std::vector<uint8_t> read_whole(zarr_array* a) {
+  size_t nd = zarr_ndim(a);
+  std::vector<uint64_t> shape(nd), origin(nd, 0);
+  EXPECT_EQ(zarr_shape(a, shape.data()), ZARR_OK);
+  size_t n = zarr_item_size(a);
+  for (uint64_t s : shape) n *= s;
+  std::vector<uint8_t> out(n);
+  EXPECT_EQ(zarr_read_region(a, nd, origin.data(), shape.data(), out.data(), out.size()), ZARR_OK)
+      << zarr_last_error();
+  return out;
+}
+
+TEST(PeerDataV3, BothFormatsOpenAsV3UnlessTheV2ViewIsAskedFor) {
+  Corpus& c = corpus();
+  if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
+  int dual = 0;
+  for (const Entry& e : c.v3) {
+    const std::string full = c.dir + "/" + e.path;
+    if (!has_both_formats(full)) continue;
+    SCOPED_TRACE(e.path);
+    ++dual;
+    Array v3, v2;
+    ASSERT_EQ(zarr_open(v3.out(), full.c_str(), "r"), ZARR_OK) << zarr_last_error();
+    ASSERT_EQ(zarr_open_ex(v2.out(), full.c_str(), "r", "{\"zarr_format\": 2}"), ZARR_OK) << zarr_last_error();
+    EXPECT_EQ(zarr_format(v3), 3);
+    EXPECT_EQ(zarr_format(v2), 2);
+    EXPECT_EQ(read_whole(v3), read_whole(v2));
+  }
+  EXPECT_GE(dual, 7) << "zarrs-data/v3 holds 7 arrays with both .zarray and zarr.json";
+}
+
 TEST(PeerDataV3, ZipFilesWaitForAZipStore) {
   Corpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
