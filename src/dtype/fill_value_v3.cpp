@@ -1,6 +1,7 @@
 // v3 fill values: the JSON forms of the v3 spec ("Permitted fill values") and
 // of the extension data types zarr-python 3 writes, converted to and from
-// native bytes. Stricter than v2: no null, integers must be JSON integers,
+// native bytes. Stricter than v2: no null (metadata parsing maps a null fill_value to the
+// default before calling in), integers must be JSON integers,
 // booleans must be JSON booleans.
 #include <cmath>
 #include <cstring>

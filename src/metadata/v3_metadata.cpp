@@ -239,10 +239,16 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
     meta.key_encoding = {ChunkKeyEncoding::Kind::Default, '/'};
   }
 
-  if (const rapidjson::Value* fill = json::find(doc, "fill_value"); fill || !defaults) {
-    meta.fill_value = meta.dtype.parse_fill_value_v3(json::require(doc, "fill_value", where), where + ": field 'fill_value'");
-  } else {
+  // null is not a v3 fill value, but zarrita.js writes it when its caller
+  // gives none (and reads it as zero), and zarr-python 3 takes None for "the
+  // default" when creating: both mean the data type's default here.
+  const rapidjson::Value* fill = json::find(doc, "fill_value");
+  if (fill && !fill->IsNull()) {
+    meta.fill_value = meta.dtype.parse_fill_value_v3(*fill, where + ": field 'fill_value'");
+  } else if (fill || defaults) {
     meta.fill_value = meta.dtype.default_fill_value_v3();
+  } else {
+    json::require(doc, "fill_value", where);
   }
 
   if (const rapidjson::Value* names = json::find(doc, "dimension_names")) {

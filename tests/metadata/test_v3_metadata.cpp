@@ -369,8 +369,18 @@ TEST(V3Metadata, DataTypeErrors) {
                {"field 'data_type'", "must_understand"});
 }
 
+TEST(V3Metadata, NullFillValueIsTheTypesDefault) {
+  // zarrita.js writes null when given no fill value and reads it as zero.
+  const std::string int8 = with("data_type", "\"int8\"", with("codecs", R"([{"name":"bytes"}])").c_str());
+  EXPECT_EQ(parse(with("fill_value", "null", int8.c_str())).fill_value, Bytes{0});
+  const ArrayMetadata m = parse(with("fill_value", "null"));  // float32
+  EXPECT_EQ(m.fill_value, Bytes(4, 0));
+  // Written back, it is the v3 form.
+  EXPECT_NE(serialize_v3_array_metadata(m).find("\"fill_value\": 0.0,"), std::string::npos);
+}
+
 TEST(V3Metadata, FillValueErrors) {
-  for (const char* bad : {"null", "\"nan\"", "[1, 2]", "true", "\"0x7fc0\""}) {
+  for (const char* bad : {"\"nan\"", "[1, 2]", "true", "\"0x7fc0\"", "{}"}) {
     SCOPED_TRACE(bad);
     expect_error(ZARR_ERR_INVALID_METADATA, [&] { parse(with("fill_value", bad)); },
                  {"a/zarr.json: field 'fill_value'", "fill_value"});
