@@ -84,6 +84,11 @@ struct Box {
   std::vector<uint64_t> start, count;
 };
 
+// Boxes to read back from an array of `shape` and `chunks`: an empty one,
+// three unaligned random ones (from `seed`), the single element at the ragged
+// corner, and one straddling chunk boundaries. A 0-d array gets one box.
+std::vector<Box> sub_regions(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t seed);
+
 struct CaseSpec {
   std::string name;  // [A-Za-z0-9_]+, a directory name and a test name
   DTypeInfo dtype;

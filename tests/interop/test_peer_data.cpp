@@ -28,6 +28,7 @@
 
 #include "interop_handles.h"
 #include "interop_support.h"
+#include "peer_corpus.h"
 #include "support/test_support.h"
 #include "zarr/zarr.h"
 
@@ -36,8 +37,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kZarrPython = "zarr-python 2.13.6";
-const char* const kZarrita = "zarrita.js 0.7.5";
+const char* const kZarrPython = kZarrPythonPeer;
+const char* const kZarrita = kZarritaPeer;
 
 struct Unsupported {
   const char* why;
@@ -63,53 +64,9 @@ std::vector<uint8_t> expected_from_note(const std::string& path) {
   return {};
 }
 
-struct Entry {
-  std::string path;
-  bool peers_agree = false;
-  bool agree_is_null = false;
-  const rapidjson::Value* zp = nullptr;       // zarr-python's reading (may hold peer_error)
-  const rapidjson::Value* zarrita = nullptr;  // zarrita.js' reading
-};
+using Entry = PeerEntry;
 
-struct Corpus {
-  std::string dir, error;
-  rapidjson::Document manifest;
-  std::vector<Entry> v2;
-};
-
-Corpus& corpus() {
-  static Corpus c;
-  static bool loaded = [] {
-    c.dir = zarr::test::peer_data_dir();
-    if (c.dir.empty()) return true;
-    std::string text;
-    try {
-      text = read_text(c.dir + "/manifest.json");
-    } catch (const std::exception& e) {
-      c.error = e.what();
-      return true;
-    }
-    c.manifest.Parse(text.c_str());
-    if (c.manifest.HasParseError() || !c.manifest.IsObject() || !c.manifest.HasMember("arrays")) {
-      c.error = "cannot parse " + c.dir + "/manifest.json";
-      return true;
-    }
-    for (const auto& a : c.manifest["arrays"].GetArray()) {
-      if (!a.HasMember("zarr_format") || a["zarr_format"] != 2) continue;
-      Entry e;
-      e.path = a["path"].GetString();
-      e.agree_is_null = a["peers_agree"].IsNull();
-      e.peers_agree = a["peers_agree"].IsBool() && a["peers_agree"].GetBool();
-      const auto& peers = a["peers"];
-      if (peers.HasMember(kZarrPython)) e.zp = &peers[kZarrPython];
-      if (peers.HasMember(kZarrita)) e.zarrita = &peers[kZarrita];
-      c.v2.push_back(e);
-    }
-    return true;
-  }();
-  (void)loaded;
-  return c;
-}
+const PeerCorpus& corpus() { return peer_corpus(); }
 
 std::vector<uint64_t> u64s(const rapidjson::Value& v) {
   std::vector<uint64_t> out;
@@ -282,7 +239,7 @@ bool verify_array(zarr_array* a, const Entry& e, const std::string& full_path) {
 }
 
 TEST(PeerData, EveryV2ArrayReadsAsThePeersReadIt) {
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   ASSERT_TRUE(c.error.empty()) << c.error;
   ASSERT_GE(c.v2.size(), 40u) << "the manifest lists fewer v2 arrays than expected";
@@ -333,7 +290,7 @@ TEST(PeerData, EveryV2ArrayReadsAsThePeersReadIt) {
 
 // The v2 groups of the corpus: libzarr lists the same children the store holds.
 TEST(PeerData, V2GroupsListTheirChildren) {
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   int groups = 0;
   for (const auto& entry : fs::recursive_directory_iterator(c.dir)) {
@@ -370,7 +327,7 @@ TEST(PeerData, V2GroupsListTheirChildren) {
 TEST(PeerData, ChunkMaskHelperFindsStoredChunks) {
   // The null-fill comparison above depends on it: check it on a corpus entry
   // whose stored chunks are known (chunk 0 of 3 stored, chunks of 2).
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   std::string p = c.dir + "/zarrs-data/zarr_python_compat/float_v2_fv_null.zarr";
   if (!fs::exists(p + "/.zarray")) GTEST_SKIP() << "no " << p;

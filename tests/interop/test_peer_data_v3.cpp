@@ -36,6 +36,7 @@
 
 #include "interop_handles.h"
 #include "interop_support.h"
+#include "peer_corpus.h"
 #include "support/test_support.h"
 #include "zarr/zarr.h"
 
@@ -44,8 +45,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kZarrPython = "zarr-python 2.13.6";
-const char* const kZarrita = "zarrita.js 0.7.5";
+const char* const kZarrPython = kZarrPythonPeer;
+const char* const kZarrita = kZarritaPeer;
 
 struct Unsupported {
   const char* why;
@@ -185,51 +186,9 @@ std::vector<std::string> vlen_from_note(const std::string& path) {
 
 // ---- the corpus -----------------------------------------------------------------
 
-struct Entry {
-  std::string path;
-  bool peers_agree = false;
-  const rapidjson::Value* zp = nullptr;       // zarr-python's reading (may hold peer_error)
-  const rapidjson::Value* zarrita = nullptr;  // zarrita.js' reading (may hold peer_error)
-};
+using Entry = PeerEntry;
 
-struct Corpus {
-  std::string dir, error;
-  rapidjson::Document manifest;
-  std::vector<Entry> v3;
-};
-
-Corpus& corpus() {
-  static Corpus c;
-  static bool loaded = [] {
-    c.dir = zarr::test::peer_data_dir();
-    if (c.dir.empty()) return true;
-    std::string text;
-    try {
-      text = read_text(c.dir + "/manifest.json");
-    } catch (const std::exception& e) {
-      c.error = e.what();
-      return true;
-    }
-    c.manifest.Parse(text.c_str());
-    if (c.manifest.HasParseError() || !c.manifest.IsObject() || !c.manifest.HasMember("arrays")) {
-      c.error = "cannot parse " + c.dir + "/manifest.json";
-      return true;
-    }
-    for (const auto& a : c.manifest["arrays"].GetArray()) {
-      if (!a.HasMember("zarr_format") || a["zarr_format"] != 3) continue;
-      Entry e;
-      e.path = a["path"].GetString();
-      e.peers_agree = a["peers_agree"].IsBool() && a["peers_agree"].GetBool();
-      const auto& peers = a["peers"];
-      if (peers.HasMember(kZarrPython)) e.zp = &peers[kZarrPython];
-      if (peers.HasMember(kZarrita)) e.zarrita = &peers[kZarrita];
-      c.v3.push_back(e);
-    }
-    return true;
-  }();
-  (void)loaded;
-  return c;
-}
+const PeerCorpus& corpus() { return peer_corpus(); }
 
 std::vector<uint64_t> u64s(const rapidjson::Value& v) {
   std::vector<uint64_t> out;
@@ -457,7 +416,7 @@ std::string tally_text(const Tally& t) {
 }
 
 TEST(PeerDataV3, EveryV3ArrayReadsAsThePeersReadIt) {
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   ASSERT_TRUE(c.error.empty()) << c.error;
   ASSERT_GE(c.v3.size(), 80u) << "the manifest lists fewer v3 arrays than expected";
@@ -523,7 +482,7 @@ std::vector<uint8_t> read_whole(zarr_array* a) {
 }
 
 TEST(PeerDataV3, BothFormatsOpenAsV3UnlessTheV2ViewIsAskedFor) {
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   int dual = 0;
   for (const Entry& e : c.v3) {
@@ -542,7 +501,7 @@ TEST(PeerDataV3, BothFormatsOpenAsV3UnlessTheV2ViewIsAskedFor) {
 }
 
 TEST(PeerDataV3, ZipFilesWaitForAZipStore) {
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   ASSERT_TRUE(c.error.empty()) << c.error;
   const std::string base = "zarrita-fixtures/v3/";
@@ -600,7 +559,7 @@ TEST(PeerDataV3, ZipFilesWaitForAZipStore) {
 // (folders with a zarr.json) and reads the group's attributes as zarr.json has
 // them.
 TEST(PeerDataV3, V3GroupsListTheirChildren) {
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   int groups = 0;
   for (const auto& entry : fs::recursive_directory_iterator(c.dir)) {
@@ -652,7 +611,7 @@ TEST(PeerDataV3, V3GroupsListTheirChildren) {
 // cities_v2 (v2 object array) read identically, all 47868 of them (the
 // manifest lists only the first values).
 TEST(PeerDataV3, CitiesReadTheSameInV2AndV3) {
-  Corpus& c = corpus();
+  const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   std::string dir = c.dir + "/zarrs-data/zarr_python_compat/";
   Array v2, v3;

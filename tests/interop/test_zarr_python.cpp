@@ -209,40 +209,6 @@ PythonWritten& python_written() {
   return w;
 }
 
-// The sub-regions read from each array: unaligned, a single element at the
-// ragged corner, one straddling chunk boundaries, an empty one.
-std::vector<Box> sub_regions(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t seed) {
-  size_t nd = shape.size();
-  if (nd == 0) return {Box{}};
-  std::vector<Box> out;
-  Box empty;
-  empty.start.assign(nd, 0);
-  empty.count.assign(nd, 0);
-  out.push_back(empty);
-  if (product(shape) == 0) return out;
-  Rng rng(seed * 7919 + 17);
-  for (int r = 0; r < 3; ++r) {
-    Box b;
-    for (size_t d = 0; d < nd; ++d) {
-      uint64_t s = rng.below(shape[d]);
-      b.start.push_back(s);
-      b.count.push_back(rng.between(1, shape[d] - s));
-    }
-    out.push_back(b);
-  }
-  Box corner, cross;
-  for (size_t d = 0; d < nd; ++d) {
-    corner.start.push_back(shape[d] - 1);
-    corner.count.push_back(1);
-    uint64_t s = std::min(chunks[d] > 0 ? chunks[d] - 1 : 0, shape[d] - 1);
-    cross.start.push_back(s);
-    cross.count.push_back(std::min<uint64_t>(3, shape[d] - s));
-  }
-  out.push_back(corner);
-  out.push_back(cross);
-  return out;
-}
-
 std::string box_text(const Box& b) {
   std::ostringstream os;
   os << "start [";

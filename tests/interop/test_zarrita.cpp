@@ -1172,35 +1172,6 @@ ZarritaWritten& zarrita_written() {
 
 std::string zcase_name(const testing::TestParamInfo<ZarritaCase>& info) { return info.param.name; }
 
-// Sub-regions: unaligned random boxes, the last element, one across chunk
-// boundaries.
-std::vector<Box> sub_regions(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t seed) {
-  size_t nd = shape.size();
-  if (nd == 0) return {Box{}};
-  std::vector<Box> out;
-  Rng rng(seed * 7919 + 3);
-  for (int r = 0; r < 3; ++r) {
-    Box b;
-    for (size_t d = 0; d < nd; ++d) {
-      uint64_t s = rng.below(shape[d]);
-      b.start.push_back(s);
-      b.count.push_back(rng.between(1, shape[d] - s));
-    }
-    out.push_back(b);
-  }
-  Box corner, cross;
-  for (size_t d = 0; d < nd; ++d) {
-    corner.start.push_back(shape[d] - 1);
-    corner.count.push_back(1);
-    uint64_t s = std::min(chunks[d] - 1, shape[d] - 1);
-    cross.start.push_back(s);
-    cross.count.push_back(std::min<uint64_t>(3, shape[d] - s));
-  }
-  out.push_back(corner);
-  out.push_back(cross);
-  return out;
-}
-
 class ZarritaWritesV3 : public testing::TestWithParam<ZarritaCase> {};
 
 // Checks an array zarrita wrote, open in `a`, against the test's model.
