@@ -32,7 +32,10 @@ std::unique_ptr<BytesCodec> make_checksum32_codec(const rapidjson::Value& config
 // numcodecs' fletcher32 (HDF5's) compute them over a whole buffer.
 uint32_t adler32_checksum(const uint8_t* data, size_t size);
 uint32_t crc32_checksum(const uint8_t* data, size_t size);
+uint32_t crc32_checksum_portable(const uint8_t* data, size_t size);  // without zlib
 uint32_t crc32c_checksum(const uint8_t* data, size_t size);
+// The table-driven crc32c used where the CPU lacks SSE 4.2 (tests compare both).
+uint32_t crc32c_checksum_portable(const uint8_t* data, size_t size);
 uint32_t fletcher32_checksum(const uint8_t* data, size_t size);
 
 }  // namespace zarr::codecs

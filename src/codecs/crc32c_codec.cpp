@@ -10,35 +10,80 @@ namespace zarr::codecs {
 
 namespace {
 
-// Slicing by 4: table[k][b] is the CRC of byte b followed by k zero bytes.
+constexpr uint32_t kCastagnoli = 0x82F63B78u;  // reflected polynomial
+
+// Portable: slicing by 8, table[k][b] is the CRC of byte b followed by k
+// zero bytes, so eight table lookups advance the CRC by eight bytes.
 struct Crc32cTables {
-  uint32_t t[4][256];
+  uint32_t t[8][256];
   Crc32cTables() {
     for (uint32_t n = 0; n < 256; ++n) {
       uint32_t c = n;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0x82F63B78u ^ (c >> 1) : c >> 1;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? kCastagnoli ^ (c >> 1) : c >> 1;
       t[0][n] = c;
     }
     for (uint32_t n = 0; n < 256; ++n) {
-      for (int k = 1; k < 4; ++k) t[k][n] = t[0][t[k - 1][n] & 0xff] ^ (t[k - 1][n] >> 8);
+      for (int k = 1; k < 8; ++k) t[k][n] = t[0][t[k - 1][n] & 0xff] ^ (t[k - 1][n] >> 8);
     }
   }
 };
 
+uint32_t load_le32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+uint32_t crc32c_update_table(uint32_t c, const uint8_t* data, size_t size) {
+  static const Crc32cTables tables;
+  const auto& t = tables.t;
+  while (size >= 8) {
+    const uint32_t lo = c ^ load_le32(data), hi = load_le32(data + 4);
+    c = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^ t[3][hi & 0xff] ^
+        t[2][(hi >> 8) & 0xff] ^ t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
+    data += 8;
+    size -= 8;
+  }
+  while (size-- > 0) c = t[0][(c ^ *data++) & 0xff] ^ (c >> 8);
+  return c;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ZARR_CRC32C_SSE42 1
+// The SSE 4.2 crc32 instruction computes exactly this CRC, 8 bytes at a time
+// (several GB/s against about 1 GB/s for the tables). Compiled for SSE 4.2
+// on its own and only called where the CPU has it.
+__attribute__((target("sse4.2"))) uint32_t crc32c_update_sse42(uint32_t c, const uint8_t* data, size_t size) {
+  uint64_t c64 = c;
+  while (size >= 8) {
+    uint64_t word;
+    __builtin_memcpy(&word, data, 8);
+    c64 = __builtin_ia32_crc32di(c64, word);
+    data += 8;
+    size -= 8;
+  }
+  c = static_cast<uint32_t>(c64);
+  while (size-- > 0) c = __builtin_ia32_crc32qi(c, *data++);
+  return c;
+}
+#endif
+
+using Crc32cUpdate = uint32_t (*)(uint32_t, const uint8_t*, size_t);
+
+Crc32cUpdate pick_crc32c_update() {
+#ifdef ZARR_CRC32C_SSE42
+  if (__builtin_cpu_supports("sse4.2")) return crc32c_update_sse42;
+#endif
+  return crc32c_update_table;
+}
+
 }  // namespace
 
 uint32_t crc32c_checksum(const uint8_t* data, size_t size) {
-  static const Crc32cTables tables;
-  const auto& t = tables.t;
-  uint32_t c = 0xFFFFFFFFu;
-  while (size >= 4) {
-    c ^= uint32_t{data[0]} | uint32_t{data[1]} << 8 | uint32_t{data[2]} << 16 | uint32_t{data[3]} << 24;
-    c = t[3][c & 0xff] ^ t[2][(c >> 8) & 0xff] ^ t[1][(c >> 16) & 0xff] ^ t[0][c >> 24];
-    data += 4;
-    size -= 4;
-  }
-  while (size-- > 0) c = t[0][(c ^ *data++) & 0xff] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+  static const Crc32cUpdate update = pick_crc32c_update();
+  return update(0xFFFFFFFFu, data, size) ^ 0xFFFFFFFFu;
+}
+
+uint32_t crc32c_checksum_portable(const uint8_t* data, size_t size) {
+  return crc32c_update_table(0xFFFFFFFFu, data, size) ^ 0xFFFFFFFFu;
 }
 
 std::unique_ptr<BytesCodec> make_crc32c_codec(const rapidjson::Value& config, const ChunkRepr&) {

@@ -301,6 +301,29 @@ TEST(FilterBytes, ChecksumCheckValues) {
   EXPECT_EQ(codecs::fletcher32_checksum(ramp.data(), ramp.size()), 0x600040bfu);
 }
 
+TEST(FilterBytes, FastAndPortableCrcsAgree) {
+  // Every length up to 80 at every alignment up to 8, then long buffers: the
+  // instruction path (where the CPU has it) and the table path give one CRC.
+  Bytes data(100000);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 131 + (i >> 5));
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t size = 0; size <= 80; ++size) {
+      ASSERT_EQ(codecs::crc32c_checksum(data.data() + offset, size),
+                codecs::crc32c_checksum_portable(data.data() + offset, size))
+          << "offset " << offset << ", size " << size;
+    }
+  }
+  EXPECT_EQ(codecs::crc32c_checksum(data.data() + 3, data.size() - 3),
+            codecs::crc32c_checksum_portable(data.data() + 3, data.size() - 3));
+  EXPECT_EQ(codecs::crc32_checksum(data.data() + 3, data.size() - 3),
+            codecs::crc32_checksum_portable(data.data() + 3, data.size() - 3));
+  const std::string check = "123456789";
+  EXPECT_EQ(codecs::crc32_checksum_portable(reinterpret_cast<const uint8_t*>(check.data()), check.size()),
+            0xCBF43926u);
+  EXPECT_EQ(codecs::crc32c_checksum_portable(reinterpret_cast<const uint8_t*>(check.data()), check.size()),
+            0xE3069283u);
+}
+
 // --- round trips ------------------------------------------------------------------------
 
 struct RoundTripFilter {
