@@ -52,6 +52,7 @@ extern "C" {
 
 typedef struct zarr_array zarr_array;
 typedef struct zarr_group zarr_group;
+typedef struct zarr_codec zarr_codec;
 
 /* ---------------------------------------------------------------------------
  * Library
@@ -363,6 +364,51 @@ ZARR_API int zarr_group_get_attributes(const zarr_group *group, char **json_out)
 
 /** Replace the group's attributes with a JSON object. Needs a writable handle. */
 ZARR_API int zarr_group_set_attributes(zarr_group *group, const char *json);
+
+/* ---------------------------------------------------------------------------
+ * Codecs on plain buffers (as numcodecs offers them). See docs/codecs.md.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * Create a codec from its configuration: the v2 (numcodecs) form
+ * {"id": "zstd", "level": 3} or the v3 form {"name": "zstd", "configuration":
+ * {"level": 3, "checksum": false}} (also "numcodecs.<id>" names). Every
+ * bytes->bytes codec works (compressors, checksums, codecs plugins registered),
+ * and the numcodecs filters whose configuration names their dtype (delta,
+ * fixedscaleoffset, quantize, astype, categorize, packbits, shuffle with its
+ * elementsize). blosc's typesize is 1 unless the v3 form gives "typesize".
+ *
+ * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT for a NULL argument or JSON that
+ *         is not a codec configuration; ZARR_ERR_INVALID_METADATA naming the
+ *         codec and field for a bad parameter; ZARR_ERR_UNSUPPORTED for an
+ *         unknown codec (after trying ZARR_PLUGIN_PATH) or one that needs an
+ *         array (bytes, transpose, sharding_indexed, vlen-*, bitround).
+ * A codec handle may be used by several threads at once.
+ */
+ZARR_API int zarr_codec_create(zarr_codec **out, const char *config_json);
+
+/**
+ * Encode nbytes at in. *out receives a new buffer (free with zarr_free) of
+ * *out_nbytes bytes; on failure *out is NULL and *out_nbytes 0.
+ */
+ZARR_API int zarr_codec_encode(zarr_codec *codec, const void *in, size_t nbytes, void **out,
+                               size_t *out_nbytes);
+
+/**
+ * Decode nbytes at in, as zarr_codec_encode. Corrupt or truncated input is
+ * ZARR_ERR_CODEC naming the codec; nothing is allocated then.
+ */
+ZARR_API int zarr_codec_decode(zarr_codec *codec, const void *in, size_t nbytes, void **out,
+                               size_t *out_nbytes);
+
+/**
+ * The codec's complete configuration in the v2 form with defaults filled in,
+ * as numcodecs' get_config() gives it. Free with zarr_free.
+ */
+ZARR_API int zarr_codec_config(const zarr_codec *codec, char **json_out);
+
+/** Free a codec handle. NULL is fine. Buffers it returned stay valid. */
+ZARR_API void zarr_codec_free(zarr_codec *codec);
 
 #ifdef __cplusplus
 }

@@ -104,7 +104,12 @@ using BytesCodecFactory =
 std::unique_ptr<BytesCodec> make_bytes_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 
 // Register a factory under an id (used by register_builtin_codecs and plugins).
-void register_bytes_codec(const std::string& id, BytesCodecFactory factory);
+// v3_name: the id is also a v3 codec name (plugins' codecs are both).
+void register_bytes_codec(const std::string& id, BytesCodecFactory factory, bool v3_name = false);
+
+// True when a codec registered with v3_name has this name (loading plugins of
+// ZARR_PLUGIN_PATH when it is unknown).
+bool is_registered_v3_name(const std::string& name);
 
 // Ids of every registered bytes codec, sorted.
 std::vector<std::string> registered_bytes_codecs();

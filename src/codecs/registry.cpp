@@ -1,10 +1,13 @@
 // The bytes-codec registry: id -> factory, filled lazily with the codecs
-// compiled into this build, open to plugins through register_bytes_codec.
+// compiled into this build, open to plugins through register_bytes_codec;
+// an unknown id loads the plugins of ZARR_PLUGIN_PATH not tried yet.
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec.h"
+#include "codecs/plugin_loader.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "zarr_config.h"
@@ -13,9 +16,14 @@ namespace zarr {
 
 namespace {
 
+struct Entry {
+  BytesCodecFactory factory;
+  bool v3_name = false;  // also a v3 codec name (plugins), not only a v2 id
+};
+
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, BytesCodecFactory> factories;  // sorted: registered_bytes_codecs() lists in order
+  std::map<std::string, Entry> entries;  // sorted: registered_bytes_codecs() lists in order
 };
 
 Registry& registry() {
@@ -23,10 +31,10 @@ Registry& registry() {
   return r;
 }
 
-void add_factory(const std::string& id, BytesCodecFactory factory) {
+void add_factory(const std::string& id, BytesCodecFactory factory, bool v3_name = false) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.factories[id] = std::move(factory);
+  r.entries[id] = Entry{std::move(factory), v3_name};
 }
 
 // Every built-in id with the library it needs and the Meson option that
@@ -41,14 +49,15 @@ constexpr Builtin kBuiltins[] = {
     {"lzma", "liblzma", "lzma"},   {"zlib", "zlib", "zlib"},   {"zstd", "libzstd", "zstd"},
 };
 
-[[noreturn]] void fail_unknown(const std::string& id) {
+[[noreturn]] void fail_unknown(const std::string& id, const std::string& plugin_failures) {
   for (const Builtin& b : kBuiltins) {
     if (id == b.id) {
       fail(ZARR_ERR_UNSUPPORTED, "codec '" + id + "': libzarr was built without it (" + b.library +
                                      " was not found or -D" + b.option + "=disabled was set)");
     }
   }
-  fail(ZARR_ERR_UNSUPPORTED, "unsupported codec '" + id + "'");
+  fail(ZARR_ERR_UNSUPPORTED, "unsupported codec '" + id + "'" +
+                                 (plugin_failures.empty() ? "" : " (plugins that failed to load: " + plugin_failures + ")"));
 }
 
 std::once_flag builtins_once;
@@ -88,12 +97,22 @@ void add_builtins() {
   add_factory("fletcher32", codecs::make_fletcher32_codec);
 }
 
-// The factory registered under id, copied out so it runs without the lock.
-BytesCodecFactory find_factory(const std::string& id) {
+// The entry registered under id, copied out so it runs without the lock.
+std::optional<Entry> find_entry(const std::string& id) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.factories.find(id);
-  return it == r.factories.end() ? BytesCodecFactory() : it->second;
+  auto it = r.entries.find(id);
+  if (it == r.entries.end()) return std::nullopt;
+  return it->second;
+}
+
+// As find_entry, loading the plugins of ZARR_PLUGIN_PATH not tried yet when
+// id is unknown. *failures: every plugin that failed to load so far.
+std::optional<Entry> find_entry_or_load(const std::string& id, std::string* failures) {
+  register_builtin_codecs();
+  if (std::optional<Entry> e = find_entry(id)) return e;
+  *failures = load_new_plugins();
+  return find_entry(id);
 }
 
 std::string read_id(const rapidjson::Value& config) {
@@ -112,13 +131,19 @@ std::string read_id(const rapidjson::Value& config) {
 
 void register_builtin_codecs() { std::call_once(builtins_once, add_builtins); }
 
-void register_bytes_codec(const std::string& id, BytesCodecFactory factory) {
+void register_bytes_codec(const std::string& id, BytesCodecFactory factory, bool v3_name) {
   // Built-ins first, so a plugin registered under a built-in id replaces it
   // instead of being replaced by the lazy registration later.
   register_builtin_codecs();
   if (id.empty()) fail(ZARR_ERR_INVALID_ARGUMENT, "register_bytes_codec: empty codec id");
   if (!factory) fail(ZARR_ERR_INVALID_ARGUMENT, "register_bytes_codec: empty factory for codec '" + id + "'");
-  add_factory(id, std::move(factory));
+  add_factory(id, std::move(factory), v3_name);
+}
+
+bool is_registered_v3_name(const std::string& name) {
+  std::string failures;
+  std::optional<Entry> e = find_entry_or_load(name, &failures);
+  return e && e->v3_name;
 }
 
 std::vector<std::string> registered_bytes_codecs() {
@@ -126,16 +151,16 @@ std::vector<std::string> registered_bytes_codecs() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   std::vector<std::string> ids;
-  for (const auto& entry : r.factories) ids.push_back(entry.first);
+  for (const auto& entry : r.entries) ids.push_back(entry.first);
   return ids;
 }
 
 std::unique_ptr<BytesCodec> make_bytes_codec(const rapidjson::Value& config, const ChunkRepr& repr) {
-  register_builtin_codecs();
   std::string id = read_id(config);
-  BytesCodecFactory factory = find_factory(id);
-  if (!factory) fail_unknown(id);
-  std::unique_ptr<BytesCodec> codec = factory(config, repr);
+  std::string plugin_failures;
+  std::optional<Entry> entry = find_entry_or_load(id, &plugin_failures);
+  if (!entry) fail_unknown(id, plugin_failures);
+  std::unique_ptr<BytesCodec> codec = entry->factory(config, repr);
   if (!codec) fail(ZARR_ERR_INTERNAL, "codec '" + id + "': its factory returned no codec");
   return codec;
 }

@@ -279,10 +279,30 @@ std::shared_ptr<const BytesCodec> make_bytes_to_bytes(const CodecSpec& spec, con
     std::string v3 = "{\"name\":" + json::quote(spec.name) + ",\"configuration\":" + configuration_of(*codec) + "}";
     return std::make_shared<V3NamedCodec>(std::move(codec), v3);
   }
+  if (is_registered_v3_name(spec.name)) {  // a plugin's codec: its v2 configuration is the v3 one plus "id"
+    std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(spec.name, spec.configuration), repr, spec);
+    std::string v3 = "{\"name\":" + json::quote(spec.name) + ",\"configuration\":" + configuration_of(*codec) + "}";
+    return std::make_shared<V3NamedCodec>(std::move(codec), v3);
+  }
   fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'");
 }
 
 }  // namespace
+
+std::shared_ptr<const BytesCodec> make_v3_bytes_codec(const rapidjson::Value& item, const ChunkRepr& repr,
+                                                      const std::string& where) {
+  CodecSpec spec = parse_spec(item, where);
+  const Kind kind = kind_of(spec.name);
+  const bool numcodecs = spec.name.rfind(kNumcodecsPrefix, 0) == 0;
+  if (kind != Kind::BytesToBytes && !numcodecs) {
+    fail(ZARR_ERR_UNSUPPORTED, spec.where + ": codec '" + spec.name + "' is " + kind_name(kind) +
+                                   ": it needs an array's shape and data type, so it runs only inside an array");
+  }
+  if (kind == Kind::ArrayToArray) {  // numcodecs filters work on the bytes of their configured dtype
+    return make_from_v2(v2_config(spec.name.substr(10), spec.configuration), repr, spec);
+  }
+  return make_bytes_to_bytes(spec, repr);
+}
 
 CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& decoded, const std::string& where) {
   if (!codecs.IsArray()) fail(ZARR_ERR_INVALID_METADATA, where + " must be a list of codecs");

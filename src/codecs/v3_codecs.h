@@ -20,6 +20,15 @@ namespace zarr {
 // name `where` (e.g. "a/zarr.json: field 'codecs'").
 CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& decoded, const std::string& where);
 
+// One bytes->bytes codec from its v3 form ({"name": ..., "configuration": ...}
+// or a bare name), outside any array: the core bytes->bytes codecs,
+// "numcodecs.<id>" (filters included: they work on the bytes of the dtype
+// their configuration names) and codecs plugins registered. Array->array and
+// array->bytes codecs (bytes, transpose, sharding_indexed, vlen-*) are
+// ZARR_ERR_UNSUPPORTED: they need an array.
+std::shared_ptr<const BytesCodec> make_v3_bytes_codec(const rapidjson::Value& item, const ChunkRepr& repr,
+                                                      const std::string& where);
+
 // The v3 form of a bytes->bytes codec built from a numcodecs (v2)
 // configuration: the core names gzip, zstd and blosc (with its typesize) for
 // those, "numcodecs.<id>" for the rest. The stored bytes are the same.
