@@ -1,4 +1,4 @@
-// Factories of the built-in v2 compressors, one per source file. Only those
+// Factories of the built-in codecs, one source file per codec. Only those
 // whose library this build found are compiled (see zarr_config.h); the
 // registry registers them and the tests call them directly.
 #pragma once
@@ -33,6 +33,19 @@ std::unique_ptr<BytesCodec> make_adler32_codec(const rapidjson::Value& config, c
 std::unique_ptr<BytesCodec> make_crc32_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 std::unique_ptr<BytesCodec> make_crc32c_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 std::unique_ptr<BytesCodec> make_fletcher32_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+
+// The v3 core codecs, each beside its implementation (gzip, zstd, blosc and
+// crc32c translate their v3 configuration onto the v2 implementation, in
+// v3_codecs.cpp).
+V3Codec make_bytes_v3(const V3CodecRequest& request);          // bytes_layout_codec.cpp
+V3Codec make_transpose_v3(const V3CodecRequest& request);      // transpose_codec.cpp
+V3Codec make_sharding_v3(const V3CodecRequest& request);       // sharding_codec.cpp
+V3Codec make_vlen_utf8_v3(const V3CodecRequest& request);      // vlen_codecs.cpp
+V3Codec make_vlen_bytes_v3(const V3CodecRequest& request);     // vlen_codecs.cpp
+V3Codec make_gzip_v3(const V3CodecRequest& request);           // v3_codecs.cpp
+V3Codec make_zstd_v3(const V3CodecRequest& request);           // v3_codecs.cpp
+V3Codec make_blosc_v3(const V3CodecRequest& request);          // v3_codecs.cpp
+V3Codec make_crc32c_v3(const V3CodecRequest& request);         // v3_codecs.cpp
 
 // make_blosc_codec as if c-blosc offered only `available` (a comma-separated
 // list like blosc_list_compressors() returns): lets tests check what happens

@@ -2,7 +2,10 @@
 #include <cstring>
 
 #include "codecs/array_codecs.h"
+#include "codecs/builtin_codecs.h"
 #include "core/error.h"
+#include "core/json.h"
+#include "dtype/byte_order.h"
 
 namespace zarr {
 
@@ -48,5 +51,31 @@ std::shared_ptr<const ArrayToBytesCodec> make_bytes_layout_codec(const DataType&
                                                                  std::optional<bool> endian_big) {
   return std::make_shared<BytesLayoutCodec>(stored, endian_big);
 }
+
+namespace codecs {
+
+// v3 "bytes": {"endian": "little" | "big"}, required for types with a byte order.
+V3Codec make_bytes_v3(const V3CodecRequest& request) {
+  std::optional<bool> big;
+  if (request.configuration) {
+    if (const rapidjson::Value* e = json::find(*request.configuration, "endian")) {
+      const std::string endian = json::get_string(*e, "endian", request.where);
+      if (endian != "little" && endian != "big") {
+        fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'endian' must be \"little\" or \"big\", got " +
+                                            json::quote(endian));
+      }
+      big = endian == "big";
+    }
+  }
+  const DataType& t = request.decoded.dtype;
+  const DataType stored = t.with_byte_order(big.value_or(dtype_detail::host_is_big_endian()));
+  if (!big && stored.with_byte_order(!dtype_detail::host_is_big_endian()).needs_byte_swap()) {
+    fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'endian' is required for data type " +
+                                        (t.v3_name() ? json::quote(*t.v3_name()) : t.to_v2_json()));
+  }
+  return V3Codec{nullptr, make_bytes_layout_codec(stored, big), nullptr};
+}
+
+}  // namespace codecs
 
 }  // namespace zarr

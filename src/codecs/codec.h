@@ -111,6 +111,40 @@ void register_bytes_codec(const std::string& id, BytesCodecFactory factory, bool
 // ZARR_PLUGIN_PATH when it is unknown).
 bool is_registered_v3_name(const std::string& name);
 
+// ---- v3 names ------------------------------------------------------------------
+// The v3 core codecs are registered by name with their kind; "numcodecs.<id>"
+// names resolve to the v2 registry above (see v3_codecs.cpp).
+
+enum class CodecKind { ArrayToArray, ArrayToBytes, BytesToBytes };
+const char* codec_kind_name(CodecKind kind);  // "array->bytes", ...
+
+// What a v3 factory receives: the codec's "configuration" (nullptr: absent),
+// the chunk as the codec sees it, and `where` for messages.
+struct V3CodecRequest {
+  const rapidjson::Value* configuration = nullptr;
+  ArrayRepr decoded;     // array->array and array->bytes codecs: their input
+  ChunkRepr bytes_repr;  // bytes->bytes codecs: their input
+  std::string where;
+};
+
+// Exactly one member is set, the one of the codec's kind.
+struct V3Codec {
+  std::shared_ptr<const ArrayToArrayCodec> array_to_array;
+  std::shared_ptr<const ArrayToBytesCodec> array_to_bytes;
+  std::shared_ptr<const BytesCodec> bytes_to_bytes;
+};
+
+using V3CodecFactory = std::function<V3Codec(const V3CodecRequest& request)>;
+
+struct V3CodecEntry {
+  CodecKind kind;
+  V3CodecFactory factory;
+};
+
+void register_v3_codec(const std::string& name, CodecKind kind, V3CodecFactory factory);
+// The entry registered under a v3 name, if any.
+std::optional<V3CodecEntry> find_v3_codec(const std::string& name);
+
 // Ids of every registered bytes codec, sorted.
 std::vector<std::string> registered_bytes_codecs();
 

@@ -1,6 +1,7 @@
-// The bytes-codec registry: id -> factory, filled lazily with the codecs
-// compiled into this build, open to plugins through register_bytes_codec;
-// an unknown id loads the plugins of ZARR_PLUGIN_PATH not tried yet.
+// The codec registry: v2 ids -> bytes-codec factories and v3 core names ->
+// factories of any kind, filled lazily by add_builtins() with the codecs
+// compiled into this build, open to plugins through register_bytes_codec; an
+// unknown v2 id loads the plugins of ZARR_PLUGIN_PATH not tried yet.
 #include <map>
 #include <mutex>
 #include <optional>
@@ -23,7 +24,8 @@ struct Entry {
 
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, Entry> entries;  // sorted: registered_bytes_codecs() lists in order
+  std::map<std::string, Entry> entries;  // v2 ids, sorted: registered_bytes_codecs() lists in order
+  std::map<std::string, V3CodecEntry> v3_entries;  // v3 core names
 };
 
 Registry& registry() {
@@ -60,6 +62,12 @@ constexpr Builtin kBuiltins[] = {
                                  (plugin_failures.empty() ? "" : " (plugins that failed to load: " + plugin_failures + ")"));
 }
 
+void add_v3(const std::string& name, CodecKind kind, V3CodecFactory factory) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.v3_entries[name] = V3CodecEntry{kind, std::move(factory)};
+}
+
 std::once_flag builtins_once;
 
 void add_builtins() {
@@ -81,6 +89,22 @@ void add_builtins() {
 #endif
 #if ZARR_HAVE_LZMA
   add_factory("lzma", codecs::make_lzma_codec);
+#endif
+  // v3 core codecs (the bytes->bytes ones run on the v2 implementations)
+  add_v3("bytes", CodecKind::ArrayToBytes, codecs::make_bytes_v3);
+  add_v3("transpose", CodecKind::ArrayToArray, codecs::make_transpose_v3);
+  add_v3("sharding_indexed", CodecKind::ArrayToBytes, codecs::make_sharding_v3);
+  add_v3("vlen-utf8", CodecKind::ArrayToBytes, codecs::make_vlen_utf8_v3);
+  add_v3("vlen-bytes", CodecKind::ArrayToBytes, codecs::make_vlen_bytes_v3);
+  add_v3("crc32c", CodecKind::BytesToBytes, codecs::make_crc32c_v3);
+#if ZARR_HAVE_ZLIB
+  add_v3("gzip", CodecKind::BytesToBytes, codecs::make_gzip_v3);
+#endif
+#if ZARR_HAVE_ZSTD
+  add_v3("zstd", CodecKind::BytesToBytes, codecs::make_zstd_v3);
+#endif
+#if ZARR_HAVE_BLOSC
+  add_v3("blosc", CodecKind::BytesToBytes, codecs::make_blosc_v3);
 #endif
   // numcodecs filters and checksums (no library needed)
   add_factory("delta", codecs::make_delta_codec);
@@ -138,6 +162,30 @@ void register_bytes_codec(const std::string& id, BytesCodecFactory factory, bool
   if (id.empty()) fail(ZARR_ERR_INVALID_ARGUMENT, "register_bytes_codec: empty codec id");
   if (!factory) fail(ZARR_ERR_INVALID_ARGUMENT, "register_bytes_codec: empty factory for codec '" + id + "'");
   add_factory(id, std::move(factory), v3_name);
+}
+
+const char* codec_kind_name(CodecKind kind) {
+  switch (kind) {
+    case CodecKind::ArrayToArray: return "array->array";
+    case CodecKind::ArrayToBytes: return "array->bytes";
+    case CodecKind::BytesToBytes: break;
+  }
+  return "bytes->bytes";
+}
+
+void register_v3_codec(const std::string& name, CodecKind kind, V3CodecFactory factory) {
+  register_builtin_codecs();
+  if (name.empty() || !factory) fail(ZARR_ERR_INVALID_ARGUMENT, "register_v3_codec: empty name or factory");
+  add_v3(name, kind, std::move(factory));
+}
+
+std::optional<V3CodecEntry> find_v3_codec(const std::string& name) {
+  register_builtin_codecs();
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.v3_entries.find(name);
+  if (it == r.v3_entries.end()) return std::nullopt;
+  return it->second;
 }
 
 bool is_registered_v3_name(const std::string& name) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 
+#include "codecs/builtin_codecs.h"
 #include "codecs/v3_codecs.h"
 #include "codecs/vlen_codecs.h"
 #include "core/error.h"
@@ -648,5 +649,13 @@ std::shared_ptr<const ArrayToBytesCodec> make_sharding_codec(const rapidjson::Va
   return std::make_shared<ShardingCodec>(decoded, std::move(inner_shape), std::move(inner), std::move(index), at_end,
                                          where);
 }
+
+namespace codecs {
+
+V3Codec make_sharding_v3(const V3CodecRequest& request) {
+  return V3Codec{nullptr, make_sharding_codec(request.configuration, request.decoded, request.where), nullptr};
+}
+
+}  // namespace codecs
 
 }  // namespace zarr

@@ -3,7 +3,9 @@
 #include <numeric>
 
 #include "codecs/array_codecs.h"
+#include "codecs/builtin_codecs.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/strided_copy.h"
 
 namespace zarr {
@@ -77,5 +79,38 @@ std::vector<size_t> fortran_order(size_t ndim) {
   for (size_t i = 0; i < ndim; ++i) order[i] = ndim - 1 - i;
   return order;
 }
+
+namespace codecs {
+
+namespace {
+
+// {"order": [permutation]}, or "C"/"F" as early v3 drafts wrote it.
+std::vector<size_t> transpose_order(const V3CodecRequest& request, size_t ndim) {
+  if (!request.configuration) fail(ZARR_ERR_INVALID_METADATA, request.where + ": 'configuration' is required");
+  const rapidjson::Value& order = json::require(*request.configuration, "order", request.where);
+  if (order.IsString()) {
+    const std::string o = order.GetString();
+    if (o == "F") return fortran_order(ndim);
+    if (o != "C") fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'order' must be a permutation list");
+    std::vector<size_t> identity(ndim);
+    std::iota(identity.begin(), identity.end(), size_t{0});
+    return identity;
+  }
+  const std::vector<uint64_t> list = json::get_uint_list(order, "order", request.where);
+  return std::vector<size_t>(list.begin(), list.end());
+}
+
+}  // namespace
+
+V3Codec make_transpose_v3(const V3CodecRequest& request) {
+  const size_t ndim = request.decoded.shape.size();
+  try {
+    return V3Codec{make_transpose_codec(transpose_order(request, ndim), ndim), nullptr, nullptr};
+  } catch (const Error& e) {
+    fail(e.code(), request.where + ": " + e.what());
+  }
+}
+
+}  // namespace codecs
 
 }  // namespace zarr

@@ -6,10 +6,12 @@
 #include <set>
 
 #include "codecs/array_codecs.h"
+#include "codecs/builtin_codecs.h"
 #include "codecs/sharding_codec.h"
 #include "codecs/vlen_codecs.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "dtype/byte_order.h"
 
 namespace zarr {
 
@@ -19,12 +21,6 @@ constexpr const char* kNumcodecsPrefix = "numcodecs.";
 
 // numcodecs filters that zarr-python 3 runs as array->array codecs.
 const std::set<std::string> kNumcodecsArrayToArray = {"delta", "bitround", "fixedscaleoffset", "quantize", "astype"};
-
-enum class Kind { ArrayToArray, ArrayToBytes, BytesToBytes };
-
-const char* kind_name(Kind k) {
-  return k == Kind::ArrayToArray ? "array->array" : k == Kind::ArrayToBytes ? "array->bytes" : "bytes->bytes";
-}
 
 struct CodecSpec {
   std::string name;
@@ -74,11 +70,6 @@ class NumcodecsArrayCodec final : public ArrayToArrayCodec {
   std::optional<DataType> astype_;
 };
 
-bool host_is_big_endian() {
-  const uint16_t probe = 1;
-  return *reinterpret_cast<const uint8_t*>(&probe) == 0;
-}
-
 std::string typestr_of(const DataType& t) {
   std::string s = t.fields().empty() ? t.to_v2_json() : "";
   return s.size() >= 2 ? s.substr(1, s.size() - 2) : s;
@@ -124,38 +115,39 @@ std::string v3_json(const std::string& name, const rapidjson::Value* configurati
   return out + "}";
 }
 
-std::unique_ptr<BytesCodec> make_from_v2(const std::string& config, const ChunkRepr& repr, const CodecSpec& spec) {
-  rapidjson::Document doc = json::parse(config, spec.where);
+std::unique_ptr<BytesCodec> make_from_v2(const std::string& config, const ChunkRepr& repr, const std::string& where) {
+  rapidjson::Document doc = json::parse(config, where);
   try {
     return make_bytes_codec(doc, repr);
   } catch (const Error& e) {
-    fail(e.code(), spec.where + ": " + e.what());
+    fail(e.code(), where + ": " + e.what());
   }
 }
 
 // blosc's v3 configuration names its shuffle and carries the typesize.
-std::unique_ptr<BytesCodec> make_blosc(const CodecSpec& spec, ChunkRepr repr) {
-  if (!spec.configuration) fail(ZARR_ERR_INVALID_METADATA, spec.where + ": 'configuration' is required");
-  const rapidjson::Value& c = *spec.configuration;
+std::unique_ptr<BytesCodec> make_blosc(const V3CodecRequest& request) {
+  if (!request.configuration) fail(ZARR_ERR_INVALID_METADATA, request.where + ": 'configuration' is required");
+  const rapidjson::Value& c = *request.configuration;
+  ChunkRepr repr = request.bytes_repr;
   std::string config = "{\"id\":\"blosc\"";
   for (const char* field : {"cname", "clevel", "blocksize"}) {
     if (const rapidjson::Value* v = json::find(c, field)) config += ",\"" + std::string(field) + "\":" + json::to_string(*v);
   }
   if (const rapidjson::Value* shuffle = json::find(c, "shuffle")) {
-    std::string name = json::get_string(*shuffle, "shuffle", spec.where);
+    std::string name = json::get_string(*shuffle, "shuffle", request.where);
     int code = name == "noshuffle" ? 0 : name == "shuffle" ? 1 : name == "bitshuffle" ? 2 : -9;
     if (code == -9) {
-      fail(ZARR_ERR_INVALID_METADATA, spec.where + ": field 'shuffle' must be \"noshuffle\", \"shuffle\" or "
-                                                   "\"bitshuffle\", got " + json::quote(name));
+      fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'shuffle' must be \"noshuffle\", \"shuffle\" or "
+                                                      "\"bitshuffle\", got " + json::quote(name));
     }
     config += ",\"shuffle\":" + std::to_string(code);
   }
   if (const rapidjson::Value* typesize = json::find(c, "typesize")) {
-    uint64_t t = json::get_uint(*typesize, "typesize", spec.where);
-    if (t == 0) fail(ZARR_ERR_INVALID_METADATA, spec.where + ": field 'typesize' must be positive");
+    uint64_t t = json::get_uint(*typesize, "typesize", request.where);
+    if (t == 0) fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'typesize' must be positive");
     repr.item_size = static_cast<size_t>(t);
   }
-  return make_from_v2(config + "}", repr, spec);
+  return make_from_v2(config + "}", repr, request.where);
 }
 
 // The v3 JSON of a blosc codec from its numcodecs configuration.
@@ -170,38 +162,19 @@ std::string blosc_v3_json(const BytesCodec& codec, size_t typesize) {
          "\",\"blocksize\":" + json::to_string(c["blocksize"]) + "}}";
 }
 
-Kind kind_of(const std::string& name) {
-  if (name == "transpose") return Kind::ArrayToArray;
-  if (name == "bytes" || name == "sharding_indexed" || name == "vlen-utf8" || name == "vlen-bytes") {
-    return Kind::ArrayToBytes;
+// The kind of a v3 name: registered core codecs know theirs; the numcodecs
+// filters zarr-python 3 runs on arrays are array->array; every other name
+// (numcodecs.*, plugins' codecs, unknown ones) is bytes->bytes.
+CodecKind kind_of(const std::string& name) {
+  if (std::optional<V3CodecEntry> entry = find_v3_codec(name)) return entry->kind;
+  if (name.rfind(kNumcodecsPrefix, 0) == 0 && kNumcodecsArrayToArray.count(name.substr(10))) {
+    return CodecKind::ArrayToArray;
   }
-  if (name.rfind(kNumcodecsPrefix, 0) == 0 && kNumcodecsArrayToArray.count(name.substr(10))) return Kind::ArrayToArray;
-  return Kind::BytesToBytes;
+  return CodecKind::BytesToBytes;
 }
 
-std::vector<size_t> transpose_order(const CodecSpec& spec, size_t ndim) {
-  if (!spec.configuration) fail(ZARR_ERR_INVALID_METADATA, spec.where + ": 'configuration' is required");
-  const rapidjson::Value& order = json::require(*spec.configuration, "order", spec.where);
-  if (order.IsString()) {  // early v3 drafts: "C" or "F"
-    std::string o = order.GetString();
-    if (o == "F") return fortran_order(ndim);
-    if (o != "C") fail(ZARR_ERR_INVALID_METADATA, spec.where + ": field 'order' must be a permutation list");
-    std::vector<size_t> identity(ndim);
-    for (size_t i = 0; i < ndim; ++i) identity[i] = i;
-    return identity;
-  }
-  std::vector<uint64_t> list = json::get_uint_list(order, "order", spec.where);
-  return std::vector<size_t>(list.begin(), list.end());
-}
-
-std::shared_ptr<const ArrayToArrayCodec> make_array_to_array(const CodecSpec& spec, const ArrayRepr& decoded) {
-  if (spec.name == "transpose") {
-    try {
-      return make_transpose_codec(transpose_order(spec, decoded.shape.size()), decoded.shape.size());
-    } catch (const Error& e) {
-      fail(e.code(), spec.where + ": " + e.what());
-    }
-  }
+// A numcodecs filter run as array->array on the chunk's native bytes.
+std::shared_ptr<const ArrayToArrayCodec> make_numcodecs_array_codec(const CodecSpec& spec, const ArrayRepr& decoded) {
   const std::string id = spec.name.substr(10);
   std::string config = v2_config(id, spec.configuration);
   ChunkRepr repr{decoded.dtype.item_size(), decoded.byte_size(), typestr_of(decoded.dtype)};
@@ -209,37 +182,11 @@ std::shared_ptr<const ArrayToArrayCodec> make_array_to_array(const CodecSpec& sp
   if (spec.configuration) {
     if (const rapidjson::Value* a = json::find(*spec.configuration, "astype")) {
       astype = DataType::from_typestr(json::get_string(*a, "astype", spec.where), spec.where + ": field 'astype'")
-                   .with_byte_order(host_is_big_endian());
+                   .with_byte_order(dtype_detail::host_is_big_endian());
     }
   }
-  return std::make_shared<NumcodecsArrayCodec>(make_from_v2(config, repr, spec), v3_json(spec.name, spec.configuration),
-                                               astype);
-}
-
-std::shared_ptr<const ArrayToBytesCodec> make_array_to_bytes(const CodecSpec& spec, const ArrayRepr& decoded) {
-  if (spec.name == "bytes") {
-    std::optional<bool> big;
-    if (spec.configuration) {
-      if (const rapidjson::Value* e = json::find(*spec.configuration, "endian")) {
-        std::string endian = json::get_string(*e, "endian", spec.where);
-        if (endian != "little" && endian != "big") {
-          fail(ZARR_ERR_INVALID_METADATA, spec.where + ": field 'endian' must be \"little\" or \"big\", got " +
-                                              json::quote(endian));
-        }
-        big = endian == "big";
-      }
-    }
-    DataType stored = decoded.dtype.with_byte_order(big.value_or(host_is_big_endian()));
-    if (!big && stored.with_byte_order(!host_is_big_endian()).needs_byte_swap()) {
-      const DataType& t = decoded.dtype;
-      fail(ZARR_ERR_INVALID_METADATA, spec.where + ": field 'endian' is required for data type " +
-                                          (t.v3_name() ? json::quote(*t.v3_name()) : t.to_v2_json()));
-    }
-    return make_bytes_layout_codec(stored, big);
-  }
-  if (spec.name == "vlen-utf8" || spec.name == "vlen-bytes") return vlen::make_vlen_codec(spec.name);
-  if (spec.name == "sharding_indexed") return make_sharding_codec(spec.configuration, decoded, spec.where);
-  fail(ZARR_ERR_UNSUPPORTED, spec.where + ": codec '" + spec.name + "' is not supported yet");
+  return std::make_shared<NumcodecsArrayCodec>(make_from_v2(config, repr, spec.where),
+                                               v3_json(spec.name, spec.configuration), astype);
 }
 
 // The codec's numcodecs configuration as a v3 "configuration" object: every
@@ -250,58 +197,83 @@ std::string configuration_of(const BytesCodec& codec) {
   return json::to_string(c);
 }
 
-std::shared_ptr<const BytesCodec> make_bytes_to_bytes(const CodecSpec& spec, const ChunkRepr& repr) {
-  if (spec.name == "blosc") {
-    size_t typesize = repr.item_size;
-    if (spec.configuration) {
-      if (const rapidjson::Value* t = json::find(*spec.configuration, "typesize")) {
-        typesize = static_cast<size_t>(json::get_uint(*t, "typesize", spec.where));
-      }
-    }
-    std::unique_ptr<BytesCodec> codec = make_blosc(spec, repr);
-    std::string v3 = v3_codec_json(*codec, typesize);
-    return std::make_shared<V3NamedCodec>(std::move(codec), v3);
+// "numcodecs.<id>" and plugins' codecs: the v2 implementation, written back
+// under the name given with the configuration filled in.
+std::shared_ptr<const BytesCodec> make_named_bytes_codec(const CodecSpec& spec, const ChunkRepr& repr) {
+  const bool numcodecs = spec.name.rfind(kNumcodecsPrefix, 0) == 0;
+  if (!numcodecs && !is_registered_v3_name(spec.name)) {
+    fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'");
   }
-  if (spec.name == "gzip" || spec.name == "zstd") {
-    std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(spec.name, spec.configuration), repr, spec);
-    std::string v3 = v3_codec_json(*codec, repr.item_size);
-    return std::make_shared<V3NamedCodec>(std::move(codec), v3);
+  const std::string id = numcodecs ? spec.name.substr(10) : spec.name;
+  std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(id, spec.configuration), repr, spec.where);
+  std::string v3 = "{\"name\":" + json::quote(spec.name) + ",\"configuration\":" + configuration_of(*codec) + "}";
+  return std::make_shared<V3NamedCodec>(std::move(codec), v3);
+}
+
+// Any codec a v3 "codecs" list may name, for input `current` (array codecs)
+// or `repr` (bytes->bytes codecs).
+V3Codec make_codec(const CodecSpec& spec, const ArrayRepr& current, const ChunkRepr& repr) {
+  if (std::optional<V3CodecEntry> entry = find_v3_codec(spec.name)) {
+    return entry->factory(V3CodecRequest{spec.configuration, current, repr, spec.where});
   }
-  if (spec.name == "crc32c") {
-    if (spec.configuration && spec.configuration->MemberCount() > 0) {
-      fail(ZARR_ERR_INVALID_METADATA, spec.where + ": codec 'crc32c' takes no configuration");
-    }
-    // v3's crc32c appends the checksum, as numcodecs' CRC32C does by default.
-    return std::make_shared<V3NamedCodec>(make_from_v2("{\"id\":\"crc32c\"}", repr, spec), "{\"name\":\"crc32c\"}");
-  }
-  if (spec.name.rfind(kNumcodecsPrefix, 0) == 0) {
-    std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(spec.name.substr(10), spec.configuration), repr, spec);
-    std::string v3 = "{\"name\":" + json::quote(spec.name) + ",\"configuration\":" + configuration_of(*codec) + "}";
-    return std::make_shared<V3NamedCodec>(std::move(codec), v3);
-  }
-  if (is_registered_v3_name(spec.name)) {  // a plugin's codec: its v2 configuration is the v3 one plus "id"
-    std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(spec.name, spec.configuration), repr, spec);
-    std::string v3 = "{\"name\":" + json::quote(spec.name) + ",\"configuration\":" + configuration_of(*codec) + "}";
-    return std::make_shared<V3NamedCodec>(std::move(codec), v3);
-  }
-  fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'");
+  if (kind_of(spec.name) == CodecKind::ArrayToArray) return V3Codec{make_numcodecs_array_codec(spec, current), nullptr, nullptr};
+  return V3Codec{nullptr, nullptr, make_named_bytes_codec(spec, repr)};
+}
+
+// A v2 codec under its v3 core name (gzip, zstd): written back as zarr-python 3 does.
+V3Codec named_v2_codec(std::unique_ptr<BytesCodec> codec, size_t typesize) {
+  std::string v3 = v3_codec_json(*codec, typesize);
+  return V3Codec{nullptr, nullptr, std::make_shared<V3NamedCodec>(std::move(codec), v3)};
 }
 
 }  // namespace
 
+namespace codecs {
+
+V3Codec make_gzip_v3(const V3CodecRequest& request) {
+  return named_v2_codec(make_from_v2(v2_config("gzip", request.configuration), request.bytes_repr, request.where),
+                        request.bytes_repr.item_size);
+}
+
+V3Codec make_zstd_v3(const V3CodecRequest& request) {
+  return named_v2_codec(make_from_v2(v2_config("zstd", request.configuration), request.bytes_repr, request.where),
+                        request.bytes_repr.item_size);
+}
+
+V3Codec make_blosc_v3(const V3CodecRequest& request) {
+  size_t typesize = request.bytes_repr.item_size;
+  if (request.configuration) {
+    if (const rapidjson::Value* t = json::find(*request.configuration, "typesize")) {
+      typesize = static_cast<size_t>(json::get_uint(*t, "typesize", request.where));
+    }
+  }
+  return named_v2_codec(make_blosc(request), typesize);
+}
+
+// v3's crc32c appends the checksum, as numcodecs' CRC32C does by default.
+V3Codec make_crc32c_v3(const V3CodecRequest& request) {
+  if (request.configuration && request.configuration->MemberCount() > 0) {
+    fail(ZARR_ERR_INVALID_METADATA, request.where + ": codec 'crc32c' takes no configuration");
+  }
+  auto codec = make_from_v2("{\"id\":\"crc32c\"}", request.bytes_repr, request.where);
+  return V3Codec{nullptr, nullptr, std::make_shared<V3NamedCodec>(std::move(codec), "{\"name\":\"crc32c\"}")};
+}
+
+}  // namespace codecs
+
 std::shared_ptr<const BytesCodec> make_v3_bytes_codec(const rapidjson::Value& item, const ChunkRepr& repr,
                                                       const std::string& where) {
   CodecSpec spec = parse_spec(item, where);
-  const Kind kind = kind_of(spec.name);
+  const CodecKind kind = kind_of(spec.name);
   const bool numcodecs = spec.name.rfind(kNumcodecsPrefix, 0) == 0;
-  if (kind != Kind::BytesToBytes && !numcodecs) {
-    fail(ZARR_ERR_UNSUPPORTED, spec.where + ": codec '" + spec.name + "' is " + kind_name(kind) +
+  if (kind != CodecKind::BytesToBytes && !numcodecs) {
+    fail(ZARR_ERR_UNSUPPORTED, spec.where + ": codec '" + spec.name + "' is " + codec_kind_name(kind) +
                                    ": it needs an array's shape and data type, so it runs only inside an array");
   }
-  if (kind == Kind::ArrayToArray) {  // numcodecs filters work on the bytes of their configured dtype
-    return make_from_v2(v2_config(spec.name.substr(10), spec.configuration), repr, spec);
+  if (kind == CodecKind::ArrayToArray) {  // numcodecs filters work on the bytes of their configured dtype
+    return make_from_v2(v2_config(spec.name.substr(10), spec.configuration), repr, spec.where);
   }
-  return make_bytes_to_bytes(spec, repr);
+  return make_codec(spec, ArrayRepr{}, repr).bytes_to_bytes;
 }
 
 CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& decoded, const std::string& where) {
@@ -312,26 +284,30 @@ CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& 
   ArrayRepr current = decoded;  // what the next codec receives
   for (rapidjson::SizeType i = 0; i < codecs.Size(); ++i) {
     CodecSpec spec = parse_spec(codecs[i], where + " item " + std::to_string(i));
-    Kind kind = kind_of(spec.name);
+    const CodecKind kind = kind_of(spec.name);
     // The order the spec requires: array->array*, one array->bytes, bytes->bytes*.
-    if (kind != Kind::BytesToBytes && array_to_bytes) {
-      fail(ZARR_ERR_INVALID_METADATA, spec.where + ": " + kind_name(kind) + " codec '" + spec.name +
+    if (kind != CodecKind::BytesToBytes && array_to_bytes) {
+      fail(ZARR_ERR_INVALID_METADATA, spec.where + ": " + codec_kind_name(kind) + " codec '" + spec.name +
                                           "' cannot follow the array->bytes codec '" + array_to_bytes->name() + "'");
     }
-    if (kind == Kind::BytesToBytes && !array_to_bytes) {
+    if (kind == CodecKind::BytesToBytes && !array_to_bytes) {
       fail(ZARR_ERR_INVALID_METADATA, spec.where + ": bytes->bytes codec '" + spec.name +
                                           "' must follow an array->bytes codec such as \"bytes\"");
     }
-    if (kind == Kind::ArrayToArray) {
-      array_to_array.push_back(make_array_to_array(spec, current));
-      current = array_to_array.back()->encoded_repr(current);
-    } else if (kind == Kind::ArrayToBytes) {
-      array_to_bytes = make_array_to_bytes(spec, current);
-    } else {
+    ChunkRepr repr;
+    if (kind == CodecKind::BytesToBytes) {
       const bool first = bytes_to_bytes.empty();
-      ChunkRepr repr{current.dtype.item_size(), first ? array_to_bytes->fixed_encoded_size(current) : 0,
-                     typestr_of(current.dtype)};
-      bytes_to_bytes.push_back(make_bytes_to_bytes(spec, repr));
+      repr = ChunkRepr{current.dtype.item_size(), first ? array_to_bytes->fixed_encoded_size(current) : 0,
+                       typestr_of(current.dtype)};
+    }
+    V3Codec codec = make_codec(spec, current, repr);
+    if (kind == CodecKind::ArrayToArray) {
+      array_to_array.push_back(codec.array_to_array);
+      current = array_to_array.back()->encoded_repr(current);
+    } else if (kind == CodecKind::ArrayToBytes) {
+      array_to_bytes = codec.array_to_bytes;
+    } else {
+      bytes_to_bytes.push_back(codec.bytes_to_bytes);
     }
   }
   if (!array_to_bytes) {

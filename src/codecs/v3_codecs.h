@@ -1,8 +1,9 @@
 // Zarr v3 "codecs" lists: from the metadata's JSON to a CodecChain and back.
 //
-// Names understood: the core codecs "bytes", "transpose", "gzip", "zstd",
-// "blosc", "crc32c", "sharding_indexed", and "numcodecs.<id>" for every codec
-// of the v2 registry (configuration = the numcodecs configuration without id).
+// Names understood: the v3 names in the registry (bytes, transpose,
+// sharding_indexed, vlen-*, gzip, zstd, blosc, crc32c: see register_builtin_codecs),
+// "numcodecs.<id>" for every codec of the v2 registry (configuration = the
+// numcodecs configuration without id), and the names plugins registered.
 #pragma once
 
 #include <string>

@@ -1,5 +1,7 @@
 #include "codecs/vlen_codecs.h"
 
+#include "codecs/builtin_codecs.h"
+
 #include <cstring>
 
 #include "core/error.h"
@@ -170,3 +172,10 @@ std::shared_ptr<const ArrayToBytesCodec> make_json2_codec(const rapidjson::Value
 }
 
 }  // namespace zarr::vlen
+
+namespace zarr::codecs {
+
+V3Codec make_vlen_utf8_v3(const V3CodecRequest&) { return V3Codec{nullptr, vlen::make_vlen_codec("vlen-utf8"), nullptr}; }
+V3Codec make_vlen_bytes_v3(const V3CodecRequest&) { return V3Codec{nullptr, vlen::make_vlen_codec("vlen-bytes"), nullptr}; }
+
+}  // namespace zarr::codecs
