@@ -1,5 +1,6 @@
 #include "codecs/plugin_codec.h"
 
+#include <cstddef>
 #include <cstring>
 #include <memory>
 
@@ -13,8 +14,10 @@ namespace {
 
 thread_local std::string last_registration_error;
 
-// The version 1 vtable's size: the least a plugin may hand in.
-constexpr size_t kVtableV1Size = sizeof(zarr_codec_vtable);
+// The version 1 vtable's size: the least a plugin may hand in. It ends at
+// `destroy`, version 1's last field; not sizeof(zarr_codec_vtable), which grows
+// when fields are appended and would then refuse plugins built for version 1.
+constexpr size_t kVtableV1Size = offsetof(zarr_codec_vtable, destroy) + sizeof(zarr_codec_vtable::destroy);
 
 // The vtable and name, copied so the plugin's may go away.
 struct PluginVtable {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include "capi_helpers.h"
 #include "support/npy.h"
@@ -92,6 +93,37 @@ TEST(CodecApi, EveryBytesCodecRoundTripsInBothForms) {
     std::string input = std::string(config).find("packbits") != std::string::npos ? std::string(1001, '\1') : data;
     const std::string encoded = encode(codec.c, input);
     EXPECT_EQ(decode(codec.c, encoded), input);
+  }
+}
+
+// Codecs are const: one handle serves many threads at once, each with its own
+// input, and every thread gets its own data back.
+TEST(CodecApi, OneHandleServesManyThreads) {
+  for (const char* config : {R"({"id": "zstd", "level": 1})", R"({"id": "blosc", "cname": "lz4", "shuffle": 1})",
+                             R"({"id": "delta", "dtype": "<i4"})", R"({"id": "crc32c"})"}) {
+    SCOPED_TRACE(config);
+    Codec codec;
+    const int status = zarr_codec_create(codec.out(), config);
+    if (status == ZARR_ERR_UNSUPPORTED && std::string(zarr_last_error()).find("built without") != std::string::npos) {
+      continue;
+    }
+    ASSERT_EQ(status, ZARR_OK) << status_text(status);
+    constexpr int kThreads = 8;
+    std::vector<int> failures(kThreads, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        const std::string input = sample_bytes(40000 + 4 * t);  // a different length per thread
+        for (int round = 0; round < 20; ++round) {
+          int s1 = 0, s2 = 0;
+          const std::string encoded = run(zarr_codec_encode, codec.c, input, &s1);
+          const std::string decoded = run(zarr_codec_decode, codec.c, encoded, &s2);
+          if (s1 != ZARR_OK || s2 != ZARR_OK || decoded != input) ++failures[t];
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
   }
 }
 

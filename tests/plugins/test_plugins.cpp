@@ -3,6 +3,7 @@
 // plugin can fail is reported by the codec lookup, naming the file.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -177,4 +178,35 @@ TEST(Plugins, RegisterRefusesBadVtables) {
     EXPECT_EQ(zarr_codec_register(&v), c.status) << error_text(c.status);
     EXPECT_NE(std::string(zarr_last_error()).find(c.fragment), std::string::npos) << zarr_last_error();
   }
+}
+
+// A plugin compiled against a later zarr_plugin.h hands in a longer vtable
+// (fields appended): libzarr reads the version 1 fields and accepts it. One
+// byte short of version 1's fields is refused.
+TEST(Plugins, RegisterReadsOnlyTheFieldsItKnows) {
+  struct LaterVtable {
+    zarr_codec_vtable v1;
+    void (*appended_callback)(void);
+  } later;
+  std::memset(&later, 0, sizeof later);
+  later.v1.abi_version = ZARR_PLUGIN_ABI_VERSION;
+  later.v1.name = "test-later-vtable";
+  later.v1.create = [](void*, const char*, size_t, void**, char* error, size_t size) {
+    std::snprintf(error, size, "create of the later vtable ran");
+    return ZARR_ERR_INVALID_METADATA;
+  };
+  later.v1.encode = [](void*, const void*, size_t, const zarr_codec_output*) { return ZARR_ERR_INTERNAL; };
+  later.v1.decode = [](void*, const void*, size_t, size_t, const zarr_codec_output*) { return ZARR_ERR_INTERNAL; };
+  later.v1.destroy = [](void*) {};
+
+  later.v1.struct_size = sizeof(zarr_codec_vtable) - 1;
+  EXPECT_EQ(zarr_codec_register(&later.v1), ZARR_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(zarr_last_error()).find("'struct_size'"), std::string::npos) << zarr_last_error();
+
+  later.v1.struct_size = sizeof later;
+  ASSERT_EQ(zarr_codec_register(&later.v1), ZARR_OK) << zarr_last_error();
+  zarr_codec* codec = nullptr;
+  EXPECT_EQ(create_codec(R"({"id": "test-later-vtable"})", &codec), ZARR_ERR_INVALID_METADATA);
+  EXPECT_NE(std::string(zarr_last_error()).find("create of the later vtable ran"), std::string::npos)
+      << zarr_last_error();
 }
