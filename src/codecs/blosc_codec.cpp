@@ -105,21 +105,41 @@ class BloscCodec final : public BytesCodec {
   }
 
   Bytes decode(ByteView encoded, size_t expected_size) const override {
+    Bytes out(checked_size(encoded, expected_size));
+    decompress(encoded, out.data(), out.size());
+    return out;
+  }
+
+  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
+    const size_t nbytes = checked_size(encoded, out_size);
+    // out_size 0 is a size here, not "unknown" as checked_size takes it.
+    if (nbytes != out_size) {
+      codec_error(kId, "header claims " + std::to_string(nbytes) + " decoded bytes, expected " +
+                           std::to_string(out_size));
+    }
+    decompress(encoded, out, nbytes);
+  }
+
+ private:
+  // The decoded size, once the header describes exactly this buffer (and
+  // `expected_size`, when known) with a compressor this build has.
+  size_t checked_size(ByteView encoded, size_t expected_size) const {
     Header h = read_header(encoded);
     check_sizes(h, encoded.size, expected_size);
     check_compressor(h.flags);
     check_valid(encoded);
-    Bytes out(h.nbytes);
-    // blosc_decompress_ctx returns 0 on error, which is also the size of an
-    // empty buffer: only call it when there is something to decode.
-    if (h.nbytes == 0) return out;
-    int n = blosc_decompress_ctx(encoded.data, out.data(), out.size(), 1);
-    if (n <= 0) codec_error(kId, "corrupt input (c-blosc error " + std::to_string(n) + ")");
-    check_decoded_size(kId, static_cast<size_t>(n), h.nbytes);
-    return out;
+    return h.nbytes;
   }
 
- private:
+  static void decompress(ByteView encoded, uint8_t* out, size_t nbytes) {
+    // blosc_decompress_ctx returns 0 on error, which is also the size of an
+    // empty buffer: only call it when there is something to decode.
+    if (nbytes == 0) return;
+    int n = blosc_decompress_ctx(encoded.data, out, nbytes, 1);
+    if (n <= 0) codec_error(kId, "corrupt input (c-blosc error " + std::to_string(n) + ")");
+    check_decoded_size(kId, static_cast<size_t>(n), nbytes);
+  }
+
   int effective_shuffle() const {
     if (shuffle_ != kAutoShuffle) return shuffle_;
     return typesize_ == 1 ? BLOSC_BITSHUFFLE : BLOSC_SHUFFLE;

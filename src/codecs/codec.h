@@ -45,6 +45,11 @@ class BytesCodec {
   // A decoder never allocates more than that when it is known, and fails with
   // ZARR_ERR_CODEC naming the codec on corrupt or truncated input.
   virtual Bytes decode(ByteView encoded, size_t expected_size) const = 0;
+  // Decode into `out`, exactly `out_size` bytes (the known decoded size; any
+  // other size is ZARR_ERR_CODEC and `out` may hold anything then). Codecs
+  // that can write there directly override it, saving a buffer and a copy;
+  // the default decodes and copies.
+  virtual void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const;
 };
 
 // A chunk array as a codec sees it: shape (C order), element type (native

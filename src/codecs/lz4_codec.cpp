@@ -55,22 +55,42 @@ class Lz4Codec final : public BytesCodec {
   }
 
   Bytes decode(ByteView encoded, size_t expected_size) const override {
-    if (encoded.size < kHeaderSize) {
-      codec_error(kId, "truncated input: " + std::to_string(encoded.size) + " bytes, the size header has 4");
-    }
-    size_t claimed = load_le32(encoded.data);
-    size_t block_size = encoded.size - kHeaderSize;
-    check_claim(claimed, block_size, expected_size);
-    Bytes out(claimed);
-    int n = LZ4_decompress_safe(reinterpret_cast<const char*>(encoded.data + kHeaderSize),
-                                reinterpret_cast<char*>(out.data()), static_cast<int>(block_size),
-                                static_cast<int>(claimed));
-    if (n < 0) codec_error(kId, "corrupt or truncated input");
-    check_decoded_size(kId, static_cast<size_t>(n), claimed);
+    Bytes out(checked_claim(encoded, expected_size));
+    decompress(encoded, out.data(), out.size());
     return out;
   }
 
+  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
+    const size_t claimed = checked_claim(encoded, out_size);
+    // out_size 0 is a size here, not "unknown" as checked_claim takes it.
+    if (claimed != out_size) {
+      codec_error(kId, "size header claims " + std::to_string(claimed) + " decoded bytes, expected " +
+                           std::to_string(out_size));
+    }
+    decompress(encoded, out, claimed);
+  }
+
  private:
+  // The decoded size the header claims, checked against `expected_size`
+  // (0: unknown) and the block before anything is allocated.
+  static size_t checked_claim(ByteView encoded, size_t expected_size) {
+    if (encoded.size < kHeaderSize) {
+      codec_error(kId, "truncated input: " + std::to_string(encoded.size) + " bytes, the size header has 4");
+    }
+    const size_t claimed = load_le32(encoded.data);
+    check_claim(claimed, encoded.size - kHeaderSize, expected_size);
+    return claimed;
+  }
+
+  // The block after the header into `out`, exactly `claimed` bytes.
+  static void decompress(ByteView encoded, uint8_t* out, size_t claimed) {
+    const size_t block_size = encoded.size - kHeaderSize;
+    int n = LZ4_decompress_safe(reinterpret_cast<const char*>(encoded.data + kHeaderSize), reinterpret_cast<char*>(out),
+                                static_cast<int>(block_size), static_cast<int>(claimed));
+    if (n < 0) codec_error(kId, "corrupt or truncated input");
+    check_decoded_size(kId, static_cast<size_t>(n), claimed);
+  }
+
   // Refuse a size header before allocating what it claims.
   static void check_claim(size_t claimed, size_t block_size, size_t expected_size) {
     if (expected_size != 0 && claimed != expected_size) {

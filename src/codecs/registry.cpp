@@ -2,6 +2,7 @@
 // factories of any kind, filled lazily by add_builtins() with the codecs
 // compiled into this build, open to plugins through register_bytes_codec; an
 // unknown v2 id loads the plugins of ZARR_PLUGIN_PATH not tried yet.
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -211,6 +212,15 @@ std::unique_ptr<BytesCodec> make_bytes_codec(const rapidjson::Value& config, con
   std::unique_ptr<BytesCodec> codec = entry->factory(config, repr);
   if (!codec) fail(ZARR_ERR_INTERNAL, "codec '" + id + "': its factory returned no codec");
   return codec;
+}
+
+void BytesCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) const {
+  const Bytes decoded = decode(encoded, out_size);
+  if (decoded.size() != out_size) {
+    fail(ZARR_ERR_CODEC, "codec '" + id() + "': decoded " + std::to_string(decoded.size()) + " bytes, expected " +
+                             std::to_string(out_size));
+  }
+  std::copy(decoded.begin(), decoded.end(), out);
 }
 
 }  // namespace zarr

@@ -66,23 +66,21 @@ unsigned long long claimed_size(ByteView in) {
   return unknown ? ZSTD_CONTENTSIZE_UNKNOWN : total;
 }
 
-// Exactly `expected` bytes: one call into a buffer of that size. The frame
-// headers' total, when they state it, must agree before anything is done.
-Bytes decode_known_size(ByteView in, size_t expected) {
+// Exactly `expected` bytes: one call into `out`, a buffer of that size. The
+// frame headers' total, when they state it, must agree before anything is done.
+void decode_known_size(ByteView in, uint8_t* out, size_t expected) {
   unsigned long long claimed = claimed_size(in);
   if (claimed == ZSTD_CONTENTSIZE_ERROR) codec_error(kId, "corrupt or truncated input: no valid zstd frame");
   if (claimed != ZSTD_CONTENTSIZE_UNKNOWN && claimed != expected) {
     codec_error(kId, "frame header claims " + std::to_string(claimed) + " decoded bytes, expected " +
                          std::to_string(expected));
   }
-  Bytes out(expected);
-  size_t n = ZSTD_decompressDCtx(new_dctx().get(), out.data(), out.size(), in.data, in.size);
+  size_t n = ZSTD_decompressDCtx(new_dctx().get(), out, expected, in.data, in.size);
   if (ZSTD_isError(n) && ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall) {
     codec_error(kId, "decoded more than the expected " + std::to_string(expected) + " bytes");
   }
   check(n, "corrupt or truncated input");
   check_decoded_size(kId, n, expected);
-  return out;
 }
 
 // Unknown size: stream, so memory follows the output actually produced
@@ -134,8 +132,19 @@ class ZstdCodec final : public BytesCodec {
   Bytes decode(ByteView encoded, size_t expected_size) const override {
     // An empty buffer holds no frame; zstd would call it 0 decoded bytes.
     if (encoded.size == 0) codec_error(kId, "truncated input: empty");
-    if (expected_size != 0) return decode_known_size(encoded, expected_size);
-    return decode_streaming(encoded);
+    if (expected_size == 0) return decode_streaming(encoded);
+    Bytes out(expected_size);
+    decode_known_size(encoded, out.data(), expected_size);
+    return out;
+  }
+
+  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
+    if (encoded.size == 0) codec_error(kId, "truncated input: empty");
+    if (out_size == 0) {  // a frame that decodes to nothing: check it all the same
+      if (!decode_streaming(encoded).empty()) codec_error(kId, "decoded more than the expected 0 bytes");
+      return;
+    }
+    decode_known_size(encoded, out, out_size);
   }
 
  private:

@@ -1,5 +1,7 @@
 #include "codec_test_util.h"
 
+#include <algorithm>
+
 #include <random>
 
 #include "core/error.h"
@@ -41,6 +43,25 @@ Bytes sample_data(size_t n, uint32_t seed) {
       return ::testing::AssertionFailure() << codec.config_json() << ": " << data.size
                                            << " bytes: decode with size unknown differs (" << unknown.size()
                                            << " bytes)";
+    }
+    Bytes into(data.size + 1, 0xA5);  // one guard byte past the end
+    codec.decode_into(encoded, into.data(), data.size);
+    if (!std::equal(original.begin(), original.end(), into.begin()) || into.back() != 0xA5) {
+      return ::testing::AssertionFailure() << codec.config_json() << ": " << data.size
+                                           << " bytes: decode_into differs or wrote past the end";
+    }
+    // One byte too few: the codec refuses rather than overrun or truncate.
+    if (data.size > 0) {
+      bool refused = false;
+      try {
+        codec.decode_into(encoded, into.data(), data.size - 1);
+      } catch (const Error& e) {
+        refused = e.code() == ZARR_ERR_CODEC;
+      }
+      if (!refused) {
+        return ::testing::AssertionFailure() << codec.config_json() << ": decode_into with a size one short of "
+                                             << data.size << " was not ZARR_ERR_CODEC";
+      }
     }
   } catch (const Error& e) {
     return ::testing::AssertionFailure() << codec.config_json() << ": " << data.size << " bytes (encoded "
