@@ -5,8 +5,11 @@
 // takes the running sum, as np.cumsum(enc, out=dec) does: in the promoted
 // type of `dtype` and `astype` (for bool a running "or", so bool deltas do
 // not round-trip, in numcodecs neither), each partial sum cast to `dtype`.
+#include <cstring>
+
 #include "codecs/builtin_codecs.h"
 #include "codecs/filter_util.h"
+#include "dtype/byte_order.h"
 
 namespace zarr::codecs {
 
@@ -40,9 +43,55 @@ Num cast_first(const Num& v, const NumType& from, const NumType& to) {
   return cast(v, from, to);
 }
 
+// The common case, an integer delta stored in its own type and byte order:
+// wrapping differences and a wrapping running sum in the unsigned type of the
+// width, the bytes numpy gives, in loops the compiler vectorises.
+template <typename U>
+void integer_diff(const uint8_t* in, uint8_t* out, size_t n) {
+  if (n == 0) return;
+  std::memcpy(out, in, sizeof(U));
+  for (size_t k = 1; k < n; ++k) {
+    U x, prev;
+    std::memcpy(&x, in + k * sizeof(U), sizeof(U));
+    std::memcpy(&prev, in + (k - 1) * sizeof(U), sizeof(U));
+    const U d = static_cast<U>(x - prev);
+    std::memcpy(out + k * sizeof(U), &d, sizeof(U));
+  }
+}
+
+template <typename U>
+void integer_cumsum(const uint8_t* in, uint8_t* out, size_t n) {
+  U sum = 0;
+  for (size_t k = 0; k < n; ++k) {
+    U d;
+    std::memcpy(&d, in + k * sizeof(U), sizeof(U));
+    sum = static_cast<U>(sum + d);
+    std::memcpy(out + k * sizeof(U), &sum, sizeof(U));
+  }
+}
+
+using IntegerLoop = void (*)(const uint8_t*, uint8_t*, size_t);
+
+struct IntegerLoops {
+  IntegerLoop diff = nullptr, cumsum = nullptr;  // both null: use the general path
+};
+
+IntegerLoops integer_loops(const NumType& dtype, const NumType& astype) {
+  const bool native = dtype.size == 1 || dtype.big_endian == dtype_detail::host_is_big_endian();
+  if (dtype != astype || !dtype.is_integer() || !native) return {};
+  switch (dtype.size) {
+    case 1: return {integer_diff<uint8_t>, integer_cumsum<uint8_t>};
+    case 2: return {integer_diff<uint16_t>, integer_cumsum<uint16_t>};
+    case 4: return {integer_diff<uint32_t>, integer_cumsum<uint32_t>};
+    case 8: return {integer_diff<uint64_t>, integer_cumsum<uint64_t>};
+    default: return {};
+  }
+}
+
 class DeltaCodec final : public BytesCodec {
  public:
-  DeltaCodec(NumType dtype, NumType astype) : dtype_(dtype), astype_(astype) {}
+  DeltaCodec(NumType dtype, NumType astype)
+      : dtype_(dtype), astype_(astype), fast_(integer_loops(dtype, astype)) {}
 
   std::string id() const override { return kId; }
   std::string config_json() const override {
@@ -52,6 +101,10 @@ class DeltaCodec final : public BytesCodec {
   Bytes encode(ByteView decoded) const override {
     size_t n = count_items(kId, decoded.size, dtype_.size, "input", "dtype " + dtype_.str());
     Bytes out(n * astype_.size);
+    if (fast_.diff) {
+      fast_.diff(decoded.data, out.data(), n);
+      return out;
+    }
     const NumType work = dtype_.native();
     Num prev;
     for (size_t k = 0; k < n; ++k) {
@@ -68,6 +121,10 @@ class DeltaCodec final : public BytesCodec {
     size_t n = count_items(kId, encoded.size, astype_.size, "input", "astype " + astype_.str());
     check_output_size(kId, n * dtype_.size, expected_size);
     Bytes out(n * dtype_.size);
+    if (fast_.cumsum) {
+      fast_.cumsum(encoded.data, out.data(), n);
+      return out;
+    }
     // numpy accumulates in a buffer of the promoted type and casts at the end.
     const NumType work = promote_types(dtype_, astype_);
     Num sum;
@@ -82,6 +139,7 @@ class DeltaCodec final : public BytesCodec {
  private:
   NumType dtype_;
   NumType astype_;
+  IntegerLoops fast_;
 };
 
 }  // namespace
