@@ -40,12 +40,16 @@ Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
     // Only a step whose output size is known is held to it: bytes->bytes
     // codecs may change sizes on the way (checksums, astype filters), so only
     // the first of them, undoing the fixed-size bytes codec, learns its size.
-    Bytes data = stored.to_bytes();
+    // Each step reads the previous one's output in place: the stored bytes
+    // are never copied just to be decoded.
+    Bytes data;
+    ByteView current = stored;
     const size_t layout_size = array_to_bytes_->fixed_encoded_size(reprs_.back());
     for (size_t i = bytes_to_bytes_.size(); i-- > 0;) {
-      data = bytes_to_bytes_[i]->decode(data, i == 0 ? layout_size : 0);
+      data = bytes_to_bytes_[i]->decode(current, i == 0 ? layout_size : 0);
+      current = data;
     }
-    Bytes chunk = array_to_bytes_->decode(data, reprs_.back());
+    Bytes chunk = array_to_bytes_->decode(current, reprs_.back());
     for (size_t i = array_to_array_.size(); i-- > 0;) chunk = array_to_array_[i]->decode(std::move(chunk), reprs_[i]);
     // Variable-length chunks (vlen codecs) have no fixed size; their codec checks the count.
     if (!decoded().dtype.is_variable_length() && chunk.size() != decoded().byte_size()) {
