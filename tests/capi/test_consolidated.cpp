@@ -108,7 +108,9 @@ TEST(Consolidated, PeerHierarchiesOpenThroughTheirConsolidatedMetadata) {
     ArrayPtr a;
     ASSERT_OK(zarr_group_open_array(a.out(), g, c.array.c_str(), "r"));
     std::vector<int16_t> values = read_all<int16_t>(a);
-    if (!c.values.empty()) EXPECT_EQ(values, c.values);
+    if (!c.values.empty()) {
+      EXPECT_EQ(values, c.values);
+    }
   }
 }
 
