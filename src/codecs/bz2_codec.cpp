@@ -85,7 +85,7 @@ void decode_stream(InputFeed& feed, OutputBuffer& out) {
   }
 }
 
-class Bz2Codec final : public BytesCodec {
+class Bz2Codec final : public StreamingDecoderCodec {
  public:
   explicit Bz2Codec(int level) : level_(level) {}
 
@@ -112,13 +112,11 @@ class Bz2Codec final : public BytesCodec {
 
   // Concatenated bzip2 streams decode one after the other, as with bzip2
   // and Python's bz2.decompress.
-  Bytes decode(ByteView encoded, size_t expected_size) const override {
-    OutputBuffer out(kId, expected_size, initial_decode_guess(encoded.size));
+  void decode_to(ByteView encoded, OutputBuffer& out) const override {
     InputFeed feed(encoded);
     do {
       decode_stream(feed, out);
     } while (feed.left != 0);
-    return out.finish();
   }
 
  private:

@@ -22,18 +22,25 @@ void check_decoded_size(const std::string& id, size_t decoded, size_t expected) 
 
 OutputBuffer::OutputBuffer(std::string codec_id, size_t expected, size_t initial)
     : id_(std::move(codec_id)), expected_(expected) {
-  buf_.resize(expected_ != 0 ? expected_ : std::max<size_t>(initial, 64));
+  owned_.resize(expected_ != 0 ? expected_ : std::max<size_t>(initial, 64));
+  data_ = owned_.data();
+  capacity_ = owned_.size();
 }
+
+OutputBuffer::OutputBuffer(std::string codec_id, CallerBuffer, uint8_t* target, size_t size)
+    : id_(std::move(codec_id)), expected_(size), external_(true), data_(target), capacity_(size) {}
 
 uint8_t* OutputBuffer::next() {
-  if (!full()) return buf_.data() + used_;
-  if (expected_ != 0) return spill_;
+  if (!full()) return data_ + used_;
+  if (fixed()) return spill_;
   // Unknown size: grow by half again, which keeps copying linear overall.
-  buf_.resize(buf_.size() + buf_.size() / 2 + 64);
-  return buf_.data() + used_;
+  owned_.resize(owned_.size() + owned_.size() / 2 + 64);
+  data_ = owned_.data();
+  capacity_ = owned_.size();
+  return data_ + used_;
 }
 
-size_t OutputBuffer::room() const { return full() ? sizeof(spill_) : buf_.size() - used_; }
+size_t OutputBuffer::room() const { return full() ? sizeof(spill_) : capacity_ - used_; }
 
 void OutputBuffer::commit(size_t n) {
   if (n == 0) return;
@@ -59,9 +66,30 @@ void OutputBuffer::append(const uint8_t* data, size_t n) {
 
 Bytes OutputBuffer::finish() {
   check_decoded_size(id_, used_, expected_);
-  buf_.resize(used_);
-  buf_.shrink_to_fit();
-  return std::move(buf_);
+  owned_.resize(used_);
+  owned_.shrink_to_fit();
+  return std::move(owned_);
+}
+
+void OutputBuffer::finish_into() {
+  // expected_ 0 is a size here, not "unknown" as check_decoded_size takes it.
+  if (used_ != expected_) {
+    codec_error(id_, "decoded " + std::to_string(used_) + " bytes, expected " + std::to_string(expected_));
+  }
+}
+
+// --- StreamingDecoderCodec ------------------------------------------------------
+
+Bytes StreamingDecoderCodec::decode(ByteView encoded, size_t expected_size) const {
+  OutputBuffer out(id(), expected_size, initial_decode_guess(encoded.size));
+  decode_to(encoded, out);
+  return out.finish();
+}
+
+void StreamingDecoderCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) const {
+  OutputBuffer target(id(), OutputBuffer::CallerBuffer{}, out, out_size);
+  decode_to(encoded, target);
+  target.finish_into();
 }
 
 size_t initial_decode_guess(size_t encoded_size) {

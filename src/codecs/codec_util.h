@@ -13,6 +13,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "codecs/codec.h"
 #include "core/bytes.h"
 
 namespace zarr::codecs {
@@ -40,9 +41,15 @@ T clamp_to(size_t n) {
 // the error "decoded more than the expected N bytes". With expected 0 the
 // size is unknown and the buffer grows geometrically from `initial`, so its
 // size follows the output actually produced, never a size a header claims.
+//
+// Or it writes into a caller's buffer of exactly `size` bytes (decode_into):
+// the output must fill it, never more.
 class OutputBuffer {
  public:
+  struct CallerBuffer {};  // selects the constructor below
+
   OutputBuffer(std::string codec_id, size_t expected, size_t initial);
+  OutputBuffer(std::string codec_id, CallerBuffer, uint8_t* target, size_t size);
 
   // Where the library writes next; room() bytes are free there (never 0).
   uint8_t* next();
@@ -54,15 +61,32 @@ class OutputBuffer {
   size_t size() const { return used_; }
   // The output, after checking its size against `expected`.
   Bytes finish();
+  // For a caller's buffer: check it was filled exactly.
+  void finish_into();
 
  private:
-  bool full() const { return used_ == buf_.size(); }
+  bool full() const { return used_ == capacity_; }
+  bool fixed() const { return external_ || expected_ != 0; }
 
   std::string id_;
   size_t expected_;
-  Bytes buf_;
+  bool external_ = false;  // writing into the caller's buffer
+  Bytes owned_;            // the buffer when not external
+  uint8_t* data_ = nullptr;
+  size_t capacity_ = 0;
   size_t used_ = 0;
   uint8_t spill_[64] = {};
+};
+
+// A codec whose decoder streams into an OutputBuffer (zlib, gzip, bz2, lzma):
+// decode and decode_into both run decode_to.
+class StreamingDecoderCodec : public BytesCodec {
+ public:
+  Bytes decode(ByteView encoded, size_t expected_size) const final;
+  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const final;
+
+ protected:
+  virtual void decode_to(ByteView encoded, OutputBuffer& out) const = 0;
 };
 
 // A first guess at the decoded size when the metadata does not give it.

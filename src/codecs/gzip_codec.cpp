@@ -35,7 +35,7 @@ void write_trailer(OutputBuffer& out, ByteView in) {
   out.append(t, sizeof(t));
 }
 
-class GzipCodec final : public BytesCodec {
+class GzipCodec final : public StreamingDecoderCodec {
  public:
   explicit GzipCodec(int level) : level_(level) {}
 
@@ -52,15 +52,13 @@ class GzipCodec final : public BytesCodec {
 
   // A gzip file may hold several members, decoded one after the other, and
   // Python's reader skips zero padding after the last: so do we.
-  Bytes decode(ByteView encoded, size_t expected_size) const override {
-    OutputBuffer out(kId, expected_size, initial_decode_guess(encoded.size));
+  void decode_to(ByteView encoded, OutputBuffer& out) const override {
     size_t pos = 0;
     do {
       ByteView rest(encoded.data + pos, encoded.size - pos);
       pos += inflate_stream(kId, rest, 16 + MAX_WBITS, out);
       while (pos < encoded.size && encoded.data[pos] == 0) ++pos;
     } while (pos < encoded.size);
-    return out.finish();
   }
 
  private:

@@ -62,7 +62,7 @@ void run(Stream& st, ByteView in, OutputBuffer& out) {
   }
 }
 
-class LzmaCodec final : public BytesCodec {
+class LzmaCodec final : public StreamingDecoderCodec {
  public:
   LzmaCodec(int format, int check, std::optional<int64_t> preset)
       : format_(format), check_(check), preset_(preset) {}
@@ -91,13 +91,11 @@ class LzmaCodec final : public BytesCodec {
 
   // The auto decoder reads both .xz (several concatenated streams too) and
   // .lzma, whichever format the config names.
-  Bytes decode(ByteView encoded, size_t expected_size) const override {
+  void decode_to(ByteView encoded, OutputBuffer& out) const override {
     Stream st;
     lzma_ret rc = lzma_auto_decoder(&st.s, kDecoderMemLimit, LZMA_CONCATENATED);
     if (rc != LZMA_OK) codec_error(kId, "cannot start the decoder: " + lzma_message(rc));
-    OutputBuffer out(kId, expected_size, initial_decode_guess(encoded.size));
     run(st, encoded, out);
-    return out.finish();
   }
 
  private:

@@ -12,7 +12,7 @@ namespace {
 
 const std::string kId = "zlib";
 
-class ZlibCodec final : public BytesCodec {
+class ZlibCodec final : public StreamingDecoderCodec {
  public:
   explicit ZlibCodec(int level) : level_(level) {}
 
@@ -25,12 +25,10 @@ class ZlibCodec final : public BytesCodec {
     return out.finish();
   }
 
-  Bytes decode(ByteView encoded, size_t expected_size) const override {
-    OutputBuffer out(kId, expected_size, initial_decode_guess(encoded.size));
+  void decode_to(ByteView encoded, OutputBuffer& out) const override {
     // Bytes after the end of the stream are ignored, as Python's
     // zlib.decompress (numcodecs' decoder) ignores them.
     inflate_stream(kId, encoded, MAX_WBITS, out);
-    return out.finish();
   }
 
  private:
