@@ -13,6 +13,8 @@ PACKAGES=(
   python3 python3-numpy python3-zarr python3-numcodecs
   # ABI checks
   abigail-tools
+  # Python binding (bindings/python): its tests, Dask, and installing it offline with pip
+  python3-pytest python3-dask python3-pip python3-setuptools
 )
 
 # Interop peer zarrita.js (Zarr v3), run by Node.js >= 18 and installed with

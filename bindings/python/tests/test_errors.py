@@ -1,0 +1,137 @@
+"""Errors: every ZARR_ERR_* code has its exception, carrying the code and the library's message."""
+import json
+import pathlib
+
+import pytest
+
+import libzarr
+from libzarr import errors
+
+HIERARCHY = [
+    (libzarr.InvalidArgumentError, -1, "ZARR_ERR_INVALID_ARGUMENT", ValueError),
+    (libzarr.NotFoundError, -2, "ZARR_ERR_NOT_FOUND", FileNotFoundError),
+    (libzarr.NotFoundError, -2, "ZARR_ERR_NOT_FOUND", KeyError),
+    (libzarr.ExistsError, -3, "ZARR_ERR_EXISTS", FileExistsError),
+    (libzarr.InvalidMetadataError, -4, "ZARR_ERR_INVALID_METADATA", ValueError),
+    (libzarr.UnsupportedError, -5, "ZARR_ERR_UNSUPPORTED", NotImplementedError),
+    (libzarr.CodecError, -6, "ZARR_ERR_CODEC", libzarr.ZarrError),
+    (libzarr.StoreError, -7, "ZARR_ERR_IO", OSError),
+    (libzarr.OutOfBoundsError, -8, "ZARR_ERR_OUT_OF_BOUNDS", IndexError),
+    (libzarr.ReadOnlyError, -9, "ZARR_ERR_READ_ONLY", PermissionError),
+    (libzarr.NoMemoryError, -10, "ZARR_ERR_NO_MEMORY", MemoryError),
+    (libzarr.BufferSizeError, -11, "ZARR_ERR_BUFFER_SIZE", ValueError),
+    (libzarr.InternalError, -12, "ZARR_ERR_INTERNAL", libzarr.ZarrError),
+]
+
+
+@pytest.mark.parametrize("cls, code, status, builtin", HIERARCHY, ids=lambda v: getattr(v, "__name__", v))
+def test_each_code_has_its_class(cls, code, status, builtin):
+    error = errors.error_for(code, "what went wrong", status)
+    assert type(error) is cls and isinstance(error, builtin) and isinstance(error, libzarr.ZarrError)
+    assert (error.code, error.status, error.message) == (code, status, "what went wrong")
+    assert str(error) == f"what went wrong [{status}]"
+
+
+def test_the_classes_match_the_header_codes():
+    """The codes written into errors.py are zarr.h's (the library names each one)."""
+    from libzarr._capi import lib
+    for cls, code, status, _ in HIERARCHY:
+        assert lib.zarr_status_name(code).decode() == status == cls(message="m").status
+
+
+def test_a_code_newer_than_the_binding_still_raises():
+    error = errors.error_for(-99, "future failure", "ZARR_ERR_FUTURE")
+    assert type(error) is libzarr.ZarrError and error.code == -99 and error.status == "ZARR_ERR_FUTURE"
+
+
+def test_not_found_names_the_location(tmp_path):
+    with pytest.raises(FileNotFoundError) as caught:
+        libzarr.open(str(tmp_path / "missing"))
+    error = caught.value
+    assert error.code == -2 and "missing" in error.message
+    assert "no array" in error.message and "no group" in error.message  # both kinds were tried
+
+
+def test_exists(url):
+    libzarr.create(url, {"shape": [1], "dtype": "<i4"})
+    with pytest.raises(libzarr.ExistsError, match="node.zarr"):
+        libzarr.create(url, {"shape": [1], "dtype": "<i4"})
+
+
+@pytest.mark.parametrize("metadata, field", [
+    ({"shape": [2], "chunks": [0], "dtype": "<i4"}, "chunks"),
+    ({"shape": [2], "dtype": "<i3"}, "<i3"),
+    ({"shape": "two", "dtype": "<i4"}, "shape"),
+    ({"dtype": "<i4"}, "shape"),
+])
+def test_invalid_metadata_names_the_field(url, metadata, field):
+    with pytest.raises(libzarr.InvalidMetadataError) as caught:
+        libzarr.create(url, metadata)
+    assert caught.value.code == -4 and field in caught.value.message
+
+
+def test_unsupported_codec_and_url_scheme(url):
+    with pytest.raises(libzarr.UnsupportedError, match="no-such-codec"):
+        libzarr.create(url, {"shape": [1], "dtype": "<i4", "compressor": {"id": "no-such-codec"}})
+    with pytest.raises(libzarr.ZarrError) as caught:
+        libzarr.open("gopher://example.org/a")
+    assert caught.value.code in (-1, -5) and "gopher://" in caught.value.message
+
+
+def test_corrupt_chunk_is_a_codec_error_naming_the_key(url):
+    array = libzarr.create(url, {"shape": [4], "dtype": "<i4", "compressor": {"id": "zlib", "level": 1}})
+    array[...] = [1, 2, 3, 4]
+    (pathlib.Path(url) / "0").write_bytes(b"not zlib at all")
+    with pytest.raises(libzarr.CodecError) as caught:
+        libzarr.open(url)[...]
+    assert caught.value.code == -6 and "0" in caught.value.message
+
+
+def test_store_failure_is_a_store_error(url):
+    array = libzarr.create(url, {"shape": [4], "chunks": [4], "dtype": "<i4", "compressor": None})
+    (pathlib.Path(url) / "0").mkdir()  # a folder where the chunk file goes
+    with pytest.raises(libzarr.StoreError) as caught:
+        array[...] = 1
+    assert caught.value.code == -7 and isinstance(caught.value, OSError) and "'0'" in caught.value.message
+
+
+def test_bad_mode_and_unknown_option(url):
+    libzarr.create(url, {"shape": [1], "dtype": "<i4"})
+    with pytest.raises(libzarr.InvalidArgumentError, match="mode"):
+        libzarr.open_array(url, "w")
+    with pytest.raises(libzarr.InvalidArgumentError, match="no_such_option"):
+        libzarr.open(url, no_such_option=True)
+
+
+def test_write_through_read_only_handle(url):
+    libzarr.create(url, {"shape": [2], "dtype": "<i4"})
+    array = libzarr.open(url)
+    for change in (lambda: array.__setitem__(0, 1), lambda: array.resize(3),
+                   lambda: array.attrs.update(a=1), lambda: array.append([1])):
+        with pytest.raises(libzarr.ReadOnlyError) as caught:
+            change()
+        assert caught.value.code == -9 and caught.value.message
+
+
+def test_message_is_read_on_the_failing_thread(tmp_path):
+    """zarr_last_error is per thread: each thread sees its own failure's message."""
+    import threading
+    messages = {}
+
+    def fail(name):
+        try:
+            libzarr.open(str(tmp_path / name))
+        except libzarr.NotFoundError as error:
+            messages[name] = error.message
+
+    threads = [threading.Thread(target=fail, args=(f"missing-{i}",)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(f"missing-{i}" in messages[f"missing-{i}"] for i in range(8))
+
+
+def test_metadata_json_of_the_library_is_parsed_not_rebuilt(url):
+    array = libzarr.create(url, {"shape": [1], "dtype": "<i4"})
+    assert array.metadata == json.loads((pathlib.Path(url) / ".zarray").read_text())

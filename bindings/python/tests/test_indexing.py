@@ -1,0 +1,194 @@
+"""NumPy-style indexing: every read and write is checked against NumPy on the same data."""
+import numpy as np
+import pytest
+from conftest import filled, make_array
+
+import libzarr
+
+# Keys whose meaning NumPy and plain indexing share (at most one index array).
+KEYS_2D = [
+    np.s_[...], np.s_[:], np.s_[3], np.s_[-1], np.s_[2, 5], np.s_[-3, -7],
+    np.s_[1:6], np.s_[1:6, 2:11], np.s_[:, 4], np.s_[..., 4], np.s_[2, ...],
+    np.s_[::2], np.s_[1::3, ::4], np.s_[::-1], np.s_[8:1:-2, ::-3], np.s_[-2:, :-9],
+    np.s_[5:5], np.s_[7:2], np.s_[:, 20:30],
+    np.s_[[4, 0, 2]], np.s_[[1, 1, -1], 3:9], np.s_[:, [11, 0, 5, 6, 7]],
+    np.s_[np.array([0, 3, 4, 5, 9])], np.s_[[], :],
+    np.s_[np.array([True, False] * 5)], np.s_[2:8, np.arange(13) % 3 == 0],
+]
+
+
+@pytest.fixture
+def pair(url):
+    """A 10 x 13 int32 array in 3 x 5 chunks (edge chunks on both axes) and its NumPy twin."""
+    return filled(*make_array(url, (10, 13), (3, 5), fill_value=-1))
+
+
+@pytest.mark.parametrize("key", KEYS_2D, ids=repr)
+def test_read_matches_numpy(pair, key):
+    array, reference = pair
+    got = array[key]
+    expected = reference[key]
+    assert np.shape(got) == np.shape(expected)
+    assert np.array_equal(got, expected)
+    assert type(got) is type(expected)  # a NumPy scalar where NumPy gives one
+
+
+@pytest.mark.parametrize("key", KEYS_2D, ids=repr)
+def test_write_matches_numpy(pair, key):
+    array, reference = pair
+    shape = np.shape(reference[key])
+    value = -(np.arange(int(np.prod(shape)), dtype=np.int32) + 100).reshape(shape)
+    array[key] = value
+    reference[key] = value
+    assert np.array_equal(array[...], reference)
+
+
+@pytest.mark.parametrize("key", [np.s_[...], np.s_[::3, 2], np.s_[[5, 1]], np.s_[4:9:2, ::-1]], ids=repr)
+def test_scalar_value_broadcasts(pair, key):
+    array, reference = pair
+    array[key] = 42
+    reference[key] = 42
+    assert np.array_equal(array[...], reference)
+
+
+def test_value_of_another_shape_is_refused(pair):
+    array, reference = pair
+    with pytest.raises(libzarr.InvalidArgumentError, match="selection of shape"):
+        array[0:2, 0:2] = np.ones((3, 3))
+    assert np.array_equal(array[...], reference)
+
+
+ORTHOGONAL_KEYS = [
+    np.s_[[3, 0], [12, 1, 1]],
+    np.s_[np.arange(10) > 6, [0, 4]],
+    np.s_[[-1, 2], np.arange(13) % 2 == 1],
+    np.s_[[9], ::-4],
+]
+
+
+@pytest.mark.parametrize("key", ORTHOGONAL_KEYS, ids=repr)
+def test_oindex_selects_each_axis_on_its_own(pair, key):
+    array, reference = pair
+    numpy_key = np.ix_(*[np.arange(n)[k] for k, n in zip(key, reference.shape)])
+    assert np.array_equal(array.oindex[key], reference[numpy_key])
+    value = np.arange(reference[numpy_key].size, dtype=np.int32).reshape(reference[numpy_key].shape)
+    array.oindex[key] = value
+    reference[numpy_key] = value
+    assert np.array_equal(array[...], reference)
+
+
+def test_index_arrays_on_two_axes_need_oindex(pair):
+    array, _ = pair
+    # NumPy would pair them up pointwise; refusing beats answering something else.
+    with pytest.raises(libzarr.InvalidSelectionError, match="oindex"):
+        array[[0, 1], [2, 3]]
+    with pytest.raises(IndexError):
+        array[[0, 1], [2, 3]] = 0
+
+
+def test_step_write_keeps_elements_between_steps(pair):
+    array, reference = pair
+    array[1:9:3, ::5] = 0
+    reference[1:9:3, ::5] = 0
+    assert np.array_equal(array[...], reference)
+
+
+def test_iteration_and_len(pair):
+    array, reference = pair
+    assert len(array) == 10
+    assert all(np.array_equal(row, expected) for row, expected in zip(array, reference))
+
+
+def test_asarray_and_dtype_argument(pair):
+    array, reference = pair
+    assert np.array_equal(np.asarray(array), reference)
+    as_float = np.asarray(array, dtype=np.float64)
+    assert as_float.dtype == np.float64 and np.array_equal(as_float, reference)
+
+
+def test_three_dimensions_and_ellipsis(url):
+    array, reference = filled(*make_array(url, (4, 5, 6), (3, 2, 4)))
+    for key in [np.s_[..., 1], np.s_[1, ..., ::-2], np.s_[:, [4, 0], 1:5], np.s_[2, 3, 4]]:
+        assert np.array_equal(array[key], reference[key])
+
+
+def test_zero_dimensional_array(url):
+    array = libzarr.create(url, {"shape": [], "dtype": "<f8", "fill_value": 1.5})
+    assert array.shape == () and array[()] == 1.5 and array[...].shape == ()
+    array[...] = 2.25
+    assert array[()] == 2.25
+    assert np.asarray(array).shape == ()
+    with pytest.raises(TypeError):
+        len(array)
+
+
+@pytest.mark.parametrize("key", [np.s_[10], np.s_[-11], np.s_[0, 13], np.s_[[0, 10]], np.s_[:, [-14]]],
+                         ids=repr)
+def test_out_of_bounds_index_raises_index_error(pair, key):
+    array, _ = pair
+    with pytest.raises(libzarr.OutOfBoundsError) as caught:
+        array[key]
+    assert isinstance(caught.value, IndexError)
+    assert caught.value.code == -8 and caught.value.status == "ZARR_ERR_OUT_OF_BOUNDS"
+    assert "out of bounds" in caught.value.message
+
+
+@pytest.mark.parametrize("key, message", [
+    (np.s_[0, 0, 0], "too many indices"),
+    (np.s_[..., 0, ...], "single ellipsis"),
+    (np.s_["a"], "not an index"),
+    (np.s_[1.5], "not an index"),
+    (np.s_[None], "not an index"),
+    (np.s_[True], "not an index"),
+    (np.s_[::0], "step cannot be zero"),
+    (np.s_[np.ones(3, bool)], "boolean mask of length 3"),
+    (np.s_[np.zeros((2, 2), int)], "one-dimensional"),
+    (np.s_[[0.5, 1.5]], "must hold integers"),
+], ids=repr)
+def test_malformed_index_raises(pair, key, message):
+    array, _ = pair
+    with pytest.raises(libzarr.InvalidSelectionError, match=message) as caught:
+        array[key]
+    assert isinstance(caught.value, IndexError) and caught.value.code == -1
+
+
+class TestOut:
+    """read(selection, out=...) fills the caller's array."""
+
+    def test_c_and_fortran_order_and_strided_views(self, pair):
+        array, reference = pair
+        fortran = np.zeros((10, 13), dtype=np.int32, order="F")
+        assert array.read(out=fortran) is fortran and np.array_equal(fortran, reference)
+        backing = np.zeros((20, 39), dtype=np.int32)
+        view = backing[::2, ::3]  # every other row, every third column
+        array.read(..., out=view)
+        assert np.array_equal(view, reference)
+        assert np.count_nonzero(backing) == np.count_nonzero(reference)  # nothing else touched
+
+    def test_direct_read_writes_into_out_in_place(self, pair, monkeypatch):
+        array, reference = pair
+        out = np.zeros((4, 13), dtype=np.int32)
+        monkeypatch.setattr(np, "copyto", None)  # the direct path must not copy
+        array.read(np.s_[2:6], out=out)
+        assert np.array_equal(out, reference[2:6])
+
+    @pytest.mark.parametrize("key", [np.s_[::2], np.s_[[3, 1], 1:3], np.s_[::-1, 0]], ids=repr)
+    def test_selections_needing_a_view_or_take(self, pair, key):
+        array, reference = pair
+        out = np.zeros(reference[key].shape, dtype=np.int32)
+        array.read(key, out=out)
+        assert np.array_equal(out, reference[key])
+
+    def test_negative_stride_out(self, pair):
+        array, reference = pair
+        out = np.zeros((10, 13), dtype=np.int32)[::-1]
+        array.read(out=out)
+        assert np.array_equal(out, reference)
+
+    @pytest.mark.parametrize("out", [np.zeros((10, 12), np.int32), np.zeros((10, 13), np.int64),
+                                     np.broadcast_to(np.int32(0), (10, 13)), [[0] * 13] * 10],
+                             ids=["shape", "dtype", "read-only", "list"])
+    def test_unusable_out_is_refused(self, pair, out):
+        array, _ = pair
+        with pytest.raises(libzarr.InvalidArgumentError, match="out must be"):
+            array.read(out=out)
