@@ -140,7 +140,9 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
   if (fill) {
     meta.fill_value = meta.dtype.parse_fill_value_v2(*fill, where + ": field 'fill_value'");
   } else if (defaults) {
-    meta.fill_value = Bytes(meta.dtype.item_size(), 0);  // zarr-python 2 defaults to 0
+    // zarr-python 2 defaults to 0; object items have no byte form (as with an
+    // explicit fill value, unwritten elements read as empty).
+    if (meta.dtype.kind() != DTypeKind::Object) meta.fill_value = Bytes(meta.dtype.item_size(), 0);
   } else {
     json::require(doc, "fill_value", where);
   }

@@ -143,3 +143,12 @@ TEST(Vlen, ShardedStringsNeedTheVlenCodecInside) {
                 "vlen-utf8");
   EXPECT_EQ(a, nullptr);
 }
+
+TEST(Vlen, V2ObjectArrayWithoutAFillValueTakesTheDefault) {
+  TempDir dir;
+  // What zarr-python users leave out: fill_value (and order, compressor...).
+  ArrayPtr a = create_array(dir / "o", R"({"shape": [3], "chunks": [2], "dtype": "|O", "filters": [{"id": "vlen-utf8"}]})");
+  EXPECT_EQ(read_strings(a, {0}, {3}), (std::vector<std::string>{"", "", ""}));
+  ASSERT_OK(write_strings(a, {1}, {2}, {"b", "cc"}));
+  EXPECT_EQ(read_strings(open_array(dir / "o"), {0}, {3}), (std::vector<std::string>{"", "b", "cc"}));
+}
