@@ -7,13 +7,14 @@ from . import _capi
 from ._capi import lib
 from ._dtypes import STRING, numpy_dtype
 from ._selection import Selection
+from ._handle import Handle
 from .attributes import Attributes
 from .errors import BufferSizeError, CodecError, InvalidArgumentError
 
 _u64_pointer = ctypes.POINTER(ctypes.c_uint64)
 
 
-class Array:
+class Array(Handle):
     """A Zarr array (v2 or v3) opened through libzarr.
 
     Index it like a NumPy array to read (``a[2:8, ::3]``) or write
@@ -41,28 +42,8 @@ class Array:
 
     # -- handle ----------------------------------------------------------------
 
-    @property
-    def _live(self):
-        """The handle; InvalidArgumentError once the array is closed."""
-        if not self._handle:
-            raise InvalidArgumentError(f"array {self.url} is closed")
-        return self._handle
-
-    def close(self):
-        """Close the handle. Further use raises InvalidArgumentError; closing twice is fine."""
-        handle, self._handle = self._handle, None
-        if handle:
-            lib.zarr_close(handle)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
-
-    def __del__(self):
-        if getattr(self, "_handle", None):
-            self.close()
+    _kind = "array"
+    _close_handle = staticmethod(lambda handle: lib.zarr_close(handle))
 
     # -- description -------------------------------------------------------------
 

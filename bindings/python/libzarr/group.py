@@ -4,11 +4,12 @@ import ctypes
 from . import _capi
 from ._capi import ArrayHandle, GroupHandle, lib
 from .array import Array
+from ._handle import Handle
 from .attributes import Attributes
-from .errors import InvalidArgumentError, NotFoundError
+from .errors import NotFoundError
 
 
-class Group:
+class Group(Handle):
     """A Zarr group (v2 or v3) opened through libzarr.
 
     ``g["name"]`` or ``g["sub/name"]`` opens the array or group at a path below
@@ -23,28 +24,8 @@ class Group:
         self.url = url
         self.mode = mode
 
-    @property
-    def _live(self):
-        """The handle; InvalidArgumentError once the group is closed."""
-        if not self._handle:
-            raise InvalidArgumentError(f"group {self.url} is closed")
-        return self._handle
-
-    def close(self):
-        """Close the handle; closing twice is fine. Children opened from it stay open."""
-        handle, self._handle = self._handle, None
-        if handle:
-            lib.zarr_group_close(handle)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
-
-    def __del__(self):
-        if getattr(self, "_handle", None):
-            self.close()
+    _kind = "group"
+    _close_handle = staticmethod(lambda handle: lib.zarr_group_close(handle))
 
     def __repr__(self):
         return f"<libzarr.Group {self.url!r}{'' if self._handle else ' (closed)'}>"
