@@ -67,7 +67,7 @@ const char* compressor_of(int flags) {
   }
 }
 
-class BloscCodec final : public BytesCodec {
+class BloscCodec final : public SizedDecoderCodec {
  public:
   BloscCodec(std::string cname, int clevel, int shuffle, int blocksize, size_t typesize,
              std::set<std::string> available)
@@ -104,26 +104,11 @@ class BloscCodec final : public BytesCodec {
     return out;
   }
 
-  Bytes decode(ByteView encoded, size_t expected_size) const override {
-    Bytes out(checked_size(encoded, expected_size));
-    decompress(encoded, out.data(), out.size());
-    return out;
-  }
-
-  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
-    const size_t nbytes = checked_size(encoded, out_size);
-    // out_size 0 is a size here, not "unknown" as checked_size takes it.
-    if (nbytes != out_size) {
-      codec_error(kId, "header claims " + std::to_string(nbytes) + " decoded bytes, expected " +
-                           std::to_string(out_size));
-    }
-    decompress(encoded, out, nbytes);
-  }
 
  private:
   // The decoded size, once the header describes exactly this buffer (and
   // `expected_size`, when known) with a compressor this build has.
-  size_t checked_size(ByteView encoded, size_t expected_size) const {
+  size_t stated_size(ByteView encoded, size_t expected_size) const override {
     Header h = read_header(encoded);
     check_sizes(h, encoded.size, expected_size);
     check_compressor(h.flags);
@@ -131,7 +116,7 @@ class BloscCodec final : public BytesCodec {
     return h.nbytes;
   }
 
-  static void decompress(ByteView encoded, uint8_t* out, size_t nbytes) {
+  void decompress(ByteView encoded, uint8_t* out, size_t nbytes) const override {
     // blosc_decompress_ctx returns 0 on error, which is also the size of an
     // empty buffer: only call it when there is something to decode.
     if (nbytes == 0) return;

@@ -71,11 +71,26 @@ Bytes OutputBuffer::finish() {
   return std::move(owned_);
 }
 
-void OutputBuffer::finish_into() {
-  // expected_ 0 is a size here, not "unknown" as check_decoded_size takes it.
-  if (used_ != expected_) {
-    codec_error(id_, "decoded " + std::to_string(used_) + " bytes, expected " + std::to_string(expected_));
+void OutputBuffer::finish_into() { check_exact_size(id_, used_, expected_); }
+
+void check_exact_size(const std::string& id, size_t decoded, size_t expected) {
+  if (decoded != expected) {
+    codec_error(id, "decoded " + std::to_string(decoded) + " bytes, expected " + std::to_string(expected));
   }
+}
+
+// --- SizedDecoderCodec ----------------------------------------------------------
+
+Bytes SizedDecoderCodec::decode(ByteView encoded, size_t expected_size) const {
+  Bytes out(stated_size(encoded, expected_size));
+  decompress(encoded, out.data(), out.size());
+  return out;
+}
+
+void SizedDecoderCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) const {
+  const size_t size = stated_size(encoded, out_size);
+  check_exact_size(id(), size, out_size);  // out_size 0 is a size here, not "unknown"
+  decompress(encoded, out, size);
 }
 
 // --- StreamingDecoderCodec ------------------------------------------------------

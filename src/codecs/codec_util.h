@@ -78,6 +78,25 @@ class OutputBuffer {
   uint8_t spill_[64] = {};
 };
 
+// ZARR_ERR_CODEC "codec '<id>': decoded N bytes, expected M" unless they are
+// equal; unlike check_decoded_size, an expected 0 is a size (decode_into).
+void check_exact_size(const std::string& id, size_t decoded, size_t expected);
+
+// A codec whose encoded form states its decoded size up front (lz4's header,
+// blosc's): decode and decode_into both check that size, then decompress.
+class SizedDecoderCodec : public BytesCodec {
+ public:
+  Bytes decode(ByteView encoded, size_t expected_size) const final;
+  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const final;
+
+ protected:
+  // The size the encoded data states, checked against `expected_size` (0:
+  // unknown) and against the input before anything is allocated.
+  virtual size_t stated_size(ByteView encoded, size_t expected_size) const = 0;
+  // Decode into `out`, exactly `size` bytes (what stated_size returned).
+  virtual void decompress(ByteView encoded, uint8_t* out, size_t size) const = 0;
+};
+
 // A codec whose decoder streams into an OutputBuffer (zlib, gzip, bz2, lzma):
 // decode and decode_into both run decode_to.
 class StreamingDecoderCodec : public BytesCodec {

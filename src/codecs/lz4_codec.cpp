@@ -27,7 +27,7 @@ uint32_t load_le32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
 }
 
-class Lz4Codec final : public BytesCodec {
+class Lz4Codec final : public SizedDecoderCodec {
  public:
   explicit Lz4Codec(int acceleration) : acceleration_(acceleration) {}
 
@@ -54,26 +54,11 @@ class Lz4Codec final : public BytesCodec {
     return out;
   }
 
-  Bytes decode(ByteView encoded, size_t expected_size) const override {
-    Bytes out(checked_claim(encoded, expected_size));
-    decompress(encoded, out.data(), out.size());
-    return out;
-  }
-
-  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
-    const size_t claimed = checked_claim(encoded, out_size);
-    // out_size 0 is a size here, not "unknown" as checked_claim takes it.
-    if (claimed != out_size) {
-      codec_error(kId, "size header claims " + std::to_string(claimed) + " decoded bytes, expected " +
-                           std::to_string(out_size));
-    }
-    decompress(encoded, out, claimed);
-  }
 
  private:
   // The decoded size the header claims, checked against `expected_size`
   // (0: unknown) and the block before anything is allocated.
-  static size_t checked_claim(ByteView encoded, size_t expected_size) {
+  size_t stated_size(ByteView encoded, size_t expected_size) const override {
     if (encoded.size < kHeaderSize) {
       codec_error(kId, "truncated input: " + std::to_string(encoded.size) + " bytes, the size header has 4");
     }
@@ -83,7 +68,7 @@ class Lz4Codec final : public BytesCodec {
   }
 
   // The block after the header into `out`, exactly `claimed` bytes.
-  static void decompress(ByteView encoded, uint8_t* out, size_t claimed) {
+  void decompress(ByteView encoded, uint8_t* out, size_t claimed) const override {
     const size_t block_size = encoded.size - kHeaderSize;
     int n = LZ4_decompress_safe(reinterpret_cast<const char*>(encoded.data + kHeaderSize), reinterpret_cast<char*>(out),
                                 static_cast<int>(block_size), static_cast<int>(claimed));
