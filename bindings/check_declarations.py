@@ -49,6 +49,11 @@ class Function:
     where: str    # file:line of the declaration, for messages
 
 
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def line_of(text, pos):
     return text.count("\n", 0, pos) + 1
 
@@ -80,7 +85,7 @@ def parse_c_param(text):
 
 
 def parse_header(path):
-    text = open(path).read()
+    text = read_text(path)
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     functions = {}
     for m in re.finditer(r"ZARR_API\s+([^;(]*?)\b(zarr_\w+)\s*\(([^)]*)\)\s*;", text, re.S):
@@ -115,7 +120,7 @@ def parse_rust_type(text):
 
 
 def parse_rust(path):
-    text = open(path).read()
+    text = read_text(path)
     text = re.sub(r"//[^\n]*", "", text)
     functions = {}
     for m in re.finditer(r"\bfn\s+(zarr_\w+)\s*\(([^)]*)\)\s*(?:->\s*([^;{]+))?;", text, re.S):
@@ -180,7 +185,7 @@ def parse_julia_type(text):
 
 
 def parse_julia(path):
-    text = open(path).read()
+    text = read_text(path)
     text = re.sub(r"#[^\n]*", "", text)
     functions = {}
     for m in re.finditer(r"ccall\(", text):
@@ -231,7 +236,7 @@ def fortran_ctype(kind, by_value, is_array):
 
 
 def parse_fortran(path):
-    text = open(path).read()
+    text = read_text(path)
     text = re.sub(r"!.*", "", text)
     text = re.sub(r"&\s*\n\s*&?", " ", text)  # join continuation lines
     functions = {}

@@ -13,6 +13,8 @@ PACKAGES=(
   python3 python3-numpy python3-zarr python3-numcodecs
   # ABI checks
   abigail-tools
+  # language bindings: Rust, Go and Fortran toolchains (bindings/, docs/bindings.md)
+  rustc cargo golang-go gfortran
   # Python binding (bindings/python): its tests, Dask, and installing it offline with pip
   python3-pytest python3-dask python3-pip python3-setuptools
 )

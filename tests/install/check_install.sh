@@ -2,14 +2,16 @@
 # Install libzarr into a temporary DESTDIR and check what a system package
 # would ship: libzarr.so.1 with its SONAME, only zarr_* symbols exported,
 # C-only headers under include/zarr/, and a zarr.pc that lets a C program
+# and a Fortran program (with the Fortran module's source zarr.pc names)
 # build and run against the installed copy.
 set -euo pipefail
 build_dir=$1
 source_dir=$2
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
-fails=0
+fails=0 ran=0 skipped=0
 check() {  # check NAME COMMAND...: one GoogleTest-style line per check
+  ran=$((ran + 1))
   if "${@:2}"; then echo "[       OK ] install.$1"; else echo "[  FAILED  ] install.$1"; fails=$((fails + 1)); fi
 }
 
@@ -39,9 +41,23 @@ check demo_builds_with_pkg_config cc -std=c99 -Wall -Werror $cflags "$source_dir
 check demo_runs_against_installed_library \
   env LD_LIBRARY_PATH="$(dirname "$lib")" "$dest/demo" "$dest/demo.zarr"
 
-total=10
-echo "[==========] $total tests ran."
-echo "[  PASSED  ] $((total - fails)) tests."
+# The Fortran example, built with the module source zarr.pc names (.mod files
+# go to the temporary folder: -J).
+fortran_module=$(pkg-config --variable=fortran_module zarr)
+check fortran_module_installed test -f "$fortran_module"
+if command -v gfortran >/dev/null 2>&1; then
+  check fortran_demo_builds_with_pkg_config gfortran -std=f2018 -Wall -Werror -J "$dest" "$fortran_module" \
+    "$source_dir/docs/examples/demo.f90" $cflags $libs -o "$dest/demo_fortran"
+  check fortran_demo_runs_against_installed_library \
+    env LD_LIBRARY_PATH="$(dirname "$lib")" "$dest/demo_fortran" "$dest/demo_fortran.zarr"
+else
+  echo "skipped: the Fortran demo (gfortran not installed)"
+  skipped=2
+fi
+
+echo "[==========] $((ran + skipped)) tests ran."
+echo "[  PASSED  ] $((ran - fails)) tests."
+if [ "$skipped" -ne 0 ]; then echo "[  SKIPPED ] $skipped tests."; fi
 if [ "$fails" -ne 0 ]; then
   echo "[  FAILED  ] $fails tests."
   exit 1

@@ -1,0 +1,204 @@
+//! Raw declarations of libzarr's C API, written by hand from `zarr.h` (every
+//! function of the header; bindings/check_declarations.py compares them with
+//! it in the test suite). The safe wrapper is the `zarr` crate; see zarr.h and
+//! docs/c-api.md for what each function does.
+#![allow(non_camel_case_types)]
+
+use std::os::raw::{c_char, c_int, c_uint, c_void};
+
+pub const ZARR_OK: c_int = 0;
+pub const ZARR_ERR_INVALID_ARGUMENT: c_int = -1;
+pub const ZARR_ERR_NOT_FOUND: c_int = -2;
+pub const ZARR_ERR_EXISTS: c_int = -3;
+pub const ZARR_ERR_INVALID_METADATA: c_int = -4;
+pub const ZARR_ERR_UNSUPPORTED: c_int = -5;
+pub const ZARR_ERR_CODEC: c_int = -6;
+pub const ZARR_ERR_IO: c_int = -7;
+pub const ZARR_ERR_OUT_OF_BOUNDS: c_int = -8;
+pub const ZARR_ERR_READ_ONLY: c_int = -9;
+pub const ZARR_ERR_NO_MEMORY: c_int = -10;
+pub const ZARR_ERR_BUFFER_SIZE: c_int = -11;
+pub const ZARR_ERR_INTERNAL: c_int = -12;
+
+pub const ZARR_NODE_ARRAY: c_int = 1;
+pub const ZARR_NODE_GROUP: c_int = 2;
+
+/// Opaque handles: only ever used behind pointers the library hands out.
+#[repr(C)]
+pub struct zarr_array {
+    _opaque: [u8; 0],
+}
+
+#[repr(C)]
+pub struct zarr_group {
+    _opaque: [u8; 0],
+}
+
+#[repr(C)]
+pub struct zarr_codec {
+    _opaque: [u8; 0],
+}
+
+extern "C" {
+    // Library
+    pub fn zarr_version_string() -> *const c_char;
+    pub fn zarr_version_number() -> c_uint;
+    pub fn zarr_last_error() -> *const c_char;
+    pub fn zarr_status_name(status: c_int) -> *const c_char;
+    pub fn zarr_free(p: *mut c_void);
+
+    // Arrays
+    pub fn zarr_open(out: *mut *mut zarr_array, url: *const c_char, mode: *const c_char) -> c_int;
+    pub fn zarr_open_ex(
+        out: *mut *mut zarr_array,
+        url: *const c_char,
+        mode: *const c_char,
+        options_json: *const c_char,
+    ) -> c_int;
+    pub fn zarr_create(out: *mut *mut zarr_array, url: *const c_char, metadata_json: *const c_char) -> c_int;
+    pub fn zarr_create_ex(
+        out: *mut *mut zarr_array,
+        url: *const c_char,
+        metadata_json: *const c_char,
+        options_json: *const c_char,
+    ) -> c_int;
+    pub fn zarr_close(array: *mut zarr_array) -> c_int;
+    pub fn zarr_ndim(array: *const zarr_array) -> usize;
+    pub fn zarr_shape(array: *const zarr_array, shape: *mut u64) -> c_int;
+    pub fn zarr_chunk_shape(array: *const zarr_array, chunk_shape: *mut u64) -> c_int;
+    pub fn zarr_item_size(array: *const zarr_array) -> usize;
+    pub fn zarr_data_type(array: *const zarr_array) -> *const c_char;
+    pub fn zarr_format(array: *const zarr_array) -> c_int;
+    pub fn zarr_read_region(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        out: *mut c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_write_region(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        data: *const c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_read_region_strided(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        byte_strides: *const i64,
+        out: *mut c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_write_region_strided(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        byte_strides: *const i64,
+        data: *const c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_read_region_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        offsets: *mut u64,
+        n_offsets: usize,
+        data: *mut c_void,
+        capacity: usize,
+        data_size: *mut usize,
+    ) -> c_int;
+    pub fn zarr_write_region_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        offsets: *const u64,
+        n_offsets: usize,
+        data: *const c_void,
+        data_size: usize,
+    ) -> c_int;
+    pub fn zarr_resize(array: *mut zarr_array, ndim: usize, shape: *const u64) -> c_int;
+    pub fn zarr_append(
+        array: *mut zarr_array,
+        axis: usize,
+        ndim: usize,
+        count: *const u64,
+        data: *const c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_get_metadata(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_get_dimension_names(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_get_attributes(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_set_attributes(array: *mut zarr_array, json: *const c_char) -> c_int;
+    pub fn zarr_fill_value(array: *const zarr_array, out: *mut c_void, nbytes: usize, is_null: *mut c_int) -> c_int;
+    pub fn zarr_migrate_v1_to_v2(url: *const c_char) -> c_int;
+    pub fn zarr_migrate_v2_to_v3(url: *const c_char) -> c_int;
+
+    // Groups
+    pub fn zarr_group_open(out: *mut *mut zarr_group, url: *const c_char, mode: *const c_char) -> c_int;
+    pub fn zarr_group_open_ex(
+        out: *mut *mut zarr_group,
+        url: *const c_char,
+        mode: *const c_char,
+        options_json: *const c_char,
+    ) -> c_int;
+    pub fn zarr_consolidate_metadata(url: *const c_char) -> c_int;
+    pub fn zarr_group_create(out: *mut *mut zarr_group, url: *const c_char, attributes_json: *const c_char) -> c_int;
+    pub fn zarr_group_create_ex(
+        out: *mut *mut zarr_group,
+        url: *const c_char,
+        attributes_json: *const c_char,
+        options_json: *const c_char,
+    ) -> c_int;
+    pub fn zarr_group_close(group: *mut zarr_group) -> c_int;
+    pub fn zarr_group_list(group: *mut zarr_group, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_group_child_count(group: *mut zarr_group, count: *mut usize) -> c_int;
+    pub fn zarr_group_child(group: *mut zarr_group, i: usize, name: *mut *const c_char, kind: *mut c_int) -> c_int;
+    pub fn zarr_group_open_array(
+        out: *mut *mut zarr_array,
+        group: *mut zarr_group,
+        path: *const c_char,
+        mode: *const c_char,
+    ) -> c_int;
+    pub fn zarr_group_create_array(
+        out: *mut *mut zarr_array,
+        group: *mut zarr_group,
+        path: *const c_char,
+        metadata_json: *const c_char,
+    ) -> c_int;
+    pub fn zarr_group_open_group(out: *mut *mut zarr_group, group: *mut zarr_group, path: *const c_char) -> c_int;
+    pub fn zarr_group_create_group(
+        out: *mut *mut zarr_group,
+        group: *mut zarr_group,
+        path: *const c_char,
+        attributes_json: *const c_char,
+    ) -> c_int;
+    pub fn zarr_group_get_attributes(group: *const zarr_group, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_group_set_attributes(group: *mut zarr_group, json: *const c_char) -> c_int;
+
+    // Codecs on plain buffers
+    pub fn zarr_codec_create(out: *mut *mut zarr_codec, config_json: *const c_char) -> c_int;
+    pub fn zarr_codec_encode(
+        codec: *mut zarr_codec,
+        input: *const c_void,
+        nbytes: usize,
+        out: *mut *mut c_void,
+        out_nbytes: *mut usize,
+    ) -> c_int;
+    pub fn zarr_codec_decode(
+        codec: *mut zarr_codec,
+        input: *const c_void,
+        nbytes: usize,
+        out: *mut *mut c_void,
+        out_nbytes: *mut usize,
+    ) -> c_int;
+    pub fn zarr_codec_config(codec: *const zarr_codec, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_codec_free(codec: *mut zarr_codec);
+}
