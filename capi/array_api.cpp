@@ -21,6 +21,18 @@ bool parse_mode(const char* mode) {
   zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("mode must be \"r\" or \"r+\", got \"") + mode + "\"");
 }
 
+zarr::StoreAccess open_access(bool writable) {
+  return writable ? zarr::StoreAccess::kReadWrite : zarr::StoreAccess::kRead;
+}
+
+// For the functions that take a URL and change the node in place.
+template <typename Change>
+void change_in_place(const char* url, Change&& change) {
+  zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kReadWrite);
+  change(*loc.store, loc.path);
+  zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
+}
+
 std::vector<uint64_t> dims(size_t ndim, const uint64_t* values, const zarr_array* array, const char* name) {
   if (ndim != array->impl->ndim()) {
     zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("argument 'ndim' is ") + std::to_string(ndim) +
@@ -46,8 +58,9 @@ ZARR_API int zarr_open_ex(zarr_array** out, const char* url, const char* mode, c
     require(out, "out");
     *out = nullptr;
     bool writable = parse_mode(mode);
-    zarr::ArrayOptions options = zarr::parse_array_options(options_json);
-    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    zarr::OpenOptions parsed = zarr::parse_open_options(options_json);
+    zarr::ArrayOptions options = zarr::parse_array_options(parsed.document);
+    zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), open_access(writable), parsed.store);
     *out = wrap(zarr::Array::open(loc.store, loc.path, writable, options));
   });
 }
@@ -62,8 +75,9 @@ ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metad
     require(out, "out");
     *out = nullptr;
     require(metadata_json, "metadata_json");
-    zarr::ArrayOptions options = zarr::parse_array_options(options_json);
-    zarr::NodeLocation loc = zarr::resolve_for_create(require(url, "url"));
+    zarr::OpenOptions parsed = zarr::parse_open_options(options_json);
+    zarr::ArrayOptions options = zarr::parse_array_options(parsed.document);
+    zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kCreate, parsed.store);
     *out = wrap(zarr::Array::create(loc.store, loc.path, metadata_json, options));
   });
 }
@@ -73,8 +87,10 @@ ZARR_API int zarr_create(zarr_array** out, const char* url, const char* metadata
 }
 
 ZARR_API int zarr_close(zarr_array* array) {
+  if (!array) return ZARR_OK;
+  std::shared_ptr<zarr::Store> store = array->impl->store();
   delete array;
-  return ZARR_OK;
+  return guarded([&] { zarr::release_store(std::move(store)); });
 }
 
 ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array->impl->ndim() : 0; }
@@ -227,17 +243,11 @@ ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, 
 }
 
 ZARR_API int zarr_migrate_v1_to_v2(const char* url) {
-  return guarded([&] {
-    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
-    zarr::migrate_v1_to_v2(*loc.store, loc.path);
-  });
+  return guarded([&] { change_in_place(url, zarr::migrate_v1_to_v2); });
 }
 
 ZARR_API int zarr_migrate_v2_to_v3(const char* url) {
-  return guarded([&] {
-    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
-    zarr::migrate_v2_to_v3(*loc.store, loc.path);
-  });
+  return guarded([&] { change_in_place(url, zarr::migrate_v2_to_v3); });
 }
 
 }  // extern "C"

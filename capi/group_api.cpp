@@ -35,17 +35,16 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     *out = nullptr;
     bool writable = parse_group_mode(mode);
     auto consolidated = zarr::Group::Consolidated::Auto;
-    if (options_json && *options_json) {
-      rapidjson::Document options = zarr::json::parse(options_json, "options");
-      if (!options.IsObject()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: expected a JSON object");
-      for (auto it = options.MemberBegin(); it != options.MemberEnd(); ++it) {
-        std::string name = it->name.GetString();
-        if (name != "consolidated") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
-        if (!it->value.IsBool()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'consolidated' must be true or false");
-        consolidated = it->value.GetBool() ? zarr::Group::Consolidated::Required : zarr::Group::Consolidated::Never;
-      }
+    zarr::OpenOptions options = zarr::parse_open_options(options_json);
+    for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
+      std::string name = it->name.GetString();
+      if (name == "store") continue;  // for resolve_url
+      if (name != "consolidated") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+      if (!it->value.IsBool()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'consolidated' must be true or false");
+      consolidated = it->value.GetBool() ? zarr::Group::Consolidated::Required : zarr::Group::Consolidated::Never;
     }
-    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    auto access = writable ? zarr::StoreAccess::kReadWrite : zarr::StoreAccess::kRead;
+    zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), access, options.store);
     *out = wrap(zarr::Group::open(loc.store, loc.path, writable, consolidated));
   });
 }
@@ -56,8 +55,9 @@ ZARR_API int zarr_group_open(zarr_group** out, const char* url, const char* mode
 
 ZARR_API int zarr_consolidate_metadata(const char* url) {
   return guarded([&] {
-    zarr::NodeLocation loc = zarr::resolve_for_open(require(url, "url"));
+    zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kReadWrite);
     zarr::write_consolidated(*loc.store, loc.path);
+    zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
   });
 }
 
@@ -67,17 +67,15 @@ ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char*
     require(out, "out");
     *out = nullptr;
     int format = 2;
-    if (options_json && *options_json) {
-      rapidjson::Document options = zarr::json::parse(options_json, "options");
-      if (!options.IsObject()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: expected a JSON object");
-      for (auto it = options.MemberBegin(); it != options.MemberEnd(); ++it) {
-        std::string name = it->name.GetString();
-        if (name != "zarr_format") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
-        if (!it->value.IsInt()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' must be 2 or 3");
-        format = it->value.GetInt();
-      }
+    zarr::OpenOptions options = zarr::parse_open_options(options_json);
+    for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
+      std::string name = it->name.GetString();
+      if (name == "store") continue;  // for resolve_url
+      if (name != "zarr_format") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+      if (!it->value.IsInt()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' must be 2 or 3");
+      format = it->value.GetInt();
     }
-    zarr::NodeLocation loc = zarr::resolve_for_create(require(url, "url"));
+    zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kCreate, options.store);
     *out = wrap(zarr::Group::create(loc.store, loc.path, attributes_json, format));
   });
 }
@@ -87,8 +85,10 @@ ZARR_API int zarr_group_create(zarr_group** out, const char* url, const char* at
 }
 
 ZARR_API int zarr_group_close(zarr_group* group) {
+  if (!group) return ZARR_OK;
+  std::shared_ptr<zarr::Store> store = group->impl->store();
   delete group;
-  return ZARR_OK;
+  return guarded([&] { zarr::release_store(std::move(store)); });
 }
 
 ZARR_API int zarr_group_list(zarr_group* group, char** json_out) {

@@ -85,8 +85,9 @@ ZARR_API void zarr_free(void *p);
  * Open an existing array.
  *
  * @param out  receives the handle on success, NULL on failure
- * @param url  the array's location: a filesystem path or file:// URL, or
- *             memory://NAME[/path] for an in-process store (docs/urls.md)
+ * @param url  the array's location: a filesystem path or file:// URL,
+ *             memory://NAME[/path] for an in-process store, or
+ *             ARCHIVE|zip:[path] for a node in a zip archive (docs/urls.md)
  * @param mode "r" (read only) or "r+" (read and write)
  * @return ZARR_OK, ZARR_ERR_NOT_FOUND when no array is there, ZARR_ERR_INVALID_METADATA
  *         or ZARR_ERR_UNSUPPORTED when its metadata cannot be used.
@@ -103,6 +104,9 @@ ZARR_API int zarr_open(zarr_array **out, const char *url, const char *mode);
  *                               looked for first, so a node with both zarr.json and
  *                               .zarray opens as v3, as in zarr-python 3. Given to
  *                               zarr_create_ex it must match the document's format.
+ *   "store": {...}              options of the store the URL names, e.g.
+ *                               {"compression": "deflate"} for a new zip archive
+ *                               (docs/stores.md lists each store's options)
  * An unknown option is ZARR_ERR_INVALID_ARGUMENT naming it.
  */
 ZARR_API int zarr_open_ex(zarr_array **out, const char *url, const char *mode,
@@ -126,7 +130,13 @@ ZARR_API int zarr_create(zarr_array **out, const char *url, const char *metadata
 ZARR_API int zarr_create_ex(zarr_array **out, const char *url, const char *metadata_json,
                             const char *options_json);
 
-/** Close a handle and release its resources. NULL is fine. Always ZARR_OK. */
+/**
+ * Close a handle and release its resources. NULL is fine.
+ *
+ * @return ZARR_OK, or, when this was the last handle on a store with pending
+ *         work, what finishing it gave: ZARR_ERR_IO naming the zip archive that
+ *         could not be written. The handle is released either way.
+ */
 ZARR_API int zarr_close(zarr_array *array);
 
 /** Number of dimensions (0 for a 0-d array; 0 when array is NULL). */
@@ -294,7 +304,8 @@ ZARR_API int zarr_group_open(zarr_group **out, const char *url, const char *mode
  *                           "consolidated_metadata"), never listing the store;
  *                           ZARR_ERR_NOT_FOUND when there is none; mode "r" only
  *   "consolidated": false   ignore consolidated metadata
- * Without the option, a group opened "r" uses consolidated metadata when present
+ *   "store": {...}          options of the store the URL names (see zarr_open_ex)
+ * Without "consolidated", a group opened "r" uses consolidated metadata when present
  * (as zarr-python 3 does); "r+" never does.
  */
 ZARR_API int zarr_group_open_ex(zarr_group **out, const char *url, const char *mode,
@@ -318,12 +329,13 @@ ZARR_API int zarr_group_create(zarr_group **out, const char *url, const char *at
  * zarr_group_create with options, a JSON object (NULL or "" for none):
  *   "zarr_format": 2 or 3   the format of the new group and of the missing parent
  *                           groups created with it (default 2)
+ *   "store": {...}          options of the store the URL names (see zarr_open_ex)
  * Arrays and groups created below a group take its format.
  */
 ZARR_API int zarr_group_create_ex(zarr_group **out, const char *url, const char *attributes_json,
                                   const char *options_json);
 
-/** Close a group handle. NULL is fine. Always ZARR_OK. */
+/** Close a group handle. NULL is fine. Returns as zarr_close does. */
 ZARR_API int zarr_group_close(zarr_group *group);
 
 /**

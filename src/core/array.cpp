@@ -60,13 +60,11 @@ bool float_item_matches(const uint8_t* item, const uint8_t* fill, size_t item_si
 
 }  // namespace
 
-ArrayOptions parse_array_options(const char* options_json) {
+ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
   ArrayOptions options;
-  if (!options_json || !*options_json) return options;
-  rapidjson::Document doc = json::parse(options_json, "options");
-  if (!doc.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: expected a JSON object");
-  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+  for (auto it = options_object.MemberBegin(); it != options_object.MemberEnd(); ++it) {
     std::string name = it->name.GetString();
+    if (name == "store") continue;  // the URL's store takes it (core/url.h)
     if (name == "write_empty_chunks") {
       if (!it->value.IsBool()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'write_empty_chunks' must be true or false");
       options.write_empty_chunks = it->value.GetBool();
@@ -387,14 +385,20 @@ std::string Array::metadata_json() const {
 std::string Array::attributes_json() const {
   std::shared_lock lock(shape_mutex_);
   if (meta_.zarr_format == 3) return meta_.attributes_json;
-  return read_attributes(*store_, path::join(path_, meta_.zarr_format == 1 ? kV1AttrsKey : kV2AttrsKey));
+  std::lock_guard<std::mutex> cached(attributes_mutex_);
+  if (!attributes_) {
+    attributes_ = read_attributes(*store_, path::join(path_, meta_.zarr_format == 1 ? kV1AttrsKey : kV2AttrsKey));
+  }
+  return *attributes_;
 }
 
 void Array::set_attributes(const std::string& json_text) {
   require_writable("set attributes of");
   std::unique_lock lock(shape_mutex_);
   if (meta_.zarr_format != 3) {
-    write_attributes(*store_, path::join(path_, kV2AttrsKey), json_text);
+    std::string written = write_attributes(*store_, path::join(path_, kV2AttrsKey), json_text);
+    std::lock_guard<std::mutex> cached(attributes_mutex_);
+    attributes_ = std::move(written);
     return;
   }
   // v3 keeps attributes inside zarr.json.

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <rapidjson/document.h>
+
 #include "grid/chunk_grid.h"
 #include "metadata/array_metadata.h"
 #include "stores/store.h"
@@ -26,8 +28,9 @@ struct ArrayOptions {
   int zarr_format = 0;              // open: look for this format's metadata only (0: any)
 };
 
-// Parse the JSON options object of zarr_open_ex / zarr_create_ex.
-ArrayOptions parse_array_options(const char* options_json);
+// The options of zarr_open_ex / zarr_create_ex (a parsed JSON object, see
+// parse_open_options in core/url.h) other than "store".
+ArrayOptions parse_array_options(const rapidjson::Value& options_object);
 
 // The Zarr format a metadata document given to zarr_create describes: 3 when
 // it says zarr_format 3 or uses v3 member names (data_type, node_type), else 2.
@@ -50,6 +53,7 @@ class Array {
   // v3 name of simple types, else the v2 dtype JSON.
   const std::string& data_type_name() const { return data_type_name_; }
   const ArrayMetadata& metadata() const { return meta_; }
+  const std::shared_ptr<Store>& store() const { return store_; }
 
   // Region I/O. `strides` are the buffer's byte strides (nullptr: C-order
   // contiguous, and then nbytes must equal the region's byte size exactly).
@@ -114,6 +118,10 @@ class Array {
   Bytes fill_item_;
   mutable std::shared_mutex shape_mutex_;   // shared for region I/O, exclusive for resize
   mutable std::array<std::mutex, 64> chunk_locks_;  // striped by chunk key
+  // v1/v2 attributes (.zattrs, attrs) as first read: like the metadata, they
+  // are read once per handle (v3 keeps them in meta_).
+  mutable std::mutex attributes_mutex_;
+  mutable std::optional<std::string> attributes_;
 };
 
 }  // namespace zarr

@@ -10,8 +10,13 @@
 
 namespace zarr {
 
-Group::Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format)
-    : store_(std::move(store)), path_(std::move(path)), writable_(writable), zarr_format_(zarr_format) {}
+Group::Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format,
+             std::optional<std::string> attributes)
+    : store_(std::move(store)),
+      path_(std::move(path)),
+      writable_(writable),
+      zarr_format_(zarr_format),
+      attributes_(std::move(attributes)) {}
 
 std::unique_ptr<Group> Group::open(std::shared_ptr<Store> store, const std::string& path, bool writable,
                                    Consolidated consolidated) {
@@ -36,12 +41,13 @@ std::unique_ptr<Group> Group::open(std::shared_ptr<Store> store, const std::stri
   }
   const std::string key = path::join(path, node.metadata_key);
   const std::string text = ByteView(*store->get(key)).to_string();
+  std::optional<std::string> attributes;
   if (node.zarr_format == 3) {
-    parse_v3_group_metadata(text, key);
+    attributes = parse_v3_group_metadata(text, key).attributes_json;
   } else {
     validate_v2_group_metadata(text, key);
   }
-  return std::unique_ptr<Group>(new Group(std::move(store), path, writable, node.zarr_format));
+  return std::unique_ptr<Group>(new Group(std::move(store), path, writable, node.zarr_format, std::move(attributes)));
 }
 
 std::unique_ptr<Group> Group::create(std::shared_ptr<Store> store, const std::string& path,
@@ -124,6 +130,12 @@ std::string Group::metadata_key() const {
 }
 
 std::string Group::attributes_json() const {
+  std::lock_guard<std::mutex> cached(attributes_mutex_);
+  if (!attributes_) attributes_ = read_attributes_document();
+  return *attributes_;
+}
+
+std::string Group::read_attributes_document() const {
   if (zarr_format_ != 3) return read_attributes(*store_, metadata_key());
   std::optional<Bytes> doc = store_->get(metadata_key());
   if (!doc) fail(ZARR_ERR_NOT_FOUND, "group " + describe_node(*store_, path_) + " no longer exists");
@@ -133,7 +145,9 @@ std::string Group::attributes_json() const {
 void Group::set_attributes(const std::string& json_text) {
   require_writable("set attributes of");
   if (zarr_format_ != 3) {
-    write_attributes(*store_, metadata_key(), json_text);
+    std::string written = write_attributes(*store_, metadata_key(), json_text);
+    std::lock_guard<std::mutex> cached(attributes_mutex_);
+    attributes_ = std::move(written);
     return;
   }
   // v3 keeps attributes inside zarr.json, beside anything else it holds.
@@ -143,6 +157,8 @@ void Group::set_attributes(const std::string& json_text) {
   GroupMetadataV3 group = parse_v3_group_metadata(ByteView(*doc).to_string(), metadata_key());
   group.attributes_json = json::to_string(attrs);
   store_->set(metadata_key(), serialize_v3_group_metadata(group));
+  std::lock_guard<std::mutex> cached(attributes_mutex_);
+  attributes_ = group.attributes_json;
 }
 
 }  // namespace zarr

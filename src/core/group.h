@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,19 +44,26 @@ class Group {
   void set_attributes(const std::string& json);
   bool writable() const { return writable_; }
   int zarr_format() const { return zarr_format_; }
+  const std::shared_ptr<Store>& store() const { return store_; }
 
  private:
-  Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format);
+  Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format,
+        std::optional<std::string> attributes = std::nullopt);
   // Normalised path of a node relative to this group.
   std::string child_path(const std::string& relative) const;
   void require_writable(const char* operation) const;
   // Where the attributes live: .zattrs (v2) or zarr.json (v3).
   std::string metadata_key() const;
+  std::string read_attributes_document() const;
 
   std::shared_ptr<Store> store_;
   std::string path_;
   bool writable_;
   int zarr_format_;
+  // The attributes as first read (zarr.json at open, .zattrs on first use):
+  // metadata documents are read once per handle.
+  mutable std::mutex attributes_mutex_;
+  mutable std::optional<std::string> attributes_;
 };
 
 }  // namespace zarr

@@ -72,9 +72,10 @@ std::string read_attributes(const Store& store, const std::string& attrs_key) {
   return json::to_string(doc);
 }
 
-void write_attributes(Store& store, const std::string& attrs_key, const std::string& json_text) {
+std::string write_attributes(Store& store, const std::string& attrs_key, const std::string& json_text) {
   rapidjson::Document doc = json::parse_object(json_text, "attributes for " + attrs_key);
   store.set(attrs_key, json::to_pretty_string(doc));
+  return json::to_string(doc);
 }
 
 }  // namespace zarr

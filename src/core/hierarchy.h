@@ -47,6 +47,7 @@ std::string empty_group_document(int zarr_format);
 // JSON object string; "{}" when the key is absent.
 std::string read_attributes(const Store& store, const std::string& attrs_key);
 // Validate that json is an object and store it (4-space indent, as zarr-python).
-void write_attributes(Store& store, const std::string& attrs_key, const std::string& json);
+// Returns the attributes as read_attributes gives them back.
+std::string write_attributes(Store& store, const std::string& attrs_key, const std::string& json);
 
 }  // namespace zarr

@@ -2,27 +2,35 @@
 //
 //   /abs/path, rel/path, file:///abs/path   filesystem
 //   memory://NAME[/node/path]               in-process store shared by name
+//   PATH_OR_FILE_URL|zip:[node/path]        zip archive
+//   http://, https://, s3://                remote stores (libcurl)
 #pragma once
 
-#include <memory>
 #include <string>
 
-#include "stores/store.h"
+#include <rapidjson/document.h>
+
+#include "stores/store_request.h"
 
 namespace zarr {
 
-struct NodeLocation {
-  std::shared_ptr<Store> store;
-  std::string path;  // normalised node path inside the store ("" for its root)
+// The options JSON object of zarr_open_ex, zarr_create_ex and the group _ex
+// functions, parsed once: its "store" member goes to the URL's store, the
+// other members to the caller's own parser.
+struct OpenOptions {
+  rapidjson::Document document;            // the object ({} for NULL or "")
+  const rapidjson::Value* store = nullptr;  // document["store"], an object; null when absent
 };
+OpenOptions parse_open_options(const char* options_json);
 
-// For opening a node: a filesystem URL is the node's own folder (the store's
-// root); memory URLs name the store and the path inside it.
-NodeLocation resolve_for_open(const std::string& url);
-
-// For creating a node: as resolve_for_open, except that a filesystem store is
-// rooted at the topmost enclosing group folder (one holding .zgroup), so the
-// missing groups between it and the new node are created as the spec asks.
-NodeLocation resolve_for_create(const std::string& url);
+// The store a URL names and the node's path in it, for `access`:
+//  - a filesystem path names the node's own folder, which becomes the
+//    store's root; for kCreate the root is the topmost enclosing group
+//    folder (one holding .zgroup or zarr.json) instead, so that the missing
+//    groups between it and the new node can be created as the spec asks;
+//  - memory and zip URLs name a whole store and the node's path inside it;
+//  - kRead gives a store that refuses writes where the store allows it.
+// store_options: the "store" member of the options (may be null).
+NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapidjson::Value* store_options = nullptr);
 
 }  // namespace zarr

@@ -74,6 +74,13 @@ class ConsolidatedStore final : public Store {
     return DirListing{{keys.begin(), keys.end()}, {dirs.begin(), dirs.end()}};
   }
 
+  // Nothing to write here, but this view may be the last user of a store
+  // that has (a zip archive written through other handles now closed).
+  // release_store calls this under its lock, so the count is reliable.
+  void flush() override {
+    if (inner_.use_count() == 1) inner_->flush();
+  }
+
   bool writable() const override { return false; }
   bool listable() const override { return true; }
   std::string describe() const override { return inner_->describe() + " (consolidated metadata)"; }

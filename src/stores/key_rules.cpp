@@ -46,6 +46,15 @@ void check_key(const std::string& key) {
   if (key.back() == '/') reject("key", key, "empty segment");
 }
 
+bool is_valid_key(const std::string& key) {
+  try {
+    check_key(key);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 void check_prefix(const std::string& prefix) {
   // Only segments followed by '/' are complete; the last one may be partial.
   size_t last_slash = prefix.rfind('/');

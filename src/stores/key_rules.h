@@ -19,6 +19,8 @@ bool is_temp_name(const std::string& name);
 // Throw ZARR_ERR_INVALID_ARGUMENT naming the key or prefix when it breaks the rules.
 void check_key(const std::string& key);
 void check_prefix(const std::string& prefix);
+// check_key as a test: false where check_key would throw.
+bool is_valid_key(const std::string& key);
 
 // A checked list_dir prefix with its trailing '/' ("" stays "").
 std::string dir_prefix(const std::string& prefix);

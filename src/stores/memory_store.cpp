@@ -1,12 +1,12 @@
 // In-process store: an ordered map key -> bytes behind a shared_mutex, shared
 // by every handle opened on the same name while any of them is alive.
-#include <algorithm>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
 #include <utility>
 
 #include "stores/key_rules.h"
+#include "stores/sorted_keys.h"
 #include "stores/store.h"
 
 namespace zarr {
@@ -20,19 +20,6 @@ struct MemoryData {
   mutable std::shared_mutex mutex;
   std::map<std::string, Bytes> values;
 };
-
-using ValueMap = std::map<std::string, Bytes>;
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
-
-// One past the last key starting with prefix, starting the search at `from`.
-ValueMap::const_iterator prefix_end(const ValueMap& values, ValueMap::const_iterator from,
-                                    const std::string& prefix) {
-  while (from != values.end() && starts_with(from->first, prefix)) ++from;
-  return from;
-}
 
 class MemoryStore final : public Store {
  public:
@@ -78,20 +65,20 @@ class MemoryStore final : public Store {
     keys::check_prefix(prefix);
     if (read_only_) keys::fail_read_only(describe(), "erase prefix", prefix);
     std::unique_lock lock(data_->mutex);
-    auto first = data_->values.lower_bound(prefix);
-    data_->values.erase(first, prefix_end(data_->values, first, prefix));
+    sorted_keys::erase_prefix(data_->values, prefix);
   }
 
   std::vector<std::string> list_prefix(const std::string& prefix) const override {
     keys::check_prefix(prefix);
-    std::vector<std::string> out;
     std::shared_lock lock(data_->mutex);
-    auto it = data_->values.lower_bound(prefix);
-    for (; it != data_->values.end() && starts_with(it->first, prefix); ++it) out.push_back(it->first);
-    return out;
+    return sorted_keys::list_prefix(data_->values, prefix);
   }
 
-  DirListing list_dir(const std::string& prefix) const override;
+  DirListing list_dir(const std::string& prefix) const override {
+    std::string dir = keys::dir_prefix(prefix);
+    std::shared_lock lock(data_->mutex);
+    return sorted_keys::list_dir(data_->values, dir);
+  }
 
   bool writable() const override { return !read_only_; }
   std::string describe() const override { return kScheme + name_; }
@@ -101,28 +88,6 @@ class MemoryStore final : public Store {
   std::string name_;
   bool read_only_;
 };
-
-DirListing MemoryStore::list_dir(const std::string& prefix) const {
-  std::string dir = keys::dir_prefix(prefix);
-  DirListing out;
-  std::shared_lock lock(data_->mutex);
-  auto it = data_->values.lower_bound(dir);
-  while (it != data_->values.end() && starts_with(it->first, dir)) {
-    size_t slash = it->first.find('/', dir.size());
-    if (slash == std::string::npos) {
-      out.keys.push_back(it->first.substr(dir.size()));
-      ++it;
-      continue;
-    }
-    out.prefixes.push_back(it->first.substr(dir.size(), slash - dir.size()));
-    // Skip the child's whole subtree: '0' is the byte after '/', so
-    // "child0" is the first key that cannot start with "child/".
-    it = data_->values.lower_bound(it->first.substr(0, slash) + '0');
-  }
-  // Keys are already in order; child names are not ("b-c/x" < "b/x" but "b" < "b-c").
-  std::sort(out.prefixes.begin(), out.prefixes.end());
-  return out;
-}
 
 // Live data by name. Entries are weak so that the data goes when the last
 // handle does; expired entries are swept on the next open.

@@ -33,6 +33,15 @@ class Store {
   virtual std::optional<Bytes> get(const std::string& key) const = 0;
   // Byte range of a value; std::nullopt when absent. A range past the end is clipped.
   virtual std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const = 0;
+  // The whole values of many keys, in the order given (std::nullopt for an
+  // absent key). Remote stores fetch them concurrently; by default they are
+  // read one after another.
+  virtual std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const {
+    std::vector<std::optional<Bytes>> values;
+    values.reserve(keys.size());
+    for (const std::string& key : keys) values.push_back(get(key));
+    return values;
+  }
   virtual bool exists(const std::string& key) const = 0;
   // Atomic per key: readers see the old or the new value, never a mix.
   virtual void set(const std::string& key, ByteView value) = 0;
@@ -44,6 +53,12 @@ class Store {
   virtual std::vector<std::string> list_prefix(const std::string& prefix) const = 0;
   // Children of a "directory" prefix ("" for the root, else ending in '/').
   virtual DirListing list_dir(const std::string& prefix) const = 0;
+
+  // Finish work the store holds back (the zip store writes its archive
+  // here). The store stays usable: changes made later are finished by a later
+  // flush. The C API calls it when the last handle on a store is closed and
+  // returns what it throws (release_store). Default: nothing is held back.
+  virtual void flush() {}
 
   virtual bool writable() const { return true; }
   virtual bool listable() const { return true; }
@@ -91,5 +106,30 @@ std::shared_ptr<Store> make_filesystem_store(const std::string& root,
 // (ZARR_ERR_READ_ONLY naming the store).
 std::shared_ptr<Store> make_memory_store(const std::string& name);
 std::shared_ptr<Store> make_memory_store(const std::string& name, bool read_only);
+
+struct ZipStoreOptions {
+  // Entries are stored uncompressed by default: chunks are compressed already.
+  bool deflate = false;
+  int deflate_level = 0;  // 1 (fastest) .. 9 (smallest); 0: zlib's default (6)
+};
+
+// Zip archive at `archive` (docs/store-zip.md). Keys are entry names.
+//  - read-only (writable false): the existing archive, read in place; a
+//    missing archive is ZARR_ERR_NOT_FOUND, an unreadable one ZARR_ERR_IO.
+//  - writable: a new archive, written by flush() (or, failing that, by the
+//    destructor) to a temporary file renamed over `archive`. Values wait in an
+//    unlinked spool file beside the archive until then. An archive that
+//    already exists is ZARR_ERR_READ_ONLY: zip entries cannot be updated in place.
+// While a writable store on an archive is alive, every open of that archive
+// (either way) gets that same store, so handles see each other's writes and
+// one archive is written.
+// Builds without libzip throw ZARR_ERR_UNSUPPORTED.
+std::shared_ptr<Store> open_zip_store(const std::string& archive, bool writable, const ZipStoreOptions& options);
+
+// Drops one user's reference to a store. When nobody else holds it, the store
+// is flushed first, so that a failure to write (a zip archive) reaches the
+// caller of zarr_close instead of being lost in a destructor. Throws what
+// flush throws; the reference is dropped either way.
+void release_store(std::shared_ptr<Store> store);
 
 }  // namespace zarr

@@ -31,6 +31,7 @@
 #include "peer_corpus.h"
 #include "support/test_support.h"
 #include "zarr/zarr.h"
+#include "zarr_config.h"
 
 namespace zarr::interop {
 namespace {
@@ -286,6 +287,57 @@ TEST(PeerData, EveryV2ArrayReadsAsThePeersReadIt) {
   std::cout << "[ peer-data] " << c.v2.size() << " v2 arrays: " << t.identical << " read identical to the peers, "
             << t.unsupported << " expected-unsupported, " << t.now_supported
             << " listed as unsupported but now open, " << t.shape_only << " opened without a hash to compare\n";
+}
+
+// zarr_group_list of the group at url, or the failure.
+std::string group_listing(const std::string& url) {
+  Group g;
+  int rc = zarr_group_open(g.out(), url.c_str(), "r");
+  if (rc != ZARR_OK) return status_text(rc);
+  LibString json;
+  rc = zarr_group_list(g, json.out());
+  return rc == ZARR_OK ? json.str() : status_text(rc);
+}
+
+// zarrita's v2 fixtures zipped twice: from within data.zarr (the hierarchy at
+// the zip's root) and from its parent (below "data.zarr/"), stored and
+// deflated entries mixed. Through PATH|zip:NODE URLs the root group lists
+// what data.zarr's does and every array reads as its data.zarr entry.
+TEST(PeerData, V2ZipFilesReadAsTheFolderTheyHold) {
+  if (!ZARR_HAVE_ZIP) GTEST_SKIP() << "libzarr built without zip support";
+  const PeerCorpus& c = corpus();
+  if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  const std::string base = "zarrita-fixtures/v2/";
+  const std::vector<std::pair<std::string, std::string>> zips = {
+      {"data.zipped_from_within.zarr.zip", ""},
+      {"data.zipped_from_parent.zarr.zip", "data.zarr/"},
+  };
+  int zip_files = 0, arrays = 0, identical = 0;
+  for (const auto& [file, root] : zips) {
+    const std::string zip = c.dir + "/" + base + file;
+    if (!fs::exists(zip)) continue;
+    ++zip_files;
+    SCOPED_TRACE(zip);
+    EXPECT_EQ(group_listing(zip + "|zip:" + root), group_listing(c.dir + "/" + base + "data.zarr"));
+    for (const Entry& e : c.v2) {
+      if (e.path.rfind(base + "data.zarr/", 0) != 0) continue;
+      const std::string url = zip + "|zip:" + root + e.path.substr((base + "data.zarr/").size());
+      SCOPED_TRACE(url);
+      Array a;
+      int rc = zarr_open(a.out(), url.c_str(), "r");
+      ASSERT_EQ(rc, ZARR_OK) << status_text(rc);
+      ++arrays;
+      int before = failures_so_far();
+      EXPECT_TRUE(verify_array(a, e, c.dir + "/" + e.path)) << "nothing to compare with";
+      if (failures_so_far() == before) ++identical;
+    }
+  }
+  EXPECT_EQ(zip_files, 2) << "expected the two zip files of zarrita's v2 fixtures";
+  EXPECT_GE(arrays, 2 * 30) << "expected data.zarr's arrays in each zip";
+  EXPECT_EQ(identical, arrays);
+  std::cout << "[ peer-data] " << zip_files << " v2 zip files: " << identical << " of " << arrays
+            << " arrays inside read identical to the peers\n";
 }
 
 // The v2 groups of the corpus: libzarr lists the same children the store holds.

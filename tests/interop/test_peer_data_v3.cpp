@@ -16,9 +16,9 @@
 // expected_unsupported() with the reason: zarr_open must then fail with
 // ZARR_ERR_UNSUPPORTED and a message naming what is missing. When such an array
 // opens after all it is verified like every other, and the test prints a note
-// that its entry can be removed. The three zip files of zarrita's fixtures wait
-// for a zip store: their arrays (byte-identical copies of data.zarr's) must not
-// open yet; when they do, they are verified against the data.zarr entries.
+// that its entry can be removed. The three zip files of zarrita's fixtures
+// hold byte-identical copies of data.zarr's arrays: each is opened through a
+// PATH|zip:NODE URL and verified against its data.zarr entry.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -39,6 +39,7 @@
 #include "peer_corpus.h"
 #include "support/test_support.h"
 #include "zarr/zarr.h"
+#include "zarr_config.h"
 
 namespace zarr::interop {
 namespace {
@@ -461,13 +462,6 @@ TEST(PeerDataV3, EveryV3ArrayReadsAsThePeersReadIt) {
   std::cout << "[ peer-data] " << c.v3.size() << " v3 arrays: " << tally_text(t) << "\n";
 }
 
-// The zip files of zarrita's v3 fixtures hold byte-identical copies of
-// data.zarr (checked when this test was written), at the zip's root
-// ("zipped_from_within", "uncompressed") or below "data.zarr/"
-// ("zipped_from_parent"). libzarr has no zip store yet: the zip opens neither
-// as a group nor as a folder of arrays (ZARR_ERR_NOT_FOUND today, as for any
-// path without metadata; ZARR_ERR_UNSUPPORTED would do as well). An array that
-// opens is verified against its data.zarr entry and noted.
 // Whole array in C order through zarr_read_region (fixed-size types).
 std::vector<uint8_t> read_whole(zarr_array* a) {
   size_t nd = zarr_ndim(a);
@@ -500,7 +494,24 @@ TEST(PeerDataV3, BothFormatsOpenAsV3UnlessTheV2ViewIsAskedFor) {
   EXPECT_GE(dual, 7) << "zarrs-data/v3 holds 7 arrays with both .zarray and zarr.json";
 }
 
-TEST(PeerDataV3, ZipFilesWaitForAZipStore) {
+// zarr_group_list of the group at url, or the failure.
+std::string group_listing(const std::string& url) {
+  Group g;
+  int rc = zarr_group_open(g.out(), url.c_str(), "r");
+  if (rc != ZARR_OK) return status_text(rc);
+  LibString json;
+  rc = zarr_group_list(g, json.out());
+  return rc == ZARR_OK ? json.str() : status_text(rc);
+}
+
+// The zip files of zarrita's v3 fixtures hold byte-identical copies of
+// data.zarr (checked when this test was written), at the zip's root
+// ("zipped_from_within"; "uncompressed", whose entries are all stored) or
+// below "data.zarr/" ("zipped_from_parent"). Through PATH|zip:NODE URLs the
+// root group lists what data.zarr's does and every array reads as its
+// data.zarr entry.
+TEST(PeerDataV3, ZipFilesReadAsTheFolderTheyHold) {
+  if (!ZARR_HAVE_ZIP) GTEST_SKIP() << "libzarr built without zip support";
   const PeerCorpus& c = corpus();
   if (c.dir.empty()) GTEST_SKIP() << "no peer data at " << zarr::test::peer_data_expected_location();
   ASSERT_TRUE(c.error.empty()) << c.error;
@@ -510,49 +521,31 @@ TEST(PeerDataV3, ZipFilesWaitForAZipStore) {
       {"data.zipped_from_parent.zarr.zip", "data.zarr/"},
       {"data.uncompressed.zarr.zip", ""},
   };
-  Tally t;
-  std::map<std::string, int> codes;
-  int zip_files = 0;
-  for (const auto& z : zips) {
-    std::string zip = c.dir + "/" + base + z.first;
+  int zip_files = 0, arrays = 0, identical = 0;
+  for (const auto& [file, root] : zips) {
+    const std::string zip = c.dir + "/" + base + file;
     if (!fs::exists(zip)) continue;
     ++zip_files;
     SCOPED_TRACE(zip);
-    Group g;
-    int rc = zarr_group_open(g.out(), (zip + (z.second.empty() ? "" : "/" + z.second.substr(0, z.second.size() - 1))).c_str(), "r");
-    if (rc == ZARR_OK) {
-      std::cout << "[ note     ] " << zip << " opens as a group: the zip store has landed; update " << __FILE__ << "\n";
-    } else {
-      EXPECT_TRUE(rc == ZARR_ERR_NOT_FOUND || rc == ZARR_ERR_UNSUPPORTED) << status_text(rc);
-      ++codes[zarr_status_name(rc)];
-    }
+    EXPECT_EQ(group_listing(zip + "|zip:" + root), group_listing(c.dir + "/" + base + "data.zarr"));
     for (const Entry& e : c.v3) {
       if (e.path.rfind(base + "data.zarr/", 0) != 0) continue;
-      std::string inner = e.path.substr((base + "data.zarr/").size());
-      std::string url = zip + "/" + z.second + inner;
+      const std::string url = zip + "|zip:" + root + e.path.substr((base + "data.zarr/").size());
       SCOPED_TRACE(url);
       Array a;
-      rc = zarr_open(a.out(), url.c_str(), "r");
-      if (rc == ZARR_OK) {
-        int before = failures_so_far();
-        verify_array(a, e, c.dir + "/" + e.path);
-        ++t.now_supported;
-        std::cout << "[ note     ] " << url << " now opens"
-                  << (failures_so_far() == before ? " and reads as the peers read it" : " but does NOT read correctly")
-                  << ": the zip store has landed; update " << __FILE__ << "\n";
-        continue;
-      }
-      EXPECT_TRUE(rc == ZARR_ERR_NOT_FOUND || rc == ZARR_ERR_UNSUPPORTED) << status_text(rc);
-      ++codes[zarr_status_name(rc)];
-      ++t.unsupported["zip store"];
+      int rc = zarr_open(a.out(), url.c_str(), "r");
+      ASSERT_EQ(rc, ZARR_OK) << status_text(rc);
+      ++arrays;
+      int before = failures_so_far();
+      EXPECT_TRUE(verify_array(a, e, c.dir + "/" + e.path)) << "nothing to compare with";
+      if (failures_so_far() == before) ++identical;
     }
   }
   EXPECT_EQ(zip_files, 3) << "expected the three zip files of zarrita's v3 fixtures";
-  std::string code_text;
-  for (const auto& k : codes) code_text += (code_text.empty() ? "" : ", ") + k.first + " x" + std::to_string(k.second);
-  std::cout << "[ peer-data] " << zip_files << " v3 zip files: " << t.unsupported["zip store"]
-            << " arrays inside expected-unsupported (zip store; zarr_open/zarr_group_open say " << code_text << "), "
-            << t.now_supported << " now open\n";
+  EXPECT_GE(arrays, 3 * 20) << "expected data.zarr's arrays in each zip";
+  EXPECT_EQ(identical, arrays);
+  std::cout << "[ peer-data] " << zip_files << " v3 zip files: " << identical << " of " << arrays
+            << " arrays inside read identical to the peers\n";
 }
 
 // The v3 groups of the corpus: libzarr lists the children the store holds

@@ -1,0 +1,54 @@
+// What the URL resolver (core/url.cpp) hands the factory of a URL scheme, and
+// what the factory gives back: a store and the node's path inside it.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <rapidjson/document.h>
+
+#include "stores/store.h"
+
+namespace zarr {
+
+// How the caller will use the node: open "r", open "r+", or create it.
+enum class StoreAccess { kRead, kReadWrite, kCreate };
+
+struct NodeLocation {
+  std::shared_ptr<Store> store;
+  std::string path;  // normalised node path inside the store ("" for its root)
+};
+
+struct StoreRequest {
+  std::string url;       // the URL as the caller gave it, for error messages
+  std::string scheme;    // "file" (also for plain paths), "memory", "http", "https", "s3"
+  std::string location;  // what follows "scheme://" ("bucket/prefix", "host:port/path");
+                         // for "file", the path with percent escapes decoded
+  StoreAccess access = StoreAccess::kRead;
+  // The "store" member of the options JSON (docs/stores.md), an object; null
+  // when the caller gave none.
+  const rapidjson::Value* options = nullptr;
+
+  bool writes() const { return access != StoreAccess::kRead; }
+
+  // Store options, checked: each error is ZARR_ERR_INVALID_ARGUMENT naming
+  // the option ("store.region") and the URL. `store_kind` names the store
+  // in messages ("s3", "zip").
+  void allow_only(const char* store_kind, std::initializer_list<const char*> known) const;
+  std::optional<bool> bool_option(const char* name) const;
+  std::optional<std::string> string_option(const char* name) const;
+  std::optional<int64_t> int_option(const char* name, int64_t min, int64_t max) const;
+
+  // ZARR_ERR_INVALID_ARGUMENT "URL '<url>': <why>".
+  [[noreturn]] void fail_url(const std::string& why) const;
+};
+
+// Factories of the stores built on libcurl (issue 5). Until they land, the
+// placeholder definitions in core/url.cpp refuse with ZARR_ERR_UNSUPPORTED.
+NodeLocation open_http_store(const StoreRequest& request);  // http:// and https://
+NodeLocation open_s3_store(const StoreRequest& request);    // s3://
+
+}  // namespace zarr

@@ -1,0 +1,13 @@
+// open_zip_store in builds without libzip (meson option -Dzip=disabled).
+#include "core/error.h"
+#include "stores/key_rules.h"
+#include "stores/store.h"
+
+namespace zarr {
+
+std::shared_ptr<Store> open_zip_store(const std::string& archive, bool, const ZipStoreOptions&) {
+  fail(ZARR_ERR_UNSUPPORTED, "cannot open zip archive " + keys::quote(archive) +
+                                 ": this libzarr was built without zip support (libzip)");
+}
+
+}  // namespace zarr
