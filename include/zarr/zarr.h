@@ -194,8 +194,9 @@ ZARR_API int zarr_write_region(zarr_array *array, size_t ndim, const uint64_t *s
 /**
  * Read a region into a buffer laid out by byte strides (Fortran column-major
  * arrays, sub-views). Element (i0, i1, ...) of the region goes to
- * (char *)out + sum(i_k * byte_strides[k]). Strides may be negative, but every
- * element must lie within [out, out + nbytes).
+ * (char *)out + sum(i_k * byte_strides[k]). Every element must lie within
+ * [out, out + nbytes): out is element (0, 0, ...), so a negative stride is
+ * refused (ZARR_ERR_BUFFER_SIZE) unless that dimension's count is 1.
  *
  * @param byte_strides ndim strides in bytes
  * @param nbytes       size of the buffer starting at out
