@@ -6,9 +6,12 @@ set -euo pipefail
 PACKAGES=(
   # build
   meson ninja-build pkg-config g++
-  # libraries: JSON, tests, codecs, zip
+  # libraries: JSON, tests, codecs, zip, HTTP and S3 stores
   rapidjson-dev libgtest-dev libgmock-dev
-  libzstd-dev libbz2-dev zlib1g-dev libblosc-dev liblz4-dev liblzma-dev libzip-dev
+  libzstd-dev libbz2-dev zlib1g-dev libblosc-dev liblz4-dev liblzma-dev libzip-dev libcurl4-openssl-dev
+  # remote store tests: nginx serves arrays on 127.0.0.1 (tests/stores/test_http_store.cpp);
+  # boto3 is the S3 interop peer (tests/interop/test_s3_boto3.cpp); s3rver comes from npm
+  nginx python3-boto3
   # interop peers: zarr-python 2.13 and numcodecs 0.11, run by /usr/bin/python3
   python3 python3-numpy python3-zarr python3-numcodecs
   # ABI checks
@@ -19,8 +22,8 @@ PACKAGES=(
   python3-pytest python3-dask python3-pip python3-setuptools
 )
 
-# Interop peer zarrita.js (Zarr v3), run by Node.js >= 18 and installed with
-# npm into the build tree by the tests. A Node.js already on PATH will do
+# Interop peer zarrita.js (Zarr v3) and the S3 test server s3rver, run by
+# Node.js >= 18 and installed with npm into the build tree by the tests. A Node.js already on PATH will do
 # (NodeSource's nodejs bundles npm); without one, Debian's nodejs and npm.
 if ! command -v node >/dev/null 2>&1; then
   PACKAGES+=(nodejs npm)

@@ -86,8 +86,9 @@ ZARR_API void zarr_free(void *p);
  *
  * @param out  receives the handle on success, NULL on failure
  * @param url  the array's location: a filesystem path or file:// URL,
- *             memory://NAME[/path] for an in-process store, or
- *             ARCHIVE|zip:[path] for a node in a zip archive (docs/urls.md)
+ *             memory://NAME[/path] for an in-process store,
+ *             ARCHIVE|zip:[path] for a node in a zip archive, http(s)://HOST/path
+ *             (read-only) or s3://BUCKET/prefix (docs/urls.md)
  * @param mode "r" (read only) or "r+" (read and write)
  * @return ZARR_OK, ZARR_ERR_NOT_FOUND when no array is there, ZARR_ERR_INVALID_METADATA
  *         or ZARR_ERR_UNSUPPORTED when its metadata cannot be used.

@@ -1,5 +1,6 @@
 #include "core/array.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -240,27 +241,59 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
                         size_t nbytes, const int64_t* strides) {
   std::shared_lock lock(shape_mutex_);
   const std::vector<int64_t> out_strides = check_region(start, count, nbytes, strides);
-  const std::vector<int64_t> in_chunk = chunk_strides();
   uint8_t* base = static_cast<uint8_t*>(out);
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  const bool partial = meta_.codecs.partial_reads();
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    const std::string key = chunk_key(ov.chunk_coords);
-    uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
-    if (partial) {
+  if (meta_.codecs.partial_reads()) {
+    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
       // Sharded: fetch the index and only the inner chunks this part needs.
-      if (!read_chunk_part(key, ov, dst, out_strides)) strided_fill(ov.count, fill_item_, dst, out_strides);
-      return;
-    }
-    std::optional<Bytes> stored = store_->get(key);
-    if (!stored) {
+      uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
+      if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, out_strides)) {
+        strided_fill(ov.count, fill_item_, dst, out_strides);
+      }
+    });
+    return;
+  }
+  // Whole chunks, fetched a batch at a time so that remote stores have many
+  // requests in flight at once.
+  std::vector<ChunkOverlap> batch;
+  const size_t batch_size = read_batch_size();
+  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
+    batch.push_back(ov);
+    if (batch.size() < batch_size) return;
+    read_chunks(batch, base, out_strides);
+    batch.clear();
+  });
+  read_chunks(batch, base, out_strides);
+}
+
+// Enough chunks to keep a remote store busy, few enough that their stored
+// bytes (about a decoded chunk each at most, as a rule) stay near 64 MiB.
+size_t Array::read_batch_size() const {
+  constexpr uint64_t kBatchBytes = uint64_t(64) << 20;
+  constexpr uint64_t kMaxChunks = 64;
+  const uint64_t chunk_bytes = std::max<uint64_t>(1, meta_.chunk_bytes());
+  return static_cast<size_t>(std::clamp<uint64_t>(kBatchBytes / chunk_bytes, 1, kMaxChunks));
+}
+
+void Array::read_chunks(const std::vector<ChunkOverlap>& overlaps, uint8_t* base,
+                        const std::vector<int64_t>& out_strides) const {
+  if (overlaps.empty()) return;
+  std::vector<std::string> keys;
+  for (const ChunkOverlap& ov : overlaps) keys.push_back(chunk_key(ov.chunk_coords));
+  std::vector<std::optional<Bytes>> stored = store_->get_many(keys);
+  const std::vector<int64_t> in_chunk = chunk_strides();
+  for (size_t i = 0; i < overlaps.size(); ++i) {
+    const ChunkOverlap& ov = overlaps[i];
+    uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
+    if (!stored[i]) {
       strided_fill(ov.count, fill_item_, dst, out_strides);
-      return;
+      continue;
     }
-    Bytes chunk = decode_chunk(*stored, key);
+    Bytes chunk = decode_chunk(*stored[i], keys[i]);
+    stored[i].reset();  // the stored bytes are not needed once decoded
     strided_copy(ov.count, item_size(), chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk, dst,
                  out_strides);
-  });
+  }
 }
 
 bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,

@@ -99,6 +99,11 @@ class Array {
   // chunk is absent.
   bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides) const;
+  // Whole chunks of a region read: how many are fetched together, and
+  // fetching a batch of them (Store::get_many) then copying each into place.
+  size_t read_batch_size() const;
+  void read_chunks(const std::vector<ChunkOverlap>& overlaps, uint8_t* base,
+                   const std::vector<int64_t>& out_strides) const;
   // A whole chunk painted with the fill value.
   Bytes filled_chunk() const;
   bool is_fill_everywhere(const Bytes& chunk) const;

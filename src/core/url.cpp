@@ -193,19 +193,6 @@ constexpr Scheme kSchemes[] = {
 
 }  // namespace
 
-// Placeholders for the factories of the libcurl stores (declared in
-// stores/store_request.h), so that their schemes are recognised and refused
-// as unsupported until those stores land; delete both when they do.
-NodeLocation open_http_store(const StoreRequest& request) {
-  fail(ZARR_ERR_UNSUPPORTED, "URL '" + request.url + "': the " + request.scheme +
-                                 " store is not available in this version of libzarr");
-}
-
-NodeLocation open_s3_store(const StoreRequest& request) {
-  fail(ZARR_ERR_UNSUPPORTED, "URL '" + request.url + "': the " + request.scheme +
-                                 " store is not available in this version of libzarr");
-}
-
 OpenOptions parse_open_options(const char* options_json) {
   OpenOptions out;
   if (!options_json || !*options_json) {

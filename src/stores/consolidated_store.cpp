@@ -31,6 +31,22 @@ class ConsolidatedStore final : public Store {
     return inner_->get(key);
   }
 
+  // Chunk keys go to the inner store in one call, so that a remote store
+  // fetches them concurrently.
+  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const override {
+    std::vector<std::string> inner_keys;
+    for (const std::string& key : keys) {
+      if (source(key) == Source::Inner) inner_keys.push_back(key);
+    }
+    std::vector<std::optional<Bytes>> fetched = inner_->get_many(inner_keys);
+    std::vector<std::optional<Bytes>> values;
+    size_t next = 0;
+    for (const std::string& key : keys) {
+      values.push_back(source(key) == Source::Inner ? std::move(fetched[next++]) : get(key));
+    }
+    return values;
+  }
+
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     if (source(key) != Source::Inner) {
       std::optional<Bytes> whole = get(key);

@@ -46,8 +46,9 @@ struct StoreRequest {
   [[noreturn]] void fail_url(const std::string& why) const;
 };
 
-// Factories of the stores built on libcurl (issue 5). Until they land, the
-// placeholder definitions in core/url.cpp refuse with ZARR_ERR_UNSUPPORTED.
+// Factories of the stores built on libcurl (stores/http_store.cpp,
+// stores/s3_store.cpp); builds without libcurl refuse their URLs with
+// ZARR_ERR_UNSUPPORTED (stores/remote_stores_unavailable.cpp).
 NodeLocation open_http_store(const StoreRequest& request);  // http:// and https://
 NodeLocation open_s3_store(const StoreRequest& request);    // s3://
 

@@ -25,40 +25,7 @@ if [ "$major" -lt 18 ]; then
   exit 2
 fi
 
-installed() {
-  node -e 'const p = require(process.argv[1]); process.exit(p.version === "0.7.5" ? 0 : 1)' \
-    "$peer_dir/node_modules/zarrita/package.json" >/dev/null 2>&1
-}
-
-if ! installed; then
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "zarrita peer: no 'npm' on PATH (scripts/setup.sh installs Debian's npm)"
-    exit 2
-  fi
-  # Install into a fresh folder and move it into place, so an interrupted or
-  # concurrent install never leaves a half-filled node_modules behind.
-  mkdir -p "$(dirname "$peer_dir")"
-  staging=$(mktemp -d "$peer_dir.install.XXXXXX") || exit 2
-  cp "$here/zarrita-peer/package.json" "$here/zarrita-peer/package-lock.json" "$staging/"
-  if ! log=$(cd "$staging" && timeout 300 npm ci --prefer-offline --no-audit --no-fund --loglevel=error \
-      --fetch-retries=1 --fetch-retry-mintimeout=1000 --fetch-retry-maxtimeout=3000 2>&1); then
-    rm -rf "$staging"
-    echo "$log" | tail -5
-    echo "zarrita peer: 'npm ci' of zarrita 0.7.5 failed (offline or registry unreachable?)"
-    exit 2
-  fi
-  if ! installed; then
-    rm -rf "$peer_dir/node_modules"
-    mkdir -p "$peer_dir"
-    mv "$staging/node_modules" "$peer_dir/node_modules"
-    cp "$staging/package.json" "$staging/package-lock.json" "$peer_dir/"
-  fi
-  rm -rf "$staging"
-  if ! installed; then
-    echo "zarrita peer: zarrita 0.7.5 is not in $peer_dir/node_modules after 'npm ci'"
-    exit 2
-  fi
-fi
+bash "$here/../support/npm_peer_install.sh" "zarrita peer" zarrita "0.7.5" "$here/zarrita-peer" "$peer_dir" || exit 2
 
 cp "$here/zarrita_peer.mjs" "$peer_dir/zarrita_peer.mjs.tmp.$$" && mv "$peer_dir/zarrita_peer.mjs.tmp.$$" "$peer_dir/zarrita_peer.mjs" || {
   echo "zarrita peer: cannot copy zarrita_peer.mjs into $peer_dir"

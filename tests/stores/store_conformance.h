@@ -38,8 +38,20 @@ struct StoreKind {
   // owns and removes afterwards. Unset for read-only kinds.
   std::function<std::shared_ptr<Store>(const std::string& scratch_dir)> make_empty;
   // A read-only store holding exactly `contents` (writes must be refused).
+  // Either factory may call GTEST_SKIP (in a helper) and return nullptr when
+  // the kind cannot run here (its server is not installed): the test skips.
   std::function<std::shared_ptr<Store>(const std::string& scratch_dir, const Contents& contents)> make_read_only;
+  // Cases the kind's test server gets wrong (a local stand-in for a real
+  // service, as s3rver is for S3), by test name ("SuffixRanges"), each with
+  // what the server does wrong: they skip, saying so.
+  std::map<std::string, std::string> server_limitations;
 };
+
+// A value as text for comparisons ("<absent>" for no value), and the byte
+// ranges [offset, offset + length) (no length: to the end) and "the last n".
+std::string text(const std::optional<Bytes>& value);
+ByteRange range(uint64_t offset, std::optional<uint64_t> length);
+ByteRange suffix(uint64_t n);
 
 // What StoreReadConformance's stores must hold: values of every size from
 // empty to a few hundred KiB, nested folders, spaces and unicode in keys.

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "stores/store.h"
+#include "stores/store_conformance.h"
 #include "support/test_support.h"
 
 namespace zarr {
@@ -31,23 +32,10 @@ using Keys = std::vector<std::string>;
 constexpr const char kTempPrefix[] = ".zarr-tmp.";
 
 // What a call threw: code 0 when it did not throw a zarr::Error.
-struct Caught {
-  int code = 0;
-  std::string message;
-};
+using test::Caught;
+using test::catch_error;
 
-Caught catch_error(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    return {e.code(), e.what()};
-  }
-  return {};
-}
-
-std::string text(const std::optional<Bytes>& value) {
-  return value ? std::string(value->begin(), value->end()) : std::string("<absent>");
-}
+using conformance::text;
 
 Keys sorted(Keys keys) {
   std::sort(keys.begin(), keys.end());
@@ -94,7 +82,7 @@ TEST_F(FilesystemStoreTest, KeysAreFilesUnderTheRoot) {
   EXPECT_EQ(text(test::read_file(root() + "/a/b/0.0")), "chunk");
   test::write_file(root() + "/outside-written", ByteView(std::string("0123456789")));
   EXPECT_EQ(text(store_->get("outside-written")), "0123456789");
-  EXPECT_EQ(text(store_->get_range("outside-written", ByteRange{4, 2})), "45");
+  EXPECT_EQ(text(store_->get_range("outside-written", conformance::range(4, 2))), "45");
   EXPECT_EQ(store_->describe(), root());
   EXPECT_EQ(make_filesystem_store(root() + "//")->describe(), root());
 }

@@ -17,6 +17,7 @@
 
 #include "core/error.h"
 #include "stores/store.h"
+#include "stores/store_conformance.h"
 #include "support/test_support.h"
 
 namespace zarr {
@@ -25,23 +26,10 @@ namespace {
 namespace fs = std::filesystem;
 using Keys = std::vector<std::string>;
 
-struct Caught {
-  int code = 0;
-  std::string message;
-};
+using test::Caught;
+using test::catch_error;
 
-Caught catch_error(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    return {e.code(), e.what()};
-  }
-  return {};
-}
-
-std::string text(const std::optional<Bytes>& value) {
-  return value ? std::string(value->begin(), value->end()) : std::string("<absent>");
-}
+using conformance::text;
 
 void put(Store& store, const std::string& key, const std::string& value) { store.set(key, ByteView(value)); }
 

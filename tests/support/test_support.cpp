@@ -6,6 +6,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "core/error.h"
+
 namespace fs = std::filesystem;
 
 namespace zarr::test {
@@ -43,5 +45,14 @@ void write_file(const std::string& path, ByteView data) {
 }
 
 bool file_exists(const std::string& path) { return fs::exists(path); }
+
+Caught catch_error(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return {e.code(), e.what()};
+  }
+  return {};
+}
 
 }  // namespace zarr::test

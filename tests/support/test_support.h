@@ -1,6 +1,7 @@
 // Helpers shared by every test executable.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "core/bytes.h"
@@ -31,5 +32,13 @@ std::string peer_data_expected_location();
 Bytes read_file(const std::string& path);
 void write_file(const std::string& path, ByteView data);
 bool file_exists(const std::string& path);
+
+// What a call threw: the zarr::Error's code and message, or ZARR_OK and ""
+// when it returned normally. Tests of error paths compare both.
+struct Caught {
+  int code = 0;
+  std::string message;
+};
+Caught catch_error(const std::function<void()>& call);
 
 }  // namespace zarr::test

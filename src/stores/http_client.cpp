@@ -1,0 +1,399 @@
+#include "stores/http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <random>
+
+#include "core/error.h"
+#include "zarr/zarr_version.h"
+
+namespace zarr {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr long kMaxBackoffMs = 5000;
+constexpr size_t kMaxIdleMultiHandles = 8;
+constexpr int kMaxPollMs = 1000;
+
+void init_curl_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) fail(ZARR_ERR_IO, "libcurl failed to initialise");
+  });
+}
+
+std::string trim(const std::string& s) {
+  size_t begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Failures without a response that a later attempt may not meet.
+bool is_retryable_transport(CURLcode code) {
+  switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_GOT_NOTHING:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Exponential backoff with jitter (50-100% of the step), so that many
+// clients failing together do not retry together.
+long backoff_ms(long first_delay_ms, int retry) {
+  long step = first_delay_ms;
+  for (int i = 1; i < retry && step < kMaxBackoffMs; ++i) step *= 2;
+  step = std::min(step, kMaxBackoffMs);
+  thread_local std::minstd_rand random(std::random_device{}());
+  return step / 2 + static_cast<long>(random() % static_cast<unsigned long>(step / 2 + 1));
+}
+
+// libcurl calls these from inside curl_multi_perform: no exception may pass.
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  try {
+    Bytes& body = static_cast<HttpResponse*>(user)->body;
+    body.insert(body.end(), data, data + size * count);
+    return size * count;
+  } catch (...) {
+    return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
+  }
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  try {
+    auto* response = static_cast<HttpResponse*>(user);
+    std::string line(data, size * count);
+    if (line.rfind("HTTP/", 0) == 0) {
+      response->headers.clear();  // a new response (after a redirect or 100 Continue)
+    } else if (size_t colon = line.find(':'); colon != std::string::npos) {
+      response->headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
+    }
+    return size * count;
+  } catch (...) {
+    return 0;
+  }
+}
+
+// One request of a call, with its easy handle, across its attempts.
+struct Transfer {
+  const HttpRequest* request = nullptr;
+  CURL* easy = nullptr;
+  curl_slist* header_list = nullptr;
+  HttpResponse response;
+  char error[CURL_ERROR_SIZE] = {0};
+  Clock::time_point not_before;
+  bool in_multi = false;
+
+  Transfer() = default;
+  Transfer(const Transfer&) = delete;
+  Transfer& operator=(const Transfer&) = delete;
+  ~Transfer() {
+    if (easy) curl_easy_cleanup(easy);
+    curl_slist_free_all(header_list);
+  }
+
+  std::string what() const { return request->method + " " + request->url; }
+};
+
+template <typename T>
+void set_option(Transfer& t, CURLoption option, T value) {
+  if (curl_easy_setopt(t.easy, option, value) != CURLE_OK) {
+    fail(ZARR_ERR_INTERNAL, t.what() + ": libcurl refused option " + std::to_string(static_cast<int>(option)));
+  }
+}
+
+void add_header(Transfer& t, const std::string& header) {
+  curl_slist* grown = curl_slist_append(t.header_list, header.c_str());
+  if (!grown) fail(ZARR_ERR_NO_MEMORY, t.what() + ": out of memory for its headers");
+  t.header_list = grown;
+}
+
+// Never file://, ftp://... whatever a URL or a redirect says.
+void restrict_to_http(Transfer& t) {
+#if LIBCURL_VERSION_NUM >= 0x075500  // 7.85 named the protocols instead of bit masks
+  set_option(t, CURLOPT_PROTOCOLS_STR, "http,https");
+  set_option(t, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+  set_option(t, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+  set_option(t, CURLOPT_REDIR_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
+
+void set_method(Transfer& t) {
+  const std::string& method = t.request->method;
+  if (method == "GET") {
+    set_option(t, CURLOPT_HTTPGET, 1L);
+  } else if (method == "HEAD") {
+    set_option(t, CURLOPT_NOBODY, 1L);
+  } else if (method == "PUT" || method == "POST") {
+    static const char kEmpty[] = "";
+    const ByteView& body = t.request->body;
+    set_option(t, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size));
+    set_option(t, CURLOPT_POSTFIELDS, body.data ? reinterpret_cast<const char*>(body.data) : kEmpty);
+    set_option(t, CURLOPT_CUSTOMREQUEST, method.c_str());
+    add_header(t, "Expect:");  // no 100-continue round trip before large bodies
+  } else {
+    set_option(t, CURLOPT_CUSTOMREQUEST, method.c_str());
+  }
+}
+
+void configure(Transfer& t, const HttpClientOptions& options, CURLSH* share) {
+  t.easy = curl_easy_init();
+  if (!t.easy) fail(ZARR_ERR_NO_MEMORY, t.what() + ": libcurl could not allocate a handle");
+  set_option(t, CURLOPT_URL, t.request->url.c_str());
+  set_option(t, CURLOPT_NOSIGNAL, 1L);  // threads: never SIGALRM for DNS timeouts
+  set_option(t, CURLOPT_SHARE, share);
+  set_option(t, CURLOPT_PRIVATE, static_cast<void*>(&t));
+  set_option(t, CURLOPT_ERRORBUFFER, t.error);
+  set_option(t, CURLOPT_TIMEOUT_MS, options.timeout_ms);
+  set_option(t, CURLOPT_CONNECTTIMEOUT_MS, options.connect_timeout_ms);
+  set_option(t, CURLOPT_USERAGENT, "libzarr/" ZARR_VERSION_STRING);
+  restrict_to_http(t);
+  set_option(t, CURLOPT_WRITEFUNCTION, on_body);
+  set_option(t, CURLOPT_WRITEDATA, static_cast<void*>(&t.response));
+  set_option(t, CURLOPT_HEADERFUNCTION, on_header);
+  set_option(t, CURLOPT_HEADERDATA, static_cast<void*>(&t.response));
+  if (options.follow_redirects) {
+    set_option(t, CURLOPT_FOLLOWLOCATION, 1L);
+    set_option(t, CURLOPT_MAXREDIRS, 5L);
+  }
+  set_method(t);
+  for (const std::string& header : t.request->headers) add_header(t, header);
+  set_option(t, CURLOPT_HTTPHEADER, t.header_list);
+}
+
+std::string transport_error(const Transfer& t, CURLcode code) {
+  std::string detail = t.error[0] ? std::string(t.error) : curl_easy_strerror(code);
+  return t.what() + ": " + detail + " (" + std::to_string(t.response.attempts) +
+         (t.response.attempts == 1 ? " attempt)" : " attempts)");
+}
+
+}  // namespace
+
+bool is_retryable_status(long status) {
+  return status == 429 || (status >= 500 && status <= 599 && status != 501 && status != 505);
+}
+
+std::optional<std::string> HttpResponse::header(const std::string& name) const {
+  for (const auto& [n, value] : headers) {
+    if (n == name) return value;
+  }
+  return std::nullopt;
+}
+
+// Multi handles keep the connections of the requests they ran, so a handle
+// taken again reuses them. One call uses one multi handle at a time (libcurl
+// handles are not thread-safe); DNS answers and TLS sessions are shared
+// between all of them through a share handle, which may be used from
+// several threads when it is given locks.
+class HttpClient::Pool {
+ public:
+  explicit Pool(long max_idle_connections) : max_idle_connections_(max_idle_connections) {
+    share_ = curl_share_init();
+    if (!share_) fail(ZARR_ERR_NO_MEMORY, "libcurl could not allocate a share handle");
+    curl_share_setopt(share_, CURLSHOPT_LOCKFUNC, lock);
+    curl_share_setopt(share_, CURLSHOPT_UNLOCKFUNC, unlock);
+    curl_share_setopt(share_, CURLSHOPT_USERDATA, static_cast<void*>(this));
+    curl_share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl_share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+  }
+
+  ~Pool() {
+    for (CURLM* multi : idle_) curl_multi_cleanup(multi);
+    curl_share_cleanup(share_);
+  }
+
+  CURLM* acquire() {
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (!idle_.empty()) {
+        CURLM* multi = idle_.back();
+        idle_.pop_back();
+        return multi;
+      }
+    }
+    CURLM* multi = curl_multi_init();
+    if (!multi) fail(ZARR_ERR_NO_MEMORY, "libcurl could not allocate a multi handle");
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, max_idle_connections_);
+    return multi;
+  }
+
+  void release(CURLM* multi) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (idle_.size() < kMaxIdleMultiHandles) {
+      idle_.push_back(multi);
+    } else {
+      curl_multi_cleanup(multi);
+    }
+  }
+
+  CURLSH* share() const { return share_; }
+
+ private:
+  static void lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
+    static_cast<Pool*>(user)->locks_[data].lock();
+  }
+  static void unlock(CURL*, curl_lock_data data, void* user) { static_cast<Pool*>(user)->locks_[data].unlock(); }
+
+  long max_idle_connections_;
+  CURLSH* share_ = nullptr;
+  std::mutex locks_[CURL_LOCK_DATA_LAST];
+  std::mutex mutex_;
+  std::vector<CURLM*> idle_;
+};
+
+namespace {
+
+// One perform() call: its transfers on one multi handle. The destructor takes
+// every transfer off the multi handle before the handles are freed, whether
+// the call finished or threw.
+class Batch {
+ public:
+  Batch(CURLM* multi, const HttpClientOptions& options) : multi_(multi), options_(options) {}
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+  ~Batch() {
+    for (auto& t : transfers_) {
+      if (t->in_multi) curl_multi_remove_handle(multi_, t->easy);
+    }
+  }
+
+  std::vector<HttpResponse> run(const std::vector<HttpRequest>& requests, CURLSH* share) {
+    for (const HttpRequest& request : requests) {
+      transfers_.push_back(std::make_unique<Transfer>());
+      transfers_.back()->request = &request;
+      configure(*transfers_.back(), options_, share);
+      waiting_.push_back(transfers_.back().get());
+    }
+    size_t finished = 0;
+    while (finished < transfers_.size()) {
+      start_ready_transfers();
+      int running = 0;
+      check(curl_multi_perform(multi_, &running));
+      int left = 0;
+      while (CURLMsg* message = curl_multi_info_read(multi_, &left)) {
+        if (message->msg == CURLMSG_DONE && on_done(message->easy_handle, message->data.result)) ++finished;
+      }
+      if (finished < transfers_.size()) check(curl_multi_poll(multi_, nullptr, 0, poll_timeout_ms(), nullptr));
+    }
+    std::vector<HttpResponse> responses;
+    responses.reserve(transfers_.size());
+    for (auto& t : transfers_) responses.push_back(std::move(t->response));
+    return responses;
+  }
+
+ private:
+  void check(CURLMcode code) const {
+    if (code != CURLM_OK) fail(ZARR_ERR_IO, std::string("libcurl: ") + curl_multi_strerror(code));
+  }
+
+  void start_ready_transfers() {
+    const Clock::time_point now = Clock::now();
+    for (auto it = waiting_.begin(); it != waiting_.end() && active_ < options_.max_concurrency;) {
+      Transfer* t = *it;
+      if (t->not_before > now) {
+        ++it;
+        continue;
+      }
+      t->error[0] = '\0';
+      check(curl_multi_add_handle(multi_, t->easy));
+      t->in_multi = true;
+      ++active_;
+      it = waiting_.erase(it);
+    }
+  }
+
+  // Until the next retry is due, at most kMaxPollMs (libcurl asks for less
+  // when its own timers need it).
+  int poll_timeout_ms() const {
+    auto wait = std::chrono::milliseconds(kMaxPollMs);
+    const Clock::time_point now = Clock::now();
+    for (const Transfer* t : waiting_) {
+      if (active_ >= options_.max_concurrency) break;
+      auto until = std::chrono::duration_cast<std::chrono::milliseconds>(t->not_before - now);
+      wait = std::max(std::chrono::milliseconds(0), std::min(wait, until));
+    }
+    return static_cast<int>(wait.count());
+  }
+
+  // True when the transfer is finished for good; false when it will be retried.
+  bool on_done(CURL* easy, CURLcode code) {
+    void* owner = nullptr;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &owner);
+    Transfer& t = *static_cast<Transfer*>(owner);
+    check(curl_multi_remove_handle(multi_, easy));
+    t.in_multi = false;
+    --active_;
+    ++t.response.attempts;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &t.response.status);
+    const bool no_response = code != CURLE_OK;
+    const bool transient = no_response ? is_retryable_transport(code) : is_retryable_status(t.response.status);
+    if (transient && t.response.attempts <= options_.max_retries) {
+      t.response.body.clear();
+      t.response.headers.clear();
+      t.not_before = Clock::now() + std::chrono::milliseconds(backoff_ms(options_.retry_delay_ms, t.response.attempts));
+      waiting_.push_back(&t);
+      return false;
+    }
+    if (no_response) fail(ZARR_ERR_IO, transport_error(t, code));
+    return true;
+  }
+
+  CURLM* multi_;
+  const HttpClientOptions& options_;
+  std::vector<std::unique_ptr<Transfer>> transfers_;
+  std::vector<Transfer*> waiting_;
+  int active_ = 0;
+};
+
+}  // namespace
+
+HttpClient::HttpClient(HttpClientOptions options) : options_(options) {
+  init_curl_once();
+  options_.max_concurrency = std::max(1, options_.max_concurrency);
+  options_.max_retries = std::max(0, options_.max_retries);
+  pool_ = std::make_unique<Pool>(static_cast<long>(options_.max_concurrency));
+}
+
+HttpClient::~HttpClient() = default;
+
+std::vector<HttpResponse> HttpClient::perform(const std::vector<HttpRequest>& requests) const {
+  if (requests.empty()) return {};
+  CURLM* multi = pool_->acquire();
+  std::vector<HttpResponse> responses;
+  try {
+    Batch batch(multi, options_);
+    responses = batch.run(requests, pool_->share());
+  } catch (...) {
+    curl_multi_cleanup(multi);  // its state after a failure is not worth keeping
+    throw;
+  }
+  pool_->release(multi);
+  return responses;
+}
+
+HttpResponse HttpClient::perform(const HttpRequest& request) const {
+  return std::move(perform(std::vector<HttpRequest>{request}).front());
+}
+
+}  // namespace zarr

@@ -1,0 +1,20 @@
+// Builds without libcurl: the http, https and s3 schemes are known but
+// refused, so the message says what is missing instead of "unknown scheme".
+#include "core/error.h"
+#include "stores/store_request.h"
+
+namespace zarr {
+
+namespace {
+
+[[noreturn]] void fail_without_curl(const StoreRequest& request) {
+  fail(ZARR_ERR_UNSUPPORTED, "URL '" + request.url + "': libzarr was built without libcurl, which the " +
+                                 request.scheme + " store needs (meson option -Dcurl=enabled)");
+}
+
+}  // namespace
+
+NodeLocation open_http_store(const StoreRequest& request) { fail_without_curl(request); }
+NodeLocation open_s3_store(const StoreRequest& request) { fail_without_curl(request); }
+
+}  // namespace zarr

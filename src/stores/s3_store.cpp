@@ -1,0 +1,412 @@
+#include "stores/s3_store.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+
+#include "core/error.h"
+#include "core/path.h"
+#include "stores/http_range.h"
+#include "stores/key_rules.h"
+#include "stores/remote_options.h"
+#include "stores/s3_xml.h"
+#include "stores/sha256.h"
+#include "stores/store_request.h"
+#include "stores/uri_encode.h"
+
+namespace zarr {
+
+namespace {
+
+// DELETE requests handed to the client at once by erase_prefix.
+constexpr size_t kDeleteBatch = 1000;
+
+struct Endpoint {
+  std::string scheme;     // "http" or "https"
+  std::string authority;  // "host[:port]"
+  std::string path;       // "" or "/gateway/path", no trailing '/'
+};
+
+Endpoint parse_endpoint(const std::string& url) {
+  auto bad = [&](const std::string& why) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "S3 endpoint '" + url + "': " + why);
+  };
+  Endpoint out;
+  size_t scheme_end = url.find("://");
+  out.scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
+  if (out.scheme != "http" && out.scheme != "https") bad("expected http://HOST[:PORT] or https://HOST[:PORT]");
+  if (url.find_first_of("?# \t\r\n") != std::string::npos) bad("no query, fragment or spaces allowed");
+  size_t path_start = url.find('/', scheme_end + 3);
+  out.authority = url.substr(scheme_end + 3, path_start - (scheme_end + 3));
+  if (out.authority.empty()) bad("no host");
+  if (path_start != std::string::npos) out.path = url.substr(path_start);
+  while (!out.path.empty() && out.path.back() == '/') out.path.pop_back();
+  return out;
+}
+
+bool is_valid_region(const std::string& region) {
+  return !region.empty() && region.size() <= 64 &&
+         region.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+}
+
+std::string attempts_text(const HttpResponse& response) {
+  return response.attempts > 1 ? " after " + std::to_string(response.attempts) + " attempts" : "";
+}
+
+void sort_unique(std::vector<std::string>& names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+}
+
+std::string query_string(const aws::NameValues& query) {
+  std::string out;
+  for (const auto& [name, value] : query) {
+    out += (out.empty() ? "?" : "&") + uri_encode(name, false) + "=" + uri_encode(value, false);
+  }
+  return out;
+}
+
+// Where a request goes: its host and its encoded path.
+struct Target {
+  std::string host;
+  std::string encoded_path;
+};
+
+class S3Store final : public Store {
+ public:
+  explicit S3Store(const S3StoreOptions& options)
+      : options_(options), endpoint_(endpoint_of(options)), client_(options.client) {}
+
+  std::optional<Bytes> get(const std::string& key) const override { return std::move(get_many({key}).front()); }
+
+  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const override {
+    std::vector<HttpRequest> requests;
+    for (const std::string& key : keys) requests.push_back(object_request("GET", key));
+    std::vector<HttpResponse> responses = client_.perform(requests);
+    std::vector<std::optional<Bytes>> values;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (means_absent(responses[i])) {
+        values.emplace_back();
+      } else if (responses[i].status == 200) {
+        values.emplace_back(std::move(responses[i].body));
+      } else {
+        fail_response(requests[i], responses[i]);
+      }
+    }
+    return values;
+  }
+
+  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
+    if (is_empty_range(range)) return exists(key) ? std::optional<Bytes>(Bytes{}) : std::nullopt;
+    RangedGet how;
+    how.request = [&](const ByteRange& r) { return object_request("GET", key, {{"range", range_value(r)}}); };
+    how.is_absent = [this](const HttpResponse& response) { return means_absent(response); };
+    how.describe = [this](const HttpRequest& r) { return describe_request(r); };
+    how.fail = [this](const HttpRequest& r, const HttpResponse& response) { fail_response(r, response); };
+    return fetch_range(client_, range, how);
+  }
+
+  bool exists(const std::string& key) const override {
+    HttpRequest head = object_request("HEAD", key);
+    HttpResponse response = client_.perform(head);
+    if (means_absent(response)) return false;
+    if (response.status != 200) fail_response(head, response);
+    return true;
+  }
+
+  void set(const std::string& key, ByteView value) override {
+    keys::check_key(key);
+    if (options_.read_only) keys::fail_read_only(describe(), "set", key);
+    HttpRequest put = object_request("PUT", key, {{"content-type", "application/octet-stream"}}, value);
+    HttpResponse response = client_.perform(put);
+    if (response.status != 200) fail_response(put, response);
+  }
+
+  void erase(const std::string& key) override {
+    keys::check_key(key);
+    if (options_.read_only) keys::fail_read_only(describe(), "erase", key);
+    delete_objects({options_.prefix + key});
+  }
+
+  void erase_prefix(const std::string& prefix) override {
+    keys::check_prefix(prefix);
+    if (options_.read_only) keys::fail_read_only(describe(), "erase prefix", prefix);
+    std::vector<std::string> objects;
+    for_each_page(options_.prefix + prefix, false, [&](s3xml::ListPage& page) {
+      for (std::string& object : page.keys) objects.push_back(std::move(object));
+    });
+    delete_objects(objects);
+  }
+
+  std::vector<std::string> list_prefix(const std::string& prefix) const override {
+    keys::check_prefix(prefix);
+    std::vector<std::string> out;
+    for_each_page(options_.prefix + prefix, false, [&](const s3xml::ListPage& page) {
+      for (const std::string& object : page.keys) {
+        std::string key = object.substr(options_.prefix.size());
+        if (keys::is_valid_key(key)) out.push_back(std::move(key));
+      }
+    });
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  DirListing list_dir(const std::string& prefix) const override {
+    const std::string dir = keys::dir_prefix(prefix);
+    const std::string listed = options_.prefix + dir;
+    DirListing out;
+    for_each_page(listed, true, [&](const s3xml::ListPage& page) {
+      for (const std::string& object : page.keys) {
+        std::string name = object.substr(listed.size());
+        if (keys::is_valid_key(dir + name) && name.find('/') == std::string::npos) out.keys.push_back(name);
+      }
+      for (const std::string& common : page.prefixes) {
+        std::string name = common.substr(listed.size());
+        if (!name.empty() && name.back() == '/') name.pop_back();
+        if (!name.empty() && name.find('/') == std::string::npos) out.prefixes.push_back(name);
+      }
+    });
+    sort_unique(out.keys);
+    sort_unique(out.prefixes);  // servers may repeat a common prefix on later pages
+    return out;
+  }
+
+  bool writable() const override { return !options_.read_only; }
+  std::string describe() const override {
+    std::string prefix = options_.prefix.empty() ? "" : "/" + options_.prefix.substr(0, options_.prefix.size() - 1);
+    return "s3://" + options_.bucket + prefix +
+           (options_.endpoint.empty() ? "" : " (endpoint " + options_.endpoint + ")");
+  }
+
+ private:
+  static Endpoint endpoint_of(const S3StoreOptions& options) {
+    if (!is_valid_bucket_name(options.bucket)) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "S3 bucket name '" + options.bucket +
+                                          "': expected 1 to 255 letters, digits, '.', '-' or '_'");
+    }
+    if (!is_valid_region(options.region)) {
+      fail(ZARR_ERR_INVALID_ARGUMENT,
+           "S3 region '" + options.region + "': expected lower-case letters, digits and '-'");
+    }
+    if (!options.endpoint.empty()) return parse_endpoint(options.endpoint);
+    return Endpoint{"https", "s3." + options.region + ".amazonaws.com", ""};
+  }
+
+  // Objects by their full name in the bucket; "" for the bucket itself.
+  Target target(const std::string& object) const {
+    if (options_.virtual_host) {
+      return {options_.bucket + "." + endpoint_.authority, endpoint_.path + "/" + uri_encode(object, true)};
+    }
+    std::string path = endpoint_.path + "/" + options_.bucket;
+    return {endpoint_.authority, object.empty() ? path : path + "/" + uri_encode(object, true)};
+  }
+
+  // A request signed for the current time (unsigned for anonymous stores).
+  HttpRequest make_request(const std::string& method, const Target& where, const aws::NameValues& query,
+                           const aws::NameValues& headers, ByteView body) const {
+    aws::SignedRequest signing;
+    signing.method = method;
+    signing.encoded_path = where.encoded_path;
+    signing.query = query;
+    signing.headers = headers;
+    signing.headers.emplace_back("host", where.host);
+    signing.payload_sha256 = crypto::to_hex(crypto::sha256(body));
+    if (options_.anonymous) {
+      signing.headers.emplace_back("x-amz-content-sha256", signing.payload_sha256);
+    } else {
+      aws::sign(signing, options_.credentials, options_.region, std::time(nullptr));
+    }
+    HttpRequest out;
+    out.method = method;
+    out.url = endpoint_.scheme + "://" + where.host + where.encoded_path + query_string(query);
+    for (const auto& [name, value] : signing.headers) out.headers.push_back(name + ": " + value);
+    out.body = body;
+    return out;
+  }
+
+  HttpRequest object_request(const std::string& method, const std::string& key, const aws::NameValues& headers = {},
+                             ByteView body = {}) const {
+    keys::check_key(key);
+    return make_request(method, target(options_.prefix + key), {}, headers, body);
+  }
+
+  static std::string range_value(const ByteRange& range) {
+    return range_header(range).substr(std::string("Range: ").size());
+  }
+
+  std::string object_name(const HttpRequest& request) const {
+    std::string path = request.url.substr(0, request.url.find('?'));
+    std::string marker = options_.virtual_host ? endpoint_.path + "/" : endpoint_.path + "/" + options_.bucket + "/";
+    size_t at = path.find(marker, path.find("://") + 3);
+    return at == std::string::npos ? "" : path.substr(at + marker.size());
+  }
+
+  // "S3 GET s3://bucket/prefix/key" (the object name still URI-encoded).
+  std::string describe_request(const HttpRequest& request) const {
+    std::string object = object_name(request);
+    return "S3 " + request.method + " s3://" + options_.bucket + (object.empty() ? "" : "/" + object) +
+           (options_.endpoint.empty() ? "" : " (endpoint " + options_.endpoint + ")");
+  }
+
+  bool means_absent(const HttpResponse& response) const {
+    if (response.status == 404) return s3xml::parse_error(ByteView(response.body).to_string()).code != "NoSuchBucket";
+    if (response.status == 403 && options_.anonymous) {
+      std::string code = s3xml::parse_error(ByteView(response.body).to_string()).code;
+      return code.empty() || code == "AccessDenied";
+    }
+    return false;
+  }
+
+  [[noreturn]] void fail_response(const HttpRequest& request, const HttpResponse& response) const {
+    s3xml::ErrorInfo error = s3xml::parse_error(ByteView(response.body).to_string());
+    std::string detail = error.code.empty() ? "" : " " + error.code;
+    if (!error.message.empty()) detail += ": " + error.message;
+    std::string status = "status " + std::to_string(response.status) + detail + attempts_text(response);
+    if (error.code == "NoSuchBucket") {
+      fail(ZARR_ERR_NOT_FOUND,
+           describe_request(request) + ": bucket '" + options_.bucket + "' does not exist (" + status + ")");
+    }
+    if (response.status == 403) {
+      fail(ZARR_ERR_IO, describe_request(request) + ": permission denied (" + status + "); check the credentials " +
+                            "(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or the store options) and the bucket's policy");
+    }
+    fail(ZARR_ERR_IO, describe_request(request) + ": " + status);
+  }
+
+  // Every page of ListObjectsV2 for objects starting with `object_prefix`,
+  // grouped by '/' after it when `delimited`.
+  template <typename Visit>
+  void for_each_page(const std::string& object_prefix, bool delimited, Visit visit) const {
+    std::string token;
+    for (;;) {
+      aws::NameValues query = {{"list-type", "2"},
+                               {"max-keys", std::to_string(options_.list_page_size)},
+                               {"prefix", object_prefix}};
+      if (delimited) query.emplace_back("delimiter", "/");
+      if (!token.empty()) query.emplace_back("continuation-token", token);
+      HttpRequest list = make_request("GET", target(""), query, {}, {});
+      HttpResponse response = client_.perform(list);
+      if (response.status != 200) fail_response(list, response);
+      const std::string what = describe_request(list) + " (ListObjectsV2, prefix '" + object_prefix + "')";
+      s3xml::ListPage page = s3xml::parse_list_page(ByteView(response.body).to_string(), what);
+      for (const std::string& listed : page.keys) check_listed(listed, object_prefix, what);
+      for (const std::string& listed : page.prefixes) check_listed(listed, object_prefix, what);
+      visit(page);
+      if (!page.truncated) return;
+      if (page.next_token.empty() || page.next_token == token) {
+        fail(ZARR_ERR_IO, what + ": a truncated listing without a new continuation token");
+      }
+      token = page.next_token;
+    }
+  }
+
+  static void check_listed(const std::string& listed, const std::string& object_prefix, const std::string& what) {
+    if (listed.compare(0, object_prefix.size(), object_prefix) != 0) {
+      fail(ZARR_ERR_IO, what + ": the server listed '" + listed + "', which is outside the prefix");
+    }
+  }
+
+  void delete_objects(const std::vector<std::string>& objects) const {
+    for (size_t first = 0; first < objects.size(); first += kDeleteBatch) {
+      std::vector<HttpRequest> requests;
+      for (size_t i = first; i < std::min(objects.size(), first + kDeleteBatch); ++i) {
+        requests.push_back(make_request("DELETE", target(objects[i]), {}, {}, {}));
+      }
+      std::vector<HttpResponse> responses = client_.perform(requests);
+      for (size_t i = 0; i < requests.size(); ++i) {
+        long status = responses[i].status;
+        if (status != 204 && status != 200 && !means_absent(responses[i])) fail_response(requests[i], responses[i]);
+      }
+    }
+  }
+
+  S3StoreOptions options_;
+  Endpoint endpoint_;
+  HttpClient client_;
+};
+
+const char* getenv_nonempty(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+// Option first, then the first environment variable set.
+std::string setting(const StoreRequest& request, const char* option, std::initializer_list<const char*> variables,
+                    const std::string& fallback = "") {
+  if (std::optional<std::string> value = request.string_option(option)) return *value;
+  for (const char* variable : variables) {
+    if (const char* value = getenv_nonempty(variable)) return value;
+  }
+  return fallback;
+}
+
+// Credentials come whole from the options or whole from the environment,
+// never a key from one and a secret or token from the other.
+aws::Credentials read_credentials(const StoreRequest& request) {
+  std::optional<std::string> key = request.string_option("access_key_id");
+  std::optional<std::string> secret = request.string_option("secret_access_key");
+  std::optional<std::string> token = request.string_option("session_token");
+  if (key || secret || token) {
+    if (!key || !secret) {
+      request.fail_url("store options 'access_key_id' and 'secret_access_key' go together");
+    }
+    return {*key, *secret, token.value_or("")};
+  }
+  const char* env_key = getenv_nonempty("AWS_ACCESS_KEY_ID");
+  const char* env_secret = getenv_nonempty("AWS_SECRET_ACCESS_KEY");
+  if (!env_key || !env_secret) {
+    request.fail_url("no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the store options "
+                     "'access_key_id' and 'secret_access_key', or \"anonymous\": true for a public bucket");
+  }
+  const char* env_token = getenv_nonempty("AWS_SESSION_TOKEN");
+  return {env_key, env_secret, env_token ? env_token : ""};
+}
+
+bool read_virtual_host(const StoreRequest& request, bool has_endpoint) {
+  std::optional<std::string> addressing = request.string_option("addressing");
+  if (!addressing) return !has_endpoint;  // AWS: virtual hosts; other servers (MinIO, s3rver): paths
+  if (*addressing != "path" && *addressing != "virtual") {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'addressing' must be \"path\" or \"virtual\", got \"" +
+                                        *addressing + "\"");
+  }
+  return *addressing == "virtual";
+}
+
+}  // namespace
+
+bool is_valid_bucket_name(const std::string& bucket) {
+  return !bucket.empty() && bucket.size() <= 255 &&
+         bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
+             std::string::npos;
+}
+
+std::shared_ptr<Store> make_s3_store(const S3StoreOptions& options) { return std::make_shared<S3Store>(options); }
+
+NodeLocation open_s3_store(const StoreRequest& request) {
+  request.allow_only("s3", {"endpoint", "region", "access_key_id", "secret_access_key", "session_token", "anonymous",
+                            "addressing", "timeout_ms", "connect_timeout_ms", "max_concurrency", "max_retries"});
+  const std::string& location = request.location;  // "bucket/prefix"
+  size_t slash = location.find('/');
+  S3StoreOptions options;
+  options.bucket = location.substr(0, slash);
+  if (!is_valid_bucket_name(options.bucket)) {
+    request.fail_url("expected s3://BUCKET[/PREFIX], with a bucket name of letters, digits, '.', '-' and '_'");
+  }
+  // The URL names the node, which is the store's root: its keys live under the prefix.
+  std::string prefix = slash == std::string::npos ? "" : path::normalize(location.substr(slash + 1));
+  options.prefix = prefix.empty() ? "" : prefix + "/";
+  options.region = setting(request, "region", {"AWS_REGION", "AWS_DEFAULT_REGION"}, "us-east-1");
+  options.endpoint = setting(request, "endpoint", {"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"});
+  options.virtual_host = read_virtual_host(request, !options.endpoint.empty());
+  options.anonymous = request.bool_option("anonymous").value_or(false);
+  if (options.anonymous && (request.string_option("access_key_id") || request.string_option("secret_access_key") ||
+                            request.string_option("session_token"))) {
+    request.fail_url("store option 'anonymous' sends unsigned requests: give it or credentials, not both");
+  }
+  if (!options.anonymous) options.credentials = read_credentials(request);
+  options.read_only = !request.writes();
+  options.client = read_client_options(request);
+  return {make_s3_store(options), ""};
+}
+
+}  // namespace zarr
