@@ -7,6 +7,7 @@
 #include "codecs/codec.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/plugin_output.h"
 
 namespace zarr {
 
@@ -24,32 +25,6 @@ struct PluginVtable {
   zarr_codec_vtable table{};
   std::string name;
 };
-
-// Collects what a callback writes through zarr_codec_output.
-struct OutputContext {
-  Bytes bytes;
-  std::string error;
-  bool out_of_memory = false;
-
-  static void* allocate(void* context, size_t nbytes) noexcept {
-    auto* self = static_cast<OutputContext*>(context);
-    try {
-      self->bytes.resize(nbytes);
-      return self->bytes.data() ? self->bytes.data() : reinterpret_cast<void*>(&self->bytes);
-    } catch (...) {
-      self->out_of_memory = true;
-      return nullptr;
-    }
-  }
-  static void set_error(void* context, const char* message) noexcept {
-    try {
-      static_cast<OutputContext*>(context)->error = message ? message : "";
-    } catch (...) {
-    }
-  }
-};
-
-bool is_status(int code) { return code <= ZARR_ERR_INVALID_ARGUMENT && code >= ZARR_ERR_INTERNAL; }
 
 class PluginCodec final : public BytesCodec {
  public:
@@ -81,13 +56,13 @@ class PluginCodec final : public BytesCodec {
  private:
   template <typename Call>
   Bytes run(const char* what, Call call) const {
-    OutputContext context;
-    const zarr_codec_output out{&context, &OutputContext::allocate, &OutputContext::set_error};
+    PluginOutput context;
+    const zarr_codec_output out{&context, &PluginOutput::allocate, &PluginOutput::set_error};
     const int status = call(&out);
     if (context.out_of_memory) throw std::bad_alloc();
     if (status != ZARR_OK) {
       const std::string why = context.error.empty() ? std::string(what) + " failed" : context.error;
-      fail(is_status(status) ? status : ZARR_ERR_CODEC,
+      fail(plugin_status(status, ZARR_ERR_CODEC),
            "codec '" + vt_->name + "': " + why + " (status " + std::to_string(status) + ")");
     }
     return std::move(context.bytes);
@@ -108,7 +83,7 @@ std::unique_ptr<BytesCodec> create_instance(const std::shared_ptr<const PluginVt
   error[sizeof error - 1] = '\0';
   if (status != ZARR_OK || !instance) {
     const std::string why = error[0] ? error : "its create callback failed";
-    fail(status != ZARR_OK && is_status(status) ? status : ZARR_ERR_INVALID_METADATA,
+    fail(plugin_status(status, ZARR_ERR_INVALID_METADATA),
          "codec '" + vt->name + "': " + why);
   }
   return std::make_unique<PluginCodec>(vt, instance, text);

@@ -4,9 +4,11 @@
 
 #include "core/error.h"
 #include "core/json.h"
+#include "codecs/plugin_loader.h"
 #include "core/path.h"
 #include "metadata/v2_metadata.h"
 #include "metadata/v3_metadata.h"
+#include "stores/plugin_store.h"
 
 namespace fs = std::filesystem;
 
@@ -220,7 +222,31 @@ NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapid
     if (base.scheme != scheme.name) continue;
     return pipeline.zip ? zip_location(base, pipeline.path_in_zip) : scheme.open(base);
   }
-  base.fail_url("unknown scheme '" + base.scheme + "' (known: file, memory, http, https, s3)");
+  // A scheme a program registered, or one a plugin library of
+  // ZARR_PLUGIN_PATH registers when it is first met.
+  std::string plugin_failures;
+  if (!plugin_store_registered(base.scheme)) plugin_failures = load_new_plugins();
+  if (plugin_store_registered(base.scheme)) {
+    if (pipeline.zip) {
+      fail(ZARR_ERR_UNSUPPORTED, "URL '" + url + "': zip archives are read from local files only, not over " +
+                                     base.scheme);
+    }
+    return open_plugin_store(base);
+  }
+  std::string known;
+  for (const std::string& name : reserved_url_schemes()) known += (known.empty() ? "" : ", ") + name;
+  for (const std::string& name : plugin_store_schemes()) known += ", " + name;
+  base.fail_url("unknown scheme '" + base.scheme + "' (known: " + known + ")" +
+                (plugin_failures.empty() ? "" : " (plugins that failed to load: " + plugin_failures + ")"));
 }
+
+std::vector<std::string> reserved_url_schemes() {
+  std::vector<std::string> names;
+  for (const Scheme& scheme : kSchemes) names.push_back(scheme.name);
+  names.push_back("zip");  // the pipeline adapter: "ARCHIVE|zip:path"
+  return names;
+}
+
+void register_url_store(const zarr_store_vtable* vtable) { register_plugin_store(vtable, reserved_url_schemes()); }
 
 }  // namespace zarr

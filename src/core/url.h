@@ -4,13 +4,16 @@
 //   memory://NAME[/node/path]               in-process store shared by name
 //   PATH_OR_FILE_URL|zip:[node/path]        zip archive
 //   http://, https://, s3://                remote stores (libcurl)
+//   SCHEME://NAME[/node/path]               a store a program registered
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <rapidjson/document.h>
 
 #include "stores/store_request.h"
+#include "zarr/zarr_plugin.h"
 
 namespace zarr {
 
@@ -32,5 +35,12 @@ OpenOptions parse_open_options(const char* options_json);
 //  - kRead gives a store that refuses writes where the store allows it.
 // store_options: the "store" member of the options (may be null).
 NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapidjson::Value* store_options = nullptr);
+
+// The schemes built into the resolver (and "zip"), which no program may
+// register a store under.
+std::vector<std::string> reserved_url_schemes();
+
+// zarr_store_register: a program's store under its own scheme.
+void register_url_store(const zarr_store_vtable* vtable);
 
 }  // namespace zarr

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <rapidjson/document.h>
+
 namespace zarr::test {
 
 std::string status_text(int status) {
@@ -61,6 +63,23 @@ std::string attributes_of(const zarr_array* a) {
   return take_string(status, s);
 }
 
+std::string group_attributes_of(const zarr_group* g) {
+  char* s = nullptr;
+  int status = zarr_group_get_attributes(g, &s);
+  return take_string(status, s);
+}
+
+std::vector<std::string> child_names(zarr_group* group) {
+  char* json = nullptr;
+  if (zarr_group_list(group, &json) != ZARR_OK) return {"<error: " + std::string(zarr_last_error()) + ">"};
+  rapidjson::Document doc;
+  doc.Parse(json);
+  zarr_free(json);
+  std::vector<std::string> names;
+  for (const auto& child : doc.GetArray()) names.push_back(child["name"].GetString());
+  return names;
+}
+
 std::vector<std::string> list_files(const std::string& dir) {
   std::vector<std::string> out;
   if (!std::filesystem::exists(dir)) return out;
@@ -69,6 +88,35 @@ std::vector<std::string> list_files(const std::string& dir) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<std::string> read_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count) {
+  size_t n = 1;
+  for (uint64_t c : count) n *= c;
+  std::vector<uint64_t> offsets(n + 1);
+  size_t needed = 0;
+  int rc = zarr_read_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(), nullptr,
+                                 0, &needed);
+  EXPECT_TRUE(rc == ZARR_OK || rc == ZARR_ERR_BUFFER_SIZE) << status_text(rc);
+  std::string data(needed, '\0');
+  rc = zarr_read_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(), data.data(),
+                             data.size(), &needed);
+  EXPECT_EQ(rc, ZARR_OK) << status_text(rc);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(data.substr(offsets[i], offsets[i + 1] - offsets[i]));
+  return out;
+}
+
+int write_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count,
+                  const std::vector<std::string>& items) {
+  std::string data;
+  std::vector<uint64_t> offsets{0};
+  for (const auto& s : items) {
+    data += s;
+    offsets.push_back(data.size());
+  }
+  return zarr_write_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(),
+                                data.data(), data.size());
 }
 
 }  // namespace zarr::test

@@ -22,6 +22,14 @@ class ArrayPtr {
   ArrayPtr(const ArrayPtr&) = delete;
   ArrayPtr& operator=(const ArrayPtr&) = delete;
   ArrayPtr(ArrayPtr&& o) noexcept : a_(o.a_) { o.a_ = nullptr; }
+  ArrayPtr& operator=(ArrayPtr&& o) noexcept {
+    if (this != &o) {
+      zarr_close(a_);
+      a_ = o.a_;
+      o.a_ = nullptr;
+    }
+    return *this;
+  }
   zarr_array* get() const { return a_; }
   zarr_array** out() { zarr_close(a_); a_ = nullptr; return &a_; }
   operator zarr_array*() const { return a_; }  // NOLINT: convenience for C calls
@@ -113,9 +121,19 @@ std::vector<T> write_then_read_all(zarr_array* a, std::vector<uint64_t> start, s
   return read_all<T>(a);
 }
 
+// Variable-length elements (strings, bytes) of a region, and writing them.
+std::vector<std::string> read_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count);
+int write_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count,
+                  const std::vector<std::string>& items);
+
 // Metadata / attributes as strings (freed here).
 std::string metadata_of(const zarr_array* a);
 std::string attributes_of(const zarr_array* a);
+
+// A group's attributes; the names zarr_group_list gives for its children, or
+// one "<error: ...>" entry when it fails.
+std::string group_attributes_of(const zarr_group* g);
+std::vector<std::string> child_names(zarr_group* group);
 
 // Sorted names of files under dir (recursive, '/'-separated, relative).
 std::vector<std::string> list_files(const std::string& dir);

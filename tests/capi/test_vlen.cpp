@@ -8,36 +8,6 @@ using namespace zarr::test;
 
 namespace {
 
-// Elements of a region as strings: the shared read helper of these tests.
-std::vector<std::string> read_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count) {
-  size_t n = 1;
-  for (uint64_t c : count) n *= c;
-  std::vector<uint64_t> offsets(n + 1);
-  size_t needed = 0;
-  int rc = zarr_read_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(), nullptr,
-                                 0, &needed);
-  EXPECT_TRUE(rc == ZARR_OK || rc == ZARR_ERR_BUFFER_SIZE) << status_text(rc);
-  std::string data(needed, '\0');
-  rc = zarr_read_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(), data.data(),
-                             data.size(), &needed);
-  EXPECT_EQ(rc, ZARR_OK) << status_text(rc);
-  std::vector<std::string> out;
-  for (size_t i = 0; i < n; ++i) out.push_back(data.substr(offsets[i], offsets[i + 1] - offsets[i]));
-  return out;
-}
-
-int write_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64_t> count,
-                  const std::vector<std::string>& items) {
-  std::string data;
-  std::vector<uint64_t> offsets{0};
-  for (const auto& s : items) {
-    data += s;
-    offsets.push_back(data.size());
-  }
-  return zarr_write_region_vlen(a, start.size(), start.data(), count.data(), offsets.data(), offsets.size(),
-                                data.data(), data.size());
-}
-
 const char* kV3Strings =
     "{\"shape\": [5], \"data_type\": \"string\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
     "{\"chunk_shape\": [2]}}, \"fill_value\": \"-\", \"codecs\": [{\"name\": \"vlen-utf8\", \"configuration\": {}}]}";

@@ -2,8 +2,6 @@
 
 #include <numeric>
 
-#include <rapidjson/document.h>
-
 #include <gtest/gtest.h>
 
 namespace zarr::remote_test {
@@ -129,15 +127,5 @@ Outcome group_open_outcome(const std::string& url, const char* mode, const char*
   return out;
 }
 
-std::vector<std::string> child_names(zarr_group* group) {
-  char* json = nullptr;
-  if (zarr_group_list(group, &json) != ZARR_OK) return {"<error: " + std::string(zarr_last_error()) + ">"};
-  rapidjson::Document doc;
-  doc.Parse(json);
-  zarr_free(json);
-  std::vector<std::string> names;
-  for (const auto& child : doc.GetArray()) names.push_back(child["name"].GetString());
-  return names;
-}
 
 }  // namespace zarr::remote_test

@@ -56,8 +56,4 @@ struct Outcome {
 Outcome open_outcome(const std::string& url, const char* mode, const char* options_json);
 Outcome group_open_outcome(const std::string& url, const char* mode, const char* options_json);
 
-// The names zarr_group_list gives for group's children, or one
-// "<error: ...>" entry when it fails.
-std::vector<std::string> child_names(zarr_group* group);
-
 }  // namespace zarr::remote_test

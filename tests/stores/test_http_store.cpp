@@ -18,6 +18,7 @@
 #include "support/test_support.h"
 #include "stores/http_store.h"
 #include "stores/local_servers.h"
+#include "capi_helpers.h"
 #include "stores/remote_fixtures.h"
 #include "stores/store_conformance.h"
 #include "zarr/zarr.h"
@@ -320,7 +321,7 @@ TEST_F(HttpArrayTest, PeerDataReadsAsFromDisk) {
 
 // ---- hierarchies: consolidated metadata, or none ------------------------------------------------
 
-using remote_test::child_names;
+using test::child_names;
 
 TEST_F(HttpArrayTest, ConsolidatedGroupsOpenAndList) {
   for (int format : {2, 3}) {

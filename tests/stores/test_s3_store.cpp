@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "support/test_support.h"
 #include "stores/local_servers.h"
+#include "capi_helpers.h"
 #include "stores/remote_fixtures.h"
 #include "stores/s3_store.h"
 #include "stores/store_conformance.h"
@@ -330,7 +331,7 @@ class S3ArrayTest : public S3StoreTest {
   std::string url(const std::string& prefix) const { return std::string("s3://") + kBucket + "/" + prefix; }
 };
 
-using remote_test::child_names;
+using test::child_names;
 
 TEST_F(S3ArrayTest, HierarchiesAreCreatedWrittenListedAndRead) {
   for (int format : {2, 3}) {

@@ -2,6 +2,8 @@
 // StoreKind per store, one INSTANTIATE line per suite.
 #include "stores/store_conformance.h"
 
+#include "hashmap_store.h"
+#include "stores/plugin_store.h"
 #include "zarr_config.h"
 
 namespace zarr::conformance {
@@ -42,6 +44,34 @@ StoreKind zip_kind(const std::string& name, const ZipStoreOptions& options) {
   return kind;
 }
 
+// A store a program registered (zarr_plugin.h): the C hash-map store of
+// tests/plugins/hashmap_store.c behind libzarr's adapter. Its tables, like
+// memory stores, live while a handle holds them.
+std::shared_ptr<Store> open_hashmap(const std::string& scratch, StoreAccess access) {
+  static const bool registered = [] {
+    zarr_store_vtable vtable = hashmap_store_vtable("hashmap");
+    register_plugin_store(&vtable, {});
+    return true;
+  }();
+  (void)registered;
+  StoreRequest request;
+  request.url = "hashmap://conformance" + scratch;
+  request.scheme = "hashmap";
+  request.location = "conformance" + scratch;
+  request.access = access;
+  return open_plugin_store(request).store;
+}
+
+StoreKind plugin_kind() {
+  StoreKind kind;
+  kind.name = "plugin_hashmap_in_c";
+  kind.make_empty = [](const std::string& scratch) { return open_hashmap(scratch, StoreAccess::kCreate); };
+  kind.make_read_only = populate_then(kind.make_empty, [](const std::string& scratch, std::shared_ptr<Store>) {
+    return open_hashmap(scratch, StoreAccess::kRead);  // opened while the writer still holds the table
+  });
+  return kind;
+}
+
 ZipStoreOptions deflated() {
   ZipStoreOptions options;
   options.deflate = true;
@@ -49,7 +79,7 @@ ZipStoreOptions deflated() {
 }
 
 std::vector<StoreKind> local_kinds() {
-  std::vector<StoreKind> kinds = {filesystem_kind(), memory_kind()};
+  std::vector<StoreKind> kinds = {filesystem_kind(), memory_kind(), plugin_kind()};
 #if ZARR_HAVE_ZIP
   kinds.push_back(zip_kind("zip_stored", ZipStoreOptions{}));
   kinds.push_back(zip_kind("zip_deflated", deflated()));

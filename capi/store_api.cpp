@@ -1,0 +1,13 @@
+// zarr_store_register (zarr_plugin.h): stores a program brings under its own
+// URL scheme.
+#include "core/url.h"
+#include "guard.h"
+#include "zarr/zarr_plugin.h"
+
+extern "C" {
+
+ZARR_API int zarr_store_register(const zarr_store_vtable* vtable) {
+  return zarr::capi::guarded([&] { zarr::register_url_store(vtable); });
+}
+
+}  // extern "C"

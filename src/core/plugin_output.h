@@ -1,0 +1,59 @@
+// What a plugin's callback hands back through the output struct libzarr
+// gives it (zarr_codec_output, zarr_store_output in zarr_plugin.h): a value
+// it allocates, keys it adds one by one, and the message of a failure. The
+// codec and store adapters share it; every entry point is noexcept because
+// it is called from C.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/bytes.h"
+#include "zarr/zarr.h"
+
+namespace zarr {
+
+struct PluginOutput {
+  Bytes bytes;
+  std::vector<std::string> keys;
+  std::string error;
+  bool out_of_memory = false;
+
+  static void* allocate(void* context, size_t nbytes) noexcept {
+    auto* self = static_cast<PluginOutput*>(context);
+    try {
+      self->bytes.resize(nbytes);
+      // Never NULL for a successful allocation, even of 0 bytes.
+      return self->bytes.data() ? self->bytes.data() : reinterpret_cast<void*>(&self->bytes);
+    } catch (...) {
+      self->out_of_memory = true;
+      return nullptr;
+    }
+  }
+
+  static int add_key(void* context, const char* key) noexcept {
+    auto* self = static_cast<PluginOutput*>(context);
+    try {
+      self->keys.emplace_back(key ? key : "");
+      return 0;
+    } catch (...) {
+      self->out_of_memory = true;
+      return 1;
+    }
+  }
+
+  static void set_error(void* context, const char* message) noexcept {
+    try {
+      static_cast<PluginOutput*>(context)->error = message ? message : "";
+    } catch (...) {
+    }
+  }
+};
+
+// A callback's return value as a status: itself when it is a ZARR_ERR_* code
+// libzarr knows, else `fallback` (a plugin may return anything).
+inline int plugin_status(int code, int fallback) {
+  return code <= ZARR_ERR_INVALID_ARGUMENT && code >= ZARR_ERR_INTERNAL ? code : fallback;
+}
+
+}  // namespace zarr
