@@ -30,6 +30,16 @@ RoundTripStore memory_roundtrip_store() {
   return {"memory", [](const std::string&) { return "memory://" + unique_name("roundtrip"); }, true};
 }
 
+void ArrayRoundTrip::SetUp() {
+  const std::string why_not = GetParam().prepare ? GetParam().prepare() : "";
+  if (!why_not.empty()) GTEST_SKIP() << why_not;
+}
+
+void ArrayRoundTrip::TearDown() {
+  keeper_ = ArrayPtr();
+  if (GetParam().finish) GetParam().finish();
+}
+
 std::string ArrayRoundTrip::root() {
   if (root_.empty()) {
     const std::string store = GetParam().fresh_url(scratch_.path());

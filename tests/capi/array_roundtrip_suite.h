@@ -30,6 +30,11 @@ struct RoundTripStore {
   // with their last handle, keep it between the test's own handles.
   std::function<std::string(const std::string& scratch_dir)> fresh_url;
   bool listable = true;  // zarr_group_list works without consolidated metadata
+  // Optional, around each test: prepare returns why the store cannot run
+  // here ("" when it can; the test then skips), finish undoes what prepare
+  // did (environment variables a remote store reads, say).
+  std::function<std::string()> prepare;
+  std::function<void()> finish;
 };
 
 std::string roundtrip_store_name(const testing::TestParamInfo<RoundTripStore>& info);
@@ -40,6 +45,8 @@ RoundTripStore memory_roundtrip_store();
 
 class ArrayRoundTrip : public testing::TestWithParam<RoundTripStore> {
  protected:
+  void SetUp() override;
+  void TearDown() override;
   // URL + "/root" under the fresh URL, then root() + "/" + name for nodes.
   std::string root();
   std::string node(const std::string& name) { return root() + "/" + name; }

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "support/test_support.h"
 #include "stores/local_servers.h"
+#include "array_roundtrip_suite.h"
 #include "capi_helpers.h"
 #include "stores/remote_fixtures.h"
 #include "stores/s3_store.h"
@@ -24,6 +25,8 @@
 
 namespace zarr {
 namespace {
+
+using test::ArrayRoundTrip;
 
 using remote_test::Outcome;
 
@@ -542,7 +545,38 @@ TEST(S3Urls, BadUrlsAndOptionsAreInvalidArguments) {
   }
 }
 
+// ---- the array round-trip suite over s3rver ----------------------------------------------------
+
+// Credentials and endpoint come from the AWS environment variables (URLs
+// carry no options), set for each test and restored after it.
+EnvironmentGuard* roundtrip_environment = nullptr;
+
+test::RoundTripStore s3_roundtrip_store() {
+  test::RoundTripStore store;
+  store.name = "s3_s3rver";
+  store.prepare = [] {
+    if (!shared_s3rver()) return test::S3rver::unavailable_reason();
+    roundtrip_environment = new EnvironmentGuard;
+    for (const char* name : kAwsVariables) roundtrip_environment->unset(name);
+    roundtrip_environment->set("AWS_ACCESS_KEY_ID", test::S3rver::kAccessKey);
+    roundtrip_environment->set("AWS_SECRET_ACCESS_KEY", test::S3rver::kSecretKey);
+    roundtrip_environment->set("AWS_ENDPOINT_URL", shared_s3rver()->endpoint());
+    return std::string();
+  };
+  store.finish = [] {
+    delete roundtrip_environment;
+    roundtrip_environment = nullptr;
+  };
+  store.fresh_url = [](const std::string&) {
+    std::string prefix = fresh_prefix("roundtrip");
+    return std::string("s3://") + kBucket + "/" + prefix.substr(0, prefix.size() - 1);
+  };
+  return store;
+}
+
 }  // namespace
+
+INSTANTIATE_TEST_SUITE_P(S3, ArrayRoundTrip, testing::Values(s3_roundtrip_store()), test::roundtrip_store_name);
 
 // The conformance suite's instantiations live in its own namespace.
 namespace conformance {
