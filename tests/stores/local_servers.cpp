@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -147,6 +148,9 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::stri
   if (log < 0) throw std::runtime_error("cannot create " + log_path);
   pid_ = fork();
   if (pid_ == 0) {
+    // Stopped with the test process even when it dies without cleaning up
+    // (a crash, a timeout's SIGKILL), so no server outlives its test.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     dup2(log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
     std::vector<char*> args;

@@ -38,8 +38,9 @@ struct SharedNginx {
 };
 
 SharedNginx* shared_nginx() {
-  static SharedNginx* shared = [] {
-    auto* s = new SharedNginx;
+  // Destroyed at exit, which stops nginx and removes the folder.
+  static const std::unique_ptr<SharedNginx> shared = [] {
+    auto s = std::make_unique<SharedNginx>();
     if (!test::Nginx::unavailable_reason().empty()) return s;
     test::clear_proxy_environment();
     std::map<std::string, std::string> folders = {{"/served/", s->served.path()}};
@@ -48,7 +49,7 @@ SharedNginx* shared_nginx() {
                                                                                   {"/forbidden/", 403}});
     return s;
   }();
-  return shared;
+  return shared.get();
 }
 
 // The store options of the tests: short timeouts, quick retries.

@@ -32,14 +32,14 @@ using remote_test::Outcome;
 
 constexpr const char* kBucket = "zarr-tests";
 
-// One s3rver for the whole program, started on first use.
+// One s3rver for the whole program, started on first use and stopped at exit.
 test::S3rver* shared_s3rver() {
-  static test::S3rver* server = []() -> test::S3rver* {
+  static const std::unique_ptr<test::S3rver> server = []() -> std::unique_ptr<test::S3rver> {
     if (!test::S3rver::unavailable_reason().empty()) return nullptr;
     test::clear_proxy_environment();
-    return new test::S3rver({kBucket, "other-bucket"});
+    return std::make_unique<test::S3rver>(std::vector<std::string>{kBucket, "other-bucket"});
   }();
-  return server;
+  return server.get();
 }
 
 void skip_without_s3rver() { GTEST_SKIP() << test::S3rver::unavailable_reason(); }
