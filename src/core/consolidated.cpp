@@ -33,6 +33,17 @@ std::string relative_to(const std::string& root, const std::string& key) {
   return root.empty() ? key : key.substr(root.size() + 1);
 }
 
+// A node path named in a consolidated document: the document is data from
+// the store, so a path that climbs out (`..`) is bad metadata, not a bad
+// argument of the caller.
+std::string consolidated_path(const std::string& root, const std::string& name, const std::string& document) {
+  try {
+    return path::join(root, path::normalize(name));
+  } catch (const Error& e) {
+    fail(ZARR_ERR_INVALID_METADATA, document + ": consolidated entry '" + name + "': " + e.what());
+  }
+}
+
 }  // namespace
 
 std::optional<std::map<std::string, std::string>> read_consolidated(const Store& store, const std::string& root) {
@@ -43,7 +54,7 @@ std::optional<std::map<std::string, std::string>> read_consolidated(const Store&
     const rapidjson::Value& metadata = json::require(doc, "metadata", v2_key);
     if (!metadata.IsObject()) fail(ZARR_ERR_INVALID_METADATA, v2_key + ": field 'metadata' must be an object");
     for (auto it = metadata.MemberBegin(); it != metadata.MemberEnd(); ++it) {
-      documents[path::join(root, path::normalize(it->name.GetString()))] = json::to_string(it->value);
+      documents[consolidated_path(root, it->name.GetString(), v2_key)] = json::to_string(it->value);
     }
     return documents;
   }
@@ -60,7 +71,7 @@ std::optional<std::map<std::string, std::string>> read_consolidated(const Store&
     fail(ZARR_ERR_INVALID_METADATA, v3_key + ": field 'consolidated_metadata.metadata' must be an object");
   }
   for (auto it = metadata.MemberBegin(); it != metadata.MemberEnd(); ++it) {
-    const std::string node = path::join(root, path::normalize(it->name.GetString()));
+    const std::string node = consolidated_path(root, it->name.GetString(), v3_key);
     documents[path::join(node, kV3MetadataKey)] = json::to_string(it->value);
   }
   return documents;

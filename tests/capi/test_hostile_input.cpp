@@ -1,0 +1,111 @@
+// No path a caller or a document gives can make a store read or write outside
+// its root, and a failure on one thread never changes the message another
+// thread reads (docs/reliability.md).
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "capi_helpers.h"
+#include "support/test_support.h"
+
+using namespace zarr::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A hierarchy in <dir>/root with an array "a", beside a file the tests must
+// never reach: <dir>/secret/.zarray.
+class HostilePaths : public testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(dir_ / "secret");
+    std::ofstream(dir_ / "secret/.zarray") << array_meta("[2]", "[2]");
+    ASSERT_OK(zarr_group_create(group_.out(), root().c_str(), nullptr));
+    ArrayPtr a;
+    ASSERT_OK(zarr_group_create_array(a.out(), group_, "a", array_meta("[4]", "[2]").c_str()));
+  }
+  std::string root() const { return dir_ / "root"; }
+  // Every file under the scratch folder, to show nothing appeared outside root.
+  std::vector<std::string> files_outside_root() const {
+    std::vector<std::string> out;
+    for (const std::string& f : list_files(dir_.path())) {
+      if (f.rfind("root/", 0) != 0) out.push_back(f);
+    }
+    return out;
+  }
+
+  TempDir dir_;
+  GroupPtr group_;
+};
+
+TEST_F(HostilePaths, ChildPathsCannotClimbOutOfTheHierarchy) {
+  const std::vector<std::string> before = files_outside_root();
+  for (const char* path : {"../secret", "a/../../secret", "..", "./../secret", "a/./b", "a//b/../../.."}) {
+    SCOPED_TRACE(path);
+    ArrayPtr a;
+    EXPECT_STATUS(zarr_group_open_array(a.out(), group_, path, "r"), ZARR_ERR_INVALID_ARGUMENT, "");
+    EXPECT_STATUS(zarr_group_create_array(a.out(), group_, path, array_meta("[1]", "[1]").c_str()),
+                  ZARR_ERR_INVALID_ARGUMENT, "");
+    GroupPtr g;
+    EXPECT_STATUS(zarr_group_create_group(g.out(), group_, path, nullptr), ZARR_ERR_INVALID_ARGUMENT, "");
+    EXPECT_STATUS(zarr_group_open_group(g.out(), group_, path), ZARR_ERR_INVALID_ARGUMENT, "");
+  }
+  EXPECT_EQ(files_outside_root(), before);
+}
+
+TEST_F(HostilePaths, StoreUrlsCannotClimbOutOfTheirStore) {
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_open(a.out(), "memory://m/../x", "r"), ZARR_ERR_INVALID_ARGUMENT, "..");
+  const std::string zip = dir_ / "h.zip";
+  EXPECT_STATUS(zarr_create(a.out(), (zip + "|zip:../secret").c_str(), array_meta("[1]", "[1]").c_str()),
+                ZARR_ERR_INVALID_ARGUMENT, "..");
+  EXPECT_FALSE(fs::exists(zip));
+}
+
+// A consolidated document is data from the store: one naming a node outside
+// it is bad metadata, refused whole, in v2 (.zmetadata) and v3 (zarr.json).
+TEST_F(HostilePaths, ConsolidatedMetadataCannotNameNodesOutsideTheStore) {
+  const std::string meta = array_meta("[2]", "[2]");
+  std::ofstream(dir_ / "root/.zmetadata")
+      << "{\"zarr_consolidated_format\": 1, \"metadata\": {\".zgroup\": {\"zarr_format\": 2}, "
+         "\"a/.zarray\": " << meta << ", \"../secret/.zarray\": " << meta << "}}";
+  GroupPtr g;
+  EXPECT_STATUS(zarr_group_open_ex(g.out(), root().c_str(), "r", "{\"consolidated\": true}"),
+                ZARR_ERR_INVALID_METADATA, ".zmetadata: consolidated entry '../secret/.zarray'");
+  const std::string v3 = dir_ / "v3";
+  ASSERT_OK(zarr_group_create_ex(g.out(), v3.c_str(), nullptr, "{\"zarr_format\": 3}"));
+  std::ofstream(v3 + "/zarr.json")
+      << "{\"zarr_format\": 3, \"node_type\": \"group\", \"attributes\": {}, \"consolidated_metadata\": "
+         "{\"kind\": \"inline\", \"must_understand\": false, \"metadata\": {\"../secret\": "
+         "{\"zarr_format\": 3, \"node_type\": \"group\", \"attributes\": {}}}}}";
+  EXPECT_STATUS(zarr_group_open_ex(g.out(), v3.c_str(), "r", "{\"consolidated\": true}"), ZARR_ERR_INVALID_METADATA,
+                "consolidated entry '../secret'");
+}
+
+TEST(ErrorMessages, AreKeptPerThread) {
+  // Each thread fails in its own way, then waits until every other thread
+  // has failed too before it reads its message: none may see another's.
+  constexpr int kThreads = 8;
+  std::atomic<int> failed{0}, mixed{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const std::string url = "/nonexistent-libzarr-" + std::to_string(t) + "/array";
+      for (int round = 0; round < 50; ++round) {
+        zarr_array* a = nullptr;
+        if (zarr_open(&a, url.c_str(), "r") != ZARR_ERR_NOT_FOUND) ++mixed;
+        ++failed;
+        while (failed.load() < kThreads * (round + 1)) std::this_thread::yield();
+        if (std::string(zarr_last_error()).find(url) == std::string::npos) ++mixed;
+        // A success does not touch the thread's message either.
+        zarr_free(nullptr);
+        if (std::string(zarr_last_error()).find(url) == std::string::npos) ++mixed;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mixed.load(), 0);
+}
+
+}  // namespace
