@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Set up, build, and run every test (unit, C API, interop with zarr-python,
-# peer-data corpus). Exits non-zero on any failure; the last line is the
-# summary "N passed, N failed, N skipped" over every GoogleTest case.
+# Set up, build, and run every test (unit, C API, plugins, stores against
+# nginx and s3rver, interop with zarr-python, zarrita.js and boto3, peer-data
+# corpus, language bindings, install and ABI checks), then build once more
+# with AddressSanitizer (LeakSanitizer included) and UndefinedBehaviorSanitizer
+# and run the unit and interop suites again in that build
+# (docs/reliability.md#sanitizers; ZARR_SANITIZE=0 skips that pass).
+# Exits non-zero on any failure; the last line is the summary
+# "N passed, N failed, N skipped" over every GoogleTest case of both passes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
@@ -9,6 +14,19 @@ scripts/build.sh || exit 1
 
 meson test -C build --print-errorlogs --num-processes 2
 status=$?
+logs=(build/meson-logs/testlog.json)
 
-python3 scripts/test_summary.py build/meson-logs/testlog.json || status=1
+if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
+  # The bindings' interpreters and toolchains do not carry the sanitizer
+  # runtime, and the install check links a program without it: both run in
+  # the normal build only.
+  BUILD_DIR=build-sanitize scripts/build.sh -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dpython_binding=disabled -Dbinding_rust=disabled -Dbinding_go=disabled \
+    -Dbinding_fortran=disabled -Dbinding_julia=disabled || exit 1
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    meson test -C build-sanitize --suite unit --suite interop --print-errorlogs --num-processes 2 || status=1
+  logs+=(build-sanitize/meson-logs/testlog.json)
+fi
+
+python3 scripts/test_summary.py "${logs[@]}" || status=1
 exit $status
