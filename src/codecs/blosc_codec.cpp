@@ -89,19 +89,21 @@ class BloscCodec final : public SizedDecoderCodec {
         .str();
   }
 
-  Bytes encode(ByteView decoded) const override {
+  Bytes encode(ByteView decoded) const override { return encode_through_bound(*this, decoded); }
+
+  // The overhead makes room for the worst case, so compression into the
+  // bound cannot fail for lack of space.
+  size_t encoded_bound(size_t decoded_size) const override { return decoded_size + BLOSC_MAX_OVERHEAD; }
+
+  size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const override {
     if (decoded.size > BLOSC_MAX_BUFFERSIZE) {
       codec_error(kId, "input of " + std::to_string(decoded.size) + " bytes exceeds blosc's limit of " +
                            std::to_string(BLOSC_MAX_BUFFERSIZE));
     }
-    // The overhead makes room for the worst case, so compression cannot fail
-    // for lack of space.
-    Bytes out(decoded.size + BLOSC_MAX_OVERHEAD);
-    int n = blosc_compress_ctx(clevel_, effective_shuffle(), typesize_, decoded.size, decoded.data, out.data(),
-                               out.size(), cname_.c_str(), static_cast<size_t>(blocksize_), 1);
+    int n = blosc_compress_ctx(clevel_, effective_shuffle(), typesize_, decoded.size, decoded.data, out, capacity,
+                               cname_.c_str(), static_cast<size_t>(blocksize_), 1);
     if (n <= 0) codec_error(kId, "compression failed (c-blosc error " + std::to_string(n) + ")");
-    out.resize(static_cast<size_t>(n));
-    return out;
+    return static_cast<size_t>(n);
   }
 
 

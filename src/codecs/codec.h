@@ -50,7 +50,20 @@ class BytesCodec {
   // that can write there directly override it, saving a buffer and a copy;
   // the default decodes and copies.
   virtual void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const;
+
+  // Encoding into a caller's buffer, for the compressors whose output size is
+  // bounded up front (zstd, lz4, blosc): encoded_bound gives that bound (0:
+  // not bounded, encode_into is not offered), encode_into fills at most
+  // `capacity` bytes of `out` and returns how many. A caller that allocates
+  // the bound without zeroing it (the array engine does) pays only for the
+  // compressor; encode() itself is encode_into over a Bytes, which zeroes
+  // its bound first.
+  virtual size_t encoded_bound(size_t decoded_size) const;
+  virtual size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const;
 };
+
+// encode() of a codec that implements encode_into: into a Bytes of the bound.
+Bytes encode_through_bound(const BytesCodec& codec, ByteView decoded);
 
 // A chunk array as a codec sees it: shape (C order), element type (native
 // byte order in memory) and the fill value's item bytes.

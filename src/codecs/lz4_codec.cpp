@@ -2,7 +2,9 @@
 // by one LZ4 block (not the LZ4 frame format).
 #include <lz4.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec_util.h"
@@ -36,26 +38,36 @@ class Lz4Codec final : public SizedDecoderCodec {
     return ConfigWriter(kId).add_int("acceleration", acceleration_).str();
   }
 
-  Bytes encode(ByteView decoded) const override {
-    if (decoded.size > LZ4_MAX_INPUT_SIZE) {
-      codec_error(kId, "input of " + std::to_string(decoded.size) + " bytes exceeds LZ4's limit of " +
-                           std::to_string(LZ4_MAX_INPUT_SIZE));
-    }
+  Bytes encode(ByteView decoded) const override { return encode_through_bound(*this, decoded); }
+
+  size_t encoded_bound(size_t decoded_size) const override {
+    check_input_size(decoded_size);
+    return kHeaderSize + static_cast<size_t>(LZ4_compressBound(static_cast<int>(decoded_size)));
+  }
+
+  size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const override {
+    check_input_size(decoded.size);
+    if (capacity < kHeaderSize) codec_error(kId, "no room for the header");
     int src_size = static_cast<int>(decoded.size);
-    Bytes out(kHeaderSize + static_cast<size_t>(LZ4_compressBound(src_size)));
-    store_le32(out.data(), static_cast<uint32_t>(src_size));
+    store_le32(out, static_cast<uint32_t>(src_size));
     // LZ4 itself maps acceleration <= 0 to its default and clamps large
     // values, as numcodecs relies on.
-    int n = LZ4_compress_fast(reinterpret_cast<const char*>(decoded.data),
-                              reinterpret_cast<char*>(out.data() + kHeaderSize), src_size,
-                              static_cast<int>(out.size() - kHeaderSize), acceleration_);
+    const size_t room = std::min<size_t>(capacity - kHeaderSize, static_cast<size_t>(INT32_MAX));
+    int n = LZ4_compress_fast(reinterpret_cast<const char*>(decoded.data), reinterpret_cast<char*>(out + kHeaderSize),
+                              src_size, static_cast<int>(room), acceleration_);
     if (n <= 0) codec_error(kId, "compression failed");
-    out.resize(kHeaderSize + static_cast<size_t>(n));
-    return out;
+    return kHeaderSize + static_cast<size_t>(n);
   }
 
 
  private:
+  static void check_input_size(size_t size) {
+    if (size > LZ4_MAX_INPUT_SIZE) {
+      codec_error(kId, "input of " + std::to_string(size) + " bytes exceeds LZ4's limit of " +
+                           std::to_string(LZ4_MAX_INPUT_SIZE));
+    }
+  }
+
   // The decoded size the header claims, checked against `expected_size`
   // (0: unknown) and the block before anything is allocated.
   size_t stated_size(ByteView encoded, size_t expected_size) const override {

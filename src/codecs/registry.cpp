@@ -214,6 +214,18 @@ std::unique_ptr<BytesCodec> make_bytes_codec(const rapidjson::Value& config, con
   return codec;
 }
 
+size_t BytesCodec::encoded_bound(size_t) const { return 0; }
+
+size_t BytesCodec::encode_into(ByteView, uint8_t*, size_t) const {
+  fail(ZARR_ERR_INTERNAL, "codec '" + id() + "': encode_into called on a codec without an encoded bound");
+}
+
+Bytes encode_through_bound(const BytesCodec& codec, ByteView decoded) {
+  Bytes out(codec.encoded_bound(decoded.size));
+  out.resize(codec.encode_into(decoded, out.data(), out.size()));
+  return out;
+}
+
 void BytesCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) const {
   const Bytes decoded = decode(encoded, out_size);
   if (decoded.size() != out_size) {

@@ -120,13 +120,15 @@ class ZstdCodec final : public BytesCodec {
     return w.str();
   }
 
-  Bytes encode(ByteView decoded) const override {
-    Bytes out(ZSTD_compressBound(decoded.size));
-    size_t n = checksum_ ? compress_with_checksum(decoded, out)
-                         : ZSTD_compress(out.data(), out.size(), decoded.data, decoded.size, effective_level(level_));
+  Bytes encode(ByteView decoded) const override { return encode_through_bound(*this, decoded); }
+
+  size_t encoded_bound(size_t decoded_size) const override { return ZSTD_compressBound(decoded_size); }
+
+  size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const override {
+    size_t n = checksum_ ? compress_with_checksum(decoded, out, capacity)
+                         : ZSTD_compress(out, capacity, decoded.data, decoded.size, effective_level(level_));
     check(n, "compression failed");
-    out.resize(n);
-    return out;
+    return n;
   }
 
   Bytes decode(ByteView encoded, size_t expected_size) const override {
@@ -150,12 +152,12 @@ class ZstdCodec final : public BytesCodec {
  private:
   // Newer numcodecs' path for checksum=true: the advanced API, which
   // otherwise gives the same frame as ZSTD_compress.
-  size_t compress_with_checksum(ByteView in, Bytes& out) const {
+  size_t compress_with_checksum(ByteView in, uint8_t* out, size_t capacity) const {
     CCtx c(ZSTD_createCCtx());
     if (!c) codec_error(kId, "cannot create a compression context");
     check(ZSTD_CCtx_setParameter(c.get(), ZSTD_c_compressionLevel, effective_level(level_)), "bad level");
     check(ZSTD_CCtx_setParameter(c.get(), ZSTD_c_checksumFlag, 1), "cannot enable the checksum");
-    return ZSTD_compress2(c.get(), out.data(), out.size(), in.data, in.size);
+    return ZSTD_compress2(c.get(), out, capacity, in.data, in.size);
   }
 
   int level_;

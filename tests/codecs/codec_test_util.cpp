@@ -44,6 +44,27 @@ Bytes sample_data(size_t n, uint32_t seed) {
                                            << " bytes: decode with size unknown differs (" << unknown.size()
                                            << " bytes)";
     }
+    // Codecs with a bound encode into a caller's buffer the same bytes as
+    // encode() gives; the others refuse encode_into.
+    const size_t bound = codec.encoded_bound(data.size);
+    if (bound != 0) {
+      Bytes direct(bound + 1, 0x5A);  // one guard byte past the bound
+      const size_t n = codec.encode_into(data, direct.data(), bound);
+      if (n > bound || !std::equal(encoded.begin(), encoded.end(), direct.begin()) || n != encoded.size() ||
+          direct.back() != 0x5A) {
+        return ::testing::AssertionFailure() << codec.config_json() << ": " << data.size
+                                             << " bytes: encode_into differs from encode or wrote past the bound";
+      }
+    } else {
+      bool refused = false;
+      try {
+        uint8_t scratch[1];
+        codec.encode_into(data, scratch, 1);
+      } catch (const Error& e) {
+        refused = e.code() == ZARR_ERR_INTERNAL;
+      }
+      if (!refused) return ::testing::AssertionFailure() << codec.config_json() << ": encode_into without a bound";
+    }
     Bytes into(data.size + 1, 0xA5);  // one guard byte past the end
     codec.decode_into(encoded, into.data(), data.size);
     if (!std::equal(original.begin(), original.end(), into.begin()) || into.back() != 0xA5) {
