@@ -3,8 +3,9 @@
 # nginx and s3rver, interop with zarr-python, zarrita.js and boto3, peer-data
 # corpus, language bindings, install and ABI checks), then build once more
 # with AddressSanitizer (LeakSanitizer included) and UndefinedBehaviorSanitizer
-# and run the unit and interop suites again in that build
-# (docs/reliability.md#sanitizers; ZARR_SANITIZE=0 skips that pass).
+# and run the unit and interop suites again in that build, and the threaded C
+# API tests under ThreadSanitizer (docs/reliability.md#sanitizers;
+# ZARR_SANITIZE=0 skips both passes).
 # Exits non-zero on any failure; the last line is the summary
 # "N passed, N failed, N skipped" over every GoogleTest case of both passes.
 set -uo pipefail
@@ -26,6 +27,18 @@ if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-sanitize --suite unit --suite interop --print-errorlogs --num-processes 2 || status=1
   logs+=(build-sanitize/meson-logs/testlog.json)
+
+  # ThreadSanitizer on the threaded C API tests only (the stress test, the
+  # shared-handle tests, per-thread errors): the library and that one test
+  # program are all this build compiles.
+  if [ ! -f build-tsan/build.ninja ]; then
+    meson setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dpython_binding=disabled \
+      -Dbinding_rust=disabled -Dbinding_go=disabled -Dbinding_fortran=disabled -Dbinding_julia=disabled || exit 1
+  fi
+  ninja -C build-tsan tests/capi/test_capi || exit 1
+  TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild capi --print-errorlogs \
+    --test-args='--gtest_filter=Stress.*:Threads.*:ErrorMessages.*' || status=1
+  logs+=(build-tsan/meson-logs/testlog.json)
 fi
 
 python3 scripts/test_summary.py "${logs[@]}" || status=1
