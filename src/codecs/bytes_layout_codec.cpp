@@ -31,16 +31,25 @@ class BytesLayoutCodec final : public ArrayToBytesCodec {
   }
 
   Bytes decode(ByteView stored, const ArrayRepr& decoded) const override {
-    if (stored.size != decoded.byte_size()) {
-      fail(ZARR_ERR_CODEC, "codec 'bytes': chunk is " + std::to_string(stored.size) + " bytes, expected " +
-                               std::to_string(decoded.byte_size()));
-    }
+    check_size(stored.size, decoded);
     return encode(stored.to_bytes(), decoded);
+  }
+
+  Bytes decode_in_place(Bytes stored, const ArrayRepr& decoded) const override {
+    check_size(stored.size(), decoded);
+    return encode(std::move(stored), decoded);
   }
 
   size_t fixed_encoded_size(const ArrayRepr& decoded) const override { return decoded.byte_size(); }
 
  private:
+  static void check_size(size_t stored_size, const ArrayRepr& decoded) {
+    if (stored_size != decoded.byte_size()) {
+      fail(ZARR_ERR_CODEC, "codec 'bytes': chunk is " + std::to_string(stored_size) + " bytes, expected " +
+                               std::to_string(decoded.byte_size()));
+    }
+  }
+
   DataType stored_;
   std::optional<bool> endian_big_;
 };

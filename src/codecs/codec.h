@@ -96,6 +96,9 @@ class ArrayToBytesCodec {
   virtual Bytes encode(Bytes chunk, const ArrayRepr& decoded) const = 0;
   // Gives decoded.byte_size() bytes; other input sizes are ZARR_ERR_CODEC.
   virtual Bytes decode(ByteView stored, const ArrayRepr& decoded) const = 0;
+  // decode() of bytes the caller hands over (a compressor's output): a codec
+  // that can work in place (bytes) reuses them instead of copying.
+  virtual Bytes decode_in_place(Bytes stored, const ArrayRepr& decoded) const { return decode(stored, decoded); }
   // Size of every encoded chunk when it is fixed (the bytes codec), else 0.
   virtual size_t fixed_encoded_size(const ArrayRepr&) const { return 0; }
 

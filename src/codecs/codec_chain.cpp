@@ -28,11 +28,17 @@ CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> arr
   for (const auto& codec : array_to_array_) reprs_.push_back(codec->encoded_repr(reprs_.back()));
 }
 
-Bytes CodecChain::encode(Bytes chunk) const {
+EncodedChunk CodecChain::encode(Bytes chunk) const {
   for (size_t i = 0; i < array_to_array_.size(); ++i) chunk = array_to_array_[i]->encode(std::move(chunk), reprs_[i]);
   Bytes data = array_to_bytes_->encode(std::move(chunk), reprs_.back());
-  for (const auto& codec : bytes_to_bytes_) data = codec->encode(data);
-  return data;
+  if (bytes_to_bytes_.empty()) return EncodedChunk(std::move(data));
+  for (size_t i = 0; i + 1 < bytes_to_bytes_.size(); ++i) data = bytes_to_bytes_[i]->encode(data);
+  const BytesCodec& last = *bytes_to_bytes_.back();
+  const size_t bound = last.encoded_bound(data.size());
+  if (bound == 0) return EncodedChunk(last.encode(data));
+  RawBuffer out(bound);
+  out.set_size(last.encode_into(data, out.data(), bound));
+  return EncodedChunk(std::move(out));
 }
 
 Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
@@ -49,7 +55,10 @@ Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
       data = bytes_to_bytes_[i]->decode(current, i == 0 ? layout_size : 0);
       current = data;
     }
-    Bytes chunk = array_to_bytes_->decode(current, reprs_.back());
+    // What the bytes->bytes codecs gave is ours to reuse: the bytes codec
+    // swaps it in place (or takes it as it is) instead of copying it.
+    Bytes chunk = bytes_to_bytes_.empty() ? array_to_bytes_->decode(current, reprs_.back())
+                                          : array_to_bytes_->decode_in_place(std::move(data), reprs_.back());
     for (size_t i = array_to_array_.size(); i-- > 0;) chunk = array_to_array_[i]->decode(std::move(chunk), reprs_[i]);
     // Variable-length chunks (vlen codecs) have no fixed size; their codec checks the count.
     if (!decoded().dtype.is_variable_length() && chunk.size() != decoded().byte_size()) {

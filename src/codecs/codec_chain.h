@@ -12,6 +12,22 @@
 
 namespace zarr {
 
+// A chunk's encoded bytes as the store receives them: a Bytes, or the
+// RawBuffer the last compressor encoded into (BytesCodec::encode_into).
+class EncodedChunk {
+ public:
+  explicit EncodedChunk(Bytes bytes) : bytes_(std::move(bytes)), in_raw_(false) {}
+  explicit EncodedChunk(RawBuffer raw) : raw_(std::move(raw)), in_raw_(true) {}
+
+  ByteView view() const { return in_raw_ ? raw_.view() : ByteView(bytes_); }
+  size_t size() const { return view().size; }
+
+ private:
+  Bytes bytes_;
+  RawBuffer raw_;
+  bool in_raw_;
+};
+
 class CodecChain {
  public:
   CodecChain() = default;
@@ -21,7 +37,11 @@ class CodecChain {
              std::shared_ptr<const ArrayToBytesCodec> array_to_bytes,
              std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes, ArrayRepr decoded);
 
-  Bytes encode(Bytes chunk) const;
+  // The last bytes->bytes codec encodes into an unzeroed buffer of its
+  // bound when it offers one (zstd, lz4, blosc): no zeroing, no copy.
+  EncodedChunk encode(Bytes chunk) const;
+  // The same as a Bytes (one copy more), for callers that keep the result.
+  Bytes encode_bytes(Bytes chunk) const { return encode(std::move(chunk)).view().to_bytes(); }
   // A result of any size but decoded().byte_size() is ZARR_ERR_CODEC; every
   // error names the chunk `key`.
   Bytes decode(ByteView stored, const std::string& key) const;

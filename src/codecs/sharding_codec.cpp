@@ -114,21 +114,23 @@ ShardingCodec::ShardingCodec(ArrayRepr shard, std::vector<uint64_t> inner_shape,
   // The index's encoded size, and a check that it does not depend on the
   // entries (compressors would break reading the index by its size).
   std::vector<uint64_t> probe(2 * n_inner_, kEmpty);
-  const Bytes empty = index_.encode(Bytes(reinterpret_cast<const uint8_t*>(probe.data()),
-                                          reinterpret_cast<const uint8_t*>(probe.data() + probe.size())));
+  const size_t empty = index_.encode(Bytes(reinterpret_cast<const uint8_t*>(probe.data()),
+                                          reinterpret_cast<const uint8_t*>(probe.data() + probe.size())))
+                           .size();
   uint64_t state = 0x9e3779b97f4a7c15ull;
   for (auto& e : probe) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     e = state ^ (state >> 29);
   }
-  const Bytes other = index_.encode(Bytes(reinterpret_cast<const uint8_t*>(probe.data()),
-                                          reinterpret_cast<const uint8_t*>(probe.data() + probe.size())));
-  if (empty.size() != other.size()) {
+  const size_t other = index_.encode(Bytes(reinterpret_cast<const uint8_t*>(probe.data()),
+                                          reinterpret_cast<const uint8_t*>(probe.data() + probe.size())))
+                           .size();
+  if (empty != other) {
     fail(ZARR_ERR_INVALID_METADATA, where + ": field 'index_codecs': the index must encode to a fixed size, but "
-                                            "these codecs give " + std::to_string(empty.size()) + " or " +
-                                            std::to_string(other.size()) + " bytes (no compressors here)");
+                                            "these codecs give " + std::to_string(empty) + " or " +
+                                            std::to_string(other) + " bytes (no compressors here)");
   }
-  index_size_ = empty.size();
+  index_size_ = empty;
 
   const size_t fs = float_component_size(shard_.dtype);
   if (fs && shard_.fill_item.size() == shard_.dtype.item_size()) {
@@ -254,7 +256,7 @@ bool ShardingCodec::all_fill(const uint8_t* data, size_t size) const {
 Bytes ShardingCodec::encode_index(const std::vector<uint64_t>& entries) const {
   Bytes raw(entries.size() * 8);
   std::memcpy(raw.data(), entries.data(), raw.size());
-  Bytes encoded = index_.encode(std::move(raw));
+  Bytes encoded = index_.encode_bytes(std::move(raw));
   if (encoded.size() != index_size_) {
     fail(ZARR_ERR_CODEC, kPrefix + std::string("the index codecs gave ") + std::to_string(encoded.size()) +
                              " bytes, expected " + std::to_string(index_size_));
@@ -323,10 +325,10 @@ Bytes ShardingCodec::encode(Bytes chunk, const ArrayRepr& decoded) const {
                      part.data(), inner_strides);
       }
       if (all_fill(part.data(), part.size())) continue;
-      const Bytes encoded = inner_.encode(std::move(part));
+      const EncodedChunk encoded = inner_.encode(std::move(part));
       entries[2 * i] = body.size();
       entries[2 * i + 1] = encoded.size();
-      body.insert(body.end(), encoded.begin(), encoded.end());
+      append(body, encoded.view());
     }
   }
   if (!index_at_end_) {
@@ -362,10 +364,10 @@ void ShardingCodec::encode_vlen(const Bytes& chunk, std::vector<uint64_t>& entri
       only_fill = only_fill && items.back() == fill;
     });
     if (only_fill) continue;
-    const Bytes encoded = inner_.encode(vlen::pack(items));
+    const EncodedChunk encoded = inner_.encode(vlen::pack(items));
     entries[2 * i] = body.size();
     entries[2 * i + 1] = encoded.size();
-    body.insert(body.end(), encoded.begin(), encoded.end());
+    append(body, encoded.view());
   }
 }
 

@@ -38,6 +38,14 @@ class V3NamedCodec final : public BytesCodec {
   std::string config_json() const override { return inner_->config_json(); }
   Bytes encode(ByteView decoded) const override { return inner_->encode(decoded); }
   Bytes decode(ByteView encoded, size_t expected_size) const override { return inner_->decode(encoded, expected_size); }
+  // The fast paths too, or v3 arrays would lose them to this wrapper.
+  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
+    inner_->decode_into(encoded, out, out_size);
+  }
+  size_t encoded_bound(size_t decoded_size) const override { return inner_->encoded_bound(decoded_size); }
+  size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const override {
+    return inner_->encode_into(decoded, out, capacity);
+  }
   const std::string& v3_json() const { return v3_json_; }
 
  private:

@@ -211,7 +211,7 @@ std::vector<int64_t> Array::chunk_strides() const { return c_order_strides(meta_
 
 Bytes Array::decode_chunk(ByteView stored, const std::string& key) const { return meta_.codecs.decode(stored, key); }
 
-Bytes Array::encode_chunk(Bytes chunk) const { return meta_.codecs.encode(std::move(chunk)); }
+EncodedChunk Array::encode_chunk(Bytes chunk) const { return meta_.codecs.encode(std::move(chunk)); }
 
 Bytes Array::filled_chunk() const {
   Bytes chunk(meta_.chunk_bytes());
@@ -340,7 +340,7 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
     if (!options_.write_empty_chunks && is_fill_everywhere(chunk)) {
       store_->erase(key);
     } else {
-      store_->set(key, encode_chunk(std::move(chunk)));
+      store_->set(key, encode_chunk(std::move(chunk)).view());
     }
   });
 }

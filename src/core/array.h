@@ -94,7 +94,7 @@ class Array {
   std::vector<int64_t> chunk_strides() const;
   // Stored bytes -> native-order C-order chunk, and back (the codec chain).
   Bytes decode_chunk(ByteView stored, const std::string& key) const;
-  Bytes encode_chunk(Bytes chunk) const;
+  EncodedChunk encode_chunk(Bytes chunk) const;
   // Partial decoding of one chunk's part (sharded arrays); false when the
   // chunk is absent.
   bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,

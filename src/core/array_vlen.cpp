@@ -125,7 +125,7 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
     if (all_fill && !options_.write_empty_chunks) {
       store_->erase(key);
     } else {
-      store_->set(key, encode_chunk(vlen::pack(items)));
+      store_->set(key, encode_chunk(vlen::pack(items)).view());
     }
   });
 }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,27 @@ struct ByteView {
 
   Bytes to_bytes() const { return Bytes(data, data + size); }
   std::string to_string() const { return std::string(reinterpret_cast<const char*>(data), size); }
+};
+
+inline void append(Bytes& out, ByteView more) { out.insert(out.end(), more.data, more.data + more.size); }
+
+// An owned buffer for a producer that writes its bytes itself (a
+// compressor's output): allocated without zeroing, which a Bytes of the same
+// capacity would pay for, then cut to the size actually written.
+class RawBuffer {
+ public:
+  RawBuffer() = default;
+  explicit RawBuffer(size_t capacity) : data_(new uint8_t[capacity]), capacity_(capacity) {}
+
+  uint8_t* data() { return data_.get(); }
+  size_t capacity() const { return capacity_; }
+  void set_size(size_t n) { size_ = n < capacity_ ? n : capacity_; }
+  ByteView view() const { return ByteView(data_.get(), size_); }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t capacity_ = 0;
+  size_t size_ = 0;
 };
 
 }  // namespace zarr

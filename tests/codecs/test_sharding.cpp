@@ -201,7 +201,7 @@ TEST(Sharding, HandBuiltShardWithIndexAtStartAndAnEmptyChunkDecodes) {
 TEST(Sharding, EncodesInMortonOrderWithTheIndexAtTheEnd) {
   // Inner grid [2, 2]: zarr-python writes (0,0), (1,0), (0,1), (1,1).
   CodecChain c = chain(sharding(config("[1, 1]", "[" + kLE + "]", kIndexPlain)), repr_of("uint16", {2, 2}));
-  Bytes stored = c.encode(bytes_of(std::vector<uint16_t>{1, 2, 3, 4}));
+  Bytes stored = c.encode_bytes(bytes_of(std::vector<uint16_t>{1, 2, 3, 4}));
   ASSERT_EQ(stored.size(), 8u + 64u);
   EXPECT_EQ(Bytes(stored.begin(), stored.begin() + 8), (Bytes{1, 0, 3, 0, 2, 0, 4, 0}));
   EXPECT_EQ(raw_index(stored, 4, true, false), (std::vector<uint64_t>{0, 2, 4, 2, 2, 2, 6, 2}));
@@ -209,7 +209,7 @@ TEST(Sharding, EncodesInMortonOrderWithTheIndexAtTheEnd) {
 
 TEST(Sharding, IndexAtStartShiftsOffsetsPastTheIndex) {
   CodecChain c = chain(sharding(config("[2]", "[" + kLE + "]", kIndexCrc, "start")), repr_of("int32", {4}));
-  Bytes stored = c.encode(bytes_of(iota32(4)));
+  Bytes stored = c.encode_bytes(bytes_of(iota32(4)));
   ASSERT_EQ(stored.size(), 36u + 16u);
   EXPECT_EQ(raw_index(stored, 2, false, true), (std::vector<uint64_t>{36, 8, 44, 8}));
   EXPECT_EQ(crc32c_of(stored.data(), 32),
@@ -222,7 +222,7 @@ TEST(Sharding, EmptyInnerChunksAreMarkedAndNotStored) {
   CodecChain c = chain(sharding(config("[2, 2]")), repr_of("int32", {4, 4}));
   std::vector<int32_t> v(16, 0);
   v[8] = 7;  // row 2, column 0
-  Bytes stored = c.encode(bytes_of(v));
+  Bytes stored = c.encode_bytes(bytes_of(v));
   ASSERT_EQ(stored.size(), 16u + 68u);  // one 2x2 int32 chunk + the index with crc32c
   EXPECT_EQ(raw_index(stored, 4, true, true),
             (std::vector<uint64_t>{kEmpty, kEmpty, kEmpty, kEmpty, 0, 16, kEmpty, kEmpty}));
@@ -231,7 +231,7 @@ TEST(Sharding, EmptyInnerChunksAreMarkedAndNotStored) {
 
 TEST(Sharding, AllFillShardIsJustTheIndex) {
   CodecChain c = chain(sharding(config("[2, 2]")), repr_of("int32", {4, 4}));
-  Bytes stored = c.encode(Bytes(64, 0));
+  Bytes stored = c.encode_bytes(Bytes(64, 0));
   EXPECT_EQ(stored.size(), 68u);
   EXPECT_EQ(raw_index(stored, 4, true, true), std::vector<uint64_t>(8, kEmpty));
   EXPECT_EQ(c.decode(stored, "k"), Bytes(64, 0));
@@ -243,7 +243,7 @@ TEST(Sharding, NonZeroFillValueIsPaintedIntoMissingChunks) {
   std::memcpy(fill_bytes.data(), &fill, 4);
   CodecChain c = chain(sharding(config("[2]")), repr_of("int32", {6}, fill_bytes));
   std::vector<int32_t> v = {-5, -5, 1, 2, -5, 0};
-  Bytes stored = c.encode(bytes_of(v));
+  Bytes stored = c.encode_bytes(bytes_of(v));
   EXPECT_EQ(raw_index(stored, 3, true, true), (std::vector<uint64_t>{kEmpty, kEmpty, 0, 8, 8, 8}));
   EXPECT_EQ(values_of<int32_t>(c.decode(stored, "k")), v);
 }
@@ -255,7 +255,7 @@ TEST(Sharding, NaNFillMatchesNaNInnerChunks) {
   CodecChain c = chain(sharding(config("[2]")), repr_of("float32", {4}, fill));
   const float other_nan = -std::nanf("7");  // another NaN bit pattern still counts as fill
   std::vector<float> v = {nan, other_nan, 1.5f, nan};
-  Bytes stored = c.encode(bytes_of(v));
+  Bytes stored = c.encode_bytes(bytes_of(v));
   EXPECT_EQ(raw_index(stored, 2, true, true), (std::vector<uint64_t>{kEmpty, kEmpty, 0, 8}));
   std::vector<float> back = values_of<float>(c.decode(stored, "k"));
   EXPECT_TRUE(std::isnan(back[0]) && std::isnan(back[1]) && std::isnan(back[3]));
@@ -264,7 +264,7 @@ TEST(Sharding, NaNFillMatchesNaNInnerChunks) {
 
 TEST(Sharding, NegativeZeroIsNotTheZeroFill) {
   CodecChain c = chain(sharding(config("[2]")), repr_of("float64", {2}));
-  Bytes stored = c.encode(bytes_of(std::vector<double>{-0.0, 0.0}));
+  Bytes stored = c.encode_bytes(bytes_of(std::vector<double>{-0.0, 0.0}));
   EXPECT_EQ(stored.size(), 16u + 20u);  // one inner chunk: stored, not taken for fill
   EXPECT_TRUE(std::signbit(values_of<double>(c.decode(stored, "k"))[0]));
 }
@@ -272,7 +272,7 @@ TEST(Sharding, NegativeZeroIsNotTheZeroFill) {
 TEST(Sharding, ZeroDimensionalShardHasOneInnerChunk) {
   CodecChain c = chain(sharding(config("[]")), repr_of("int32", {}));
   EXPECT_EQ(codec_of(c).index_size(), 20u);
-  Bytes stored = c.encode(bytes_of(std::vector<int32_t>{42}));
+  Bytes stored = c.encode_bytes(bytes_of(std::vector<int32_t>{42}));
   EXPECT_EQ(values_of<int32_t>(c.decode(stored, "k")), std::vector<int32_t>{42});
 }
 
@@ -287,7 +287,7 @@ TEST_P(ShardingRoundTrip, EncodeThenDecodeGivesTheShardBack) {
   for (size_t i = 0; i < 24; ++i) v[i * 3 % v.size()] = 0;  // some zeros, not whole chunks
   for (size_t i = 96; i < 120; ++i) v[i] = 0;   // with the next line: inner chunks (1, 0, *)
   for (size_t i = 144; i < 168; ++i) v[i] = 0;  // hold only the fill value
-  Bytes stored = c.encode(bytes_of(v));
+  Bytes stored = c.encode_bytes(bytes_of(v));
   EXPECT_EQ(values_of<int32_t>(c.decode(stored, "k")), v);
   EXPECT_EQ(codec_of(c).index_size(), 16u * 8u + (index_codecs == kIndexCrc ? 4u : 0u));
 }
@@ -322,7 +322,7 @@ TEST(Sharding, TransposeBeforeShardingShardsTheTransposedChunk) {
                        repr_of("int32", {2, 3}));
   EXPECT_EQ(codec_of(c).chunks_per_shard(), (std::vector<uint64_t>{3, 1}));
   std::vector<int32_t> v = iota32(6);
-  EXPECT_EQ(values_of<int32_t>(c.decode(c.encode(bytes_of(v)), "k")), v);
+  EXPECT_EQ(values_of<int32_t>(c.decode(c.encode_bytes(bytes_of(v)), "k")), v);
 }
 
 TEST(Sharding, BytesToBytesCodecsAfterShardingDecodeWholeShards) {
@@ -330,7 +330,7 @@ TEST(Sharding, BytesToBytesCodecsAfterShardingDecodeWholeShards) {
                        repr_of("int32", {4}));
   EXPECT_FALSE(c.partial_reads());
   std::vector<int32_t> v = {0, 0, 5, 6};
-  Bytes stored = c.encode(bytes_of(v));
+  Bytes stored = c.encode_bytes(bytes_of(v));
   EXPECT_EQ(stored.size(), 8u + 36u + 4u);
   EXPECT_EQ(values_of<int32_t>(c.decode(stored, "k")), v);
   stored[0] ^= 1;
@@ -345,7 +345,7 @@ TEST(Sharding, NestedShardingRoundTripsAndReadsPartially) {
   std::vector<int32_t> v = iota32(64);
   for (size_t i = 32; i < 64; ++i) v[i] = 0;  // the lower half: two empty outer inner chunks
   v[0] = 0;                                  // inner-inner chunk (0,0) keeps 3 values
-  Bytes stored = c.encode(bytes_of(v));
+  Bytes stored = c.encode_bytes(bytes_of(v));
   EXPECT_EQ(values_of<int32_t>(c.decode(stored, "k")), v);
   // One element of inner chunk (0, 1), inside its inner-inner chunk (1, 0):
   // the outer index, the inner index, 16 bytes of one innermost chunk.
@@ -369,7 +369,7 @@ TEST(Sharding, VariableLengthStringsRoundTrip) {
                        r);
   EXPECT_FALSE(c.partial_reads());
   Bytes packed = vlen::pack({"a", "", "x", "x", "héllo", "x"});
-  Bytes stored = c.encode(packed);
+  Bytes stored = c.encode_bytes(packed);
   EXPECT_EQ(raw_index(stored, 3, true, true)[2], kEmpty);  // row 1 is fill only
   EXPECT_EQ(c.decode(stored, "k"), packed);
   auto [code, message] = error_of([&] {
@@ -404,7 +404,7 @@ TEST(Sharding, ZarrPythonShardDecodesAndReencodesToTheSameBytes) {
   // layout (Morton order), the index and its crc32c must match byte for byte.
   const std::vector<uint64_t> entries = raw_index(stored, 8, true, true);
   for (size_t i = 0; i < 8; ++i) std::fill_n(stored.begin() + static_cast<ptrdiff_t>(entries[2 * i] + 4), 4, 0);
-  EXPECT_EQ(c.encode(decoded), stored);
+  EXPECT_EQ(c.encode_bytes(decoded), stored);
 #endif
 }
 
@@ -412,7 +412,7 @@ TEST(Sharding, ZarrPythonShardDecodesAndReencodesToTheSameBytes) {
 
 TEST(Sharding, CorruptIndexIsACodecErrorNamingTheInnerChunk) {
   CodecChain c = chain(sharding(config("[2]", "[" + kLE + "]", kIndexPlain)), repr_of("int32", {4}));
-  Bytes good = c.encode(bytes_of(iota32(4)));  // 16 bytes of data + 32 of index
+  Bytes good = c.encode_bytes(bytes_of(iota32(4)));  // 16 bytes of data + 32 of index
   auto patch = [&](size_t entry, uint64_t value) {
     Bytes b = good;
     for (int k = 0; k < 8; ++k) b[16 + 8 * entry + k] = static_cast<uint8_t>(value >> (8 * k));
@@ -438,7 +438,7 @@ TEST(Sharding, CorruptIndexIsACodecErrorNamingTheInnerChunk) {
 
 TEST(Sharding, BadIndexChecksumIsACodecError) {
   CodecChain c = chain(sharding(config("[2]")), repr_of("int32", {4}));
-  Bytes stored = c.encode(bytes_of(iota32(4)));
+  Bytes stored = c.encode_bytes(bytes_of(iota32(4)));
   stored[16] ^= 0x01;  // first index byte
   auto [code, message] = error_of([&] { c.decode(stored, "k"); });
   EXPECT_EQ(code, ZARR_ERR_CODEC);
@@ -451,7 +451,7 @@ TEST(Sharding, CorruptInnerChunkNamesIt) {
 #if ZARR_HAVE_ZLIB
   CodecChain c = chain(sharding(config("[2]", "[" + kLE + R"(, {"name": "gzip", "configuration": {"level": 1}}])")),
                        repr_of("int32", {4}));
-  Bytes stored = c.encode(bytes_of(iota32(4)));
+  Bytes stored = c.encode_bytes(bytes_of(iota32(4)));
   const std::vector<uint64_t> entries = raw_index(stored, 2, true, true);
   stored[entries[2] + 12] ^= 0xff;  // inside inner chunk [1]'s deflate data
   auto [code, message] = error_of([&] { c.decode(stored, "k"); });
@@ -524,7 +524,7 @@ TEST(ShardingPartial, SmallRegionReadsTheIndexAndOneInnerChunk) {
   // A 512 x 512 int32 shard (1 MiB) in 64 x 64 inner chunks of 16 KiB.
   CodecChain c = chain(sharding(config("[64, 64]")), repr_of("int32", {512, 512}));
   std::vector<int32_t> v = iota32(512 * 512);
-  CountingReader r{c.encode(bytes_of(v))};
+  CountingReader r{c.encode_bytes(bytes_of(v))};
   const uint64_t index = 64 * 16 + 4;
   EXPECT_EQ(codec_of(c).index_size(), index);
   EXPECT_EQ(values_of<int32_t>(read_box(c, r, {100, 70}, {10, 20})), box_of(v, 512, 100, 70, 10, 20));
@@ -536,7 +536,7 @@ TEST(ShardingPartial, SmallRegionReadsTheIndexAndOneInnerChunk) {
 TEST(ShardingPartial, NeighbouringInnerChunksAreOneRequest) {
   CodecChain c = chain(sharding(config("[64, 64]", "[" + kLE + "]", kIndexCrc, "start")), repr_of("int32", {512, 512}));
   std::vector<int32_t> v = iota32(512 * 512);
-  CountingReader r{c.encode(bytes_of(v))};
+  CountingReader r{c.encode_bytes(bytes_of(v))};
   // Inner chunks (0,0), (1,0), (0,1), (1,1): the first four in Morton order.
   EXPECT_EQ(values_of<int32_t>(read_box(c, r, {60, 60}, {10, 10})), box_of(v, 512, 60, 60, 10, 10));
   ASSERT_EQ(r.requests.size(), 2u);
@@ -547,7 +547,7 @@ TEST(ShardingPartial, NeighbouringInnerChunksAreOneRequest) {
 TEST(ShardingPartial, DistantInnerChunksAreSeparateRequests) {
   CodecChain c = chain(sharding(config("[64, 64]")), repr_of("int32", {512, 512}));
   std::vector<int32_t> v = iota32(512 * 512);
-  CountingReader r{c.encode(bytes_of(v))};
+  CountingReader r{c.encode_bytes(bytes_of(v))};
   // Column 10 of rows 0..511 touches the 8 inner chunks (i, 0), which lie
   // 16 KiB * 4^k apart in Morton order: (0,0)(1,0) adjacent, then gaps.
   EXPECT_EQ(values_of<int32_t>(read_box(c, r, {0, 10}, {512, 1})), box_of(v, 512, 0, 10, 512, 1));
@@ -564,7 +564,7 @@ TEST(ShardingPartial, CompressedChunksAndEmptyOnesReadOnlyWhatExists) {
                        repr_of("int32", {64, 64}));
   std::vector<int32_t> v(64 * 64, 0);
   for (size_t i = 0; i < 16; ++i) v[20 * 64 + 40 + i % 8] = static_cast<int32_t>(i + 1);  // inner chunk (1, 2)
-  Bytes stored = c.encode(bytes_of(v));
+  Bytes stored = c.encode_bytes(bytes_of(v));
   const std::vector<uint64_t> entries = raw_index(stored, 16, true, true);
   CountingReader r{stored};
   // Inner chunks (1, 1) (empty) and (1, 2): the index, then one chunk.
@@ -590,7 +590,7 @@ TEST(ShardingPartial, WritesThroughTheCallersStrides) {
   std::vector<int16_t> v(16);
   std::iota(v.begin(), v.end(), int16_t{1});
   v[0] = v[1] = v[4] = v[5] = 0;  // inner chunk (0, 0) empty
-  CountingReader r{c.encode(bytes_of(v))};
+  CountingReader r{c.encode_bytes(bytes_of(v))};
   // Box rows 0..2, cols 1..3 written in Fortran order into a 3 x 3 buffer.
   std::vector<int16_t> out(9, -1);
   ASSERT_TRUE(c.array_to_bytes()->partial_decode(r.reader(), c.decoded(), {0, 1}, {3, 3},
@@ -604,7 +604,7 @@ TEST(ShardingPartial, WritesThroughTheCallersStrides) {
 TEST(ShardingPartial, EveryInnerChunkNeededReadsTheShardOnce) {
   CodecChain c = chain(sharding(config("[2, 2]")), repr_of("int32", {4, 4}));
   std::vector<int32_t> v = iota32(16);
-  CountingReader r{c.encode(bytes_of(v))};
+  CountingReader r{c.encode_bytes(bytes_of(v))};
   EXPECT_EQ(values_of<int32_t>(read_box(c, r, {1, 1}, {3, 3})), box_of(v, 4, 1, 1, 3, 3));
   ASSERT_EQ(r.requests.size(), 1u);
   EXPECT_EQ(r.requests[0].first, 0);

@@ -149,7 +149,7 @@ TEST(CodecChain, FortranOrderAndBigEndianAreCodecs) {
   EXPECT_EQ(m.codecs.array_to_array()[0]->v3_config_json(), "{\"name\":\"transpose\",\"configuration\":{\"order\":[1,0]}}");
   std::vector<uint16_t> c_order = {1, 2, 3, 4, 5, 6};
   Bytes native(reinterpret_cast<uint8_t*>(c_order.data()), reinterpret_cast<uint8_t*>(c_order.data()) + 12);
-  Bytes stored = m.codecs.encode(native);
+  Bytes stored = m.codecs.encode_bytes(native);
   EXPECT_EQ(stored, (Bytes{0, 1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6}));  // column-major, big-endian
   EXPECT_EQ(m.codecs.decode(stored, "k"), native);
 }
