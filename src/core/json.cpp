@@ -23,7 +23,38 @@ std::string field_error(const std::string& where, const std::string& field, cons
 }
 }  // namespace
 
+namespace {
+// Offset where the nesting of arrays and objects first exceeds kMaxDepth,
+// or nullopt. Brackets inside strings do not count.
+std::optional<size_t> too_deep_at(const std::string& text) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 rapidjson::Document parse(const std::string& text, const std::string& where) {
+  if (text.size() > kMaxDocumentBytes) {
+    fail(ZARR_ERR_INVALID_METADATA, where + ": document of " + std::to_string(text.size()) +
+                                        " bytes is over the limit of " + std::to_string(kMaxDocumentBytes));
+  }
+  if (const std::optional<size_t> at = too_deep_at(text)) {
+    fail(ZARR_ERR_INVALID_METADATA, where + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
+                                        " levels at offset " + std::to_string(*at));
+  }
   rapidjson::Document doc;
   doc.Parse<kParseFlags>(text.data(), text.size());
   if (doc.HasParseError()) {

@@ -11,8 +11,18 @@
 
 namespace zarr::json {
 
+// Limits on what parse() accepts, against hostile documents: a nesting
+// deeper than kMaxDepth would run the recursive parser (and every recursive
+// reader of the result) off the stack; kMaxDocumentBytes bounds the memory
+// one document may take (consolidated metadata of very large hierarchies
+// stays far below it).
+constexpr size_t kMaxDepth = 512;
+constexpr size_t kMaxDocumentBytes = size_t{256} << 20;
+
 // Parse text; on failure ZARR_ERR_INVALID_METADATA "<where>: malformed JSON at
-// offset N: <reason>". `where` names the key or file ("a/.zarray").
+// offset N: <reason>". `where` names the key or file ("a/.zarray"). A
+// document over the limits above is ZARR_ERR_INVALID_METADATA too, before
+// any parsing.
 rapidjson::Document parse(const std::string& text, const std::string& where);
 
 // Parse text that must be a JSON object (attributes, options).

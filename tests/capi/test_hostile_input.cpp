@@ -83,6 +83,23 @@ TEST_F(HostilePaths, ConsolidatedMetadataCannotNameNodesOutsideTheStore) {
                 "consolidated entry '../secret'");
 }
 
+// Documents built to exhaust the reader: nesting that would overflow the
+// parser's stack, in attributes and in array metadata alike.
+TEST_F(HostilePaths, DeeplyNestedDocumentsAreInvalidMetadata) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  std::ofstream(dir_ / "root/.zattrs") << "{\"x\": " << deep << "}";
+  GroupPtr g;
+  ASSERT_OK(zarr_group_open(g.out(), root().c_str(), "r"));
+  char* attrs = nullptr;
+  EXPECT_STATUS(zarr_group_get_attributes(g, &attrs), ZARR_ERR_INVALID_METADATA,
+                ".zattrs: JSON nested deeper than 512");
+  EXPECT_EQ(attrs, nullptr);
+  std::ofstream(dir_ / "root/a/.zarray", std::ios::trunc) << "{\"zarr_format\": 2, \"filters\": " << deep << "}";
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_open(a.out(), (root() + "/a").c_str(), "r"), ZARR_ERR_INVALID_METADATA,
+                ".zarray: JSON nested deeper than 512");
+}
+
 TEST(ErrorMessages, AreKeptPerThread) {
   // Each thread fails in its own way, then waits until every other thread
   // has failed too before it reads its message: none may see another's.

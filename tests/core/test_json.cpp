@@ -83,3 +83,46 @@ TEST(Json, PythonFloatRepr) {
   EXPECT_EQ(json::python_float_repr(-2.5e-300), "-2.5e-300");
   EXPECT_EQ(json::python_float_repr(static_cast<double>(1e20f)), "1.0000000200408773e+20");
 }
+
+// Limits against hostile documents (docs/reliability.md#hostile-input).
+TEST(JsonLimits, NestingDeeperThanTheLimitIsRefusedBeforeParsing) {
+  const auto nested = [](size_t depth, char open, char close) {
+    return std::string(depth, open) + std::string(depth, close);
+  };
+  EXPECT_EQ(code_of([&] { json::parse(nested(json::kMaxDepth, '[', ']'), "a"); }), ZARR_OK);
+  // A million levels would run the recursive parser off the stack.
+  for (size_t depth : {json::kMaxDepth + 1, size_t{1000000}}) {
+    try {
+      json::parse(nested(depth, '[', ']'), "g/.zattrs");
+      FAIL() << depth;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ZARR_ERR_INVALID_METADATA);
+      EXPECT_NE(std::string(e.what()).find("g/.zattrs: JSON nested deeper than 512 levels at offset 512"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  std::string objects;
+  for (size_t i = 0; i <= json::kMaxDepth; ++i) objects += "{\"k\":";
+  objects += "1" + std::string(json::kMaxDepth + 1, '}');
+  EXPECT_EQ(code_of([&] { json::parse(objects, "a"); }), ZARR_ERR_INVALID_METADATA);
+}
+
+TEST(JsonLimits, BracketsInsideStringsDoNotCount) {
+  const std::string deep_text = "{\"s\": \"" + std::string(2000, '[') + "\\\"" + std::string(2000, '{') + "\"}";
+  EXPECT_EQ(code_of([&] { json::parse(deep_text, "a"); }), ZARR_OK);
+}
+
+TEST(JsonLimits, DocumentsOverTheSizeLimitAreRefused) {
+  std::string big(json::kMaxDocumentBytes + 1, ' ');
+  big.front() = '1';
+  try {
+    json::parse(big, "zarr.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ZARR_ERR_INVALID_METADATA);
+    EXPECT_NE(std::string(e.what()).find("zarr.json: document of 268435457 bytes is over the limit of 268435456"),
+              std::string::npos)
+        << e.what();
+  }
+}
