@@ -16,6 +16,8 @@ PACKAGES=(
   python3 python3-numpy python3-zarr python3-numcodecs
   # ABI checks
   abigail-tools
+  # the sanitizer and fuzzing build: clang with libFuzzer (tests/fuzz, scripts/fuzz.sh)
+  clang-14 libclang-rt-14-dev
   # language bindings: Rust, Go and Fortran toolchains (bindings/, docs/bindings.md)
   rustc cargo golang-go gfortran
   # Python binding (bindings/python): its tests, Dask, and installing it offline with pip

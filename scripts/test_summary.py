@@ -1,4 +1,5 @@
-"""Sum GoogleTest case counts over every test executable meson ran.
+"""Sum GoogleTest case counts over every test executable meson ran (a test
+that is not a GoogleTest program counts as one case).
 
 Reads meson's testlog.json files (one JSON object per line; one file per
 build: the normal one, then the sanitizer build), prints one line per file,
@@ -27,6 +28,13 @@ def count(path):
             if entry.get("result") not in ("OK", "SKIP") and not f:
                 crashed.append(entry.get("name"))
                 failed += 1
+            elif not (p or f or s):
+                # A test that is not a GoogleTest program (a fuzz target
+                # replaying its regressions, a script): one case.
+                if entry.get("result") == "OK":
+                    passed += 1
+                else:
+                    skipped += 1
     return passed, failed, skipped, crashed
 
 

@@ -21,6 +21,7 @@ namespace zarr {
 namespace {
 
 constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();  // index entry of an absent inner chunk
+constexpr uint64_t kMaxInnerChunks = uint64_t{1} << 22;                // per shard
 constexpr const char* kPrefix = "sharding_indexed: ";
 
 std::string list_text(const std::vector<uint64_t>& v, const char* sep = ", ") {
@@ -107,9 +108,13 @@ ShardingCodec::ShardingCodec(ArrayRepr shard, std::vector<uint64_t> inner_shape,
     grid_[d] = shard_.shape[d] / inner_shape_[d];
     n_inner_ *= grid_[d];  // at most the shard's element count: no overflow
   }
-  if (n_inner_ > std::numeric_limits<size_t>::max() / 16) {
+  // Each shard read holds its whole index (16 bytes per inner chunk), and
+  // opening the array encodes it twice below: a bound keeps hostile
+  // metadata from costing gigabytes before any data is read.
+  if (n_inner_ > kMaxInnerChunks) {
     fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape': " + std::to_string(n_inner_) +
-                                        " inner chunks per shard make an index too large to hold");
+                                        " inner chunks per shard make an index too large to hold (at most " +
+                                        std::to_string(kMaxInnerChunks) + ", a 64 MiB index)");
   }
   // The index's encoded size, and a check that it does not depend on the
   // entries (compressors would break reading the index by its size).

@@ -408,6 +408,20 @@ TEST(Sharding, ZarrPythonShardDecodesAndReencodesToTheSameBytes) {
 #endif
 }
 
+// Found by fuzz_v3_metadata: 66666662 one-element inner chunks per shard
+// made opening the array allocate gigabytes of index. At most 2^22 inner
+// chunks (a 64 MiB index) per shard; 2^22 itself is fine.
+TEST(Sharding, MoreInnerChunksThanTheIndexLimitIsInvalidMetadata) {
+  auto [code, msg] = error_of([] { chain(sharding(config("[1]")), repr_of("int16", {66666662})); });
+  EXPECT_EQ(code, ZARR_ERR_INVALID_METADATA);
+  EXPECT_NE(msg.find("66666662 inner chunks per shard make an index too large to hold (at most 4194304"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(error_of([] { chain(sharding(config("[1]", "[" + kLE + "]", kIndexPlain)), repr_of("int8", {4194304})); })
+                .first,
+            ZARR_OK);
+}
+
 // ---- corrupt shards ------------------------------------------------------------------
 
 TEST(Sharding, CorruptIndexIsACodecErrorNamingTheInnerChunk) {
