@@ -2,10 +2,11 @@
 # Set up, build, and run every test (unit, C API, plugins, stores against
 # nginx and s3rver, interop with zarr-python, zarrita.js and boto3, peer-data
 # corpus, language bindings, install and ABI checks), then build once more
-# with AddressSanitizer (LeakSanitizer included) and UndefinedBehaviorSanitizer
-# and run the unit and interop suites again in that build, and the threaded C
-# API tests under ThreadSanitizer (docs/reliability.md#sanitizers;
-# ZARR_SANITIZE=0 skips both passes).
+# with clang, AddressSanitizer (LeakSanitizer included) and
+# UndefinedBehaviorSanitizer and run the unit and interop suites again in that
+# build, replay and run the libFuzzer targets for 60 s in all, and run the
+# threaded C API tests under ThreadSanitizer (docs/reliability.md#sanitizers,
+# #fuzzing; ZARR_SANITIZE=0 skips these passes).
 # Exits non-zero on any failure; the last line is the summary
 # "N passed, N failed, N skipped" over every GoogleTest case of both passes.
 set -uo pipefail
@@ -18,15 +19,22 @@ status=$?
 logs=(build/meson-logs/testlog.json)
 
 if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
-  # The bindings' interpreters and toolchains do not carry the sanitizer
-  # runtime, and the install check links a program without it: both run in
-  # the normal build only.
-  BUILD_DIR=build-sanitize scripts/build.sh -Db_sanitize=address,undefined -Db_lundef=false \
+  # The sanitizer build: clang, AddressSanitizer (LeakSanitizer included) and
+  # UndefinedBehaviorSanitizer, with the libFuzzer targets (tests/fuzz). The
+  # bindings' interpreters and toolchains do not carry the sanitizer runtime,
+  # and the install check links a program without it: both run in the normal
+  # build only. RapidJSON's own UB reports are suppressed (tests/fuzz/ubsan.supp).
+  CC=clang-14 CXX=clang++-14 BUILD_DIR=build-sanitize-fuzz scripts/build.sh \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=enabled \
     -Dpython_binding=disabled -Dbinding_rust=disabled -Dbinding_go=disabled \
     -Dbinding_fortran=disabled -Dbinding_julia=disabled || exit 1
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C build-sanitize --suite unit --suite interop --print-errorlogs --num-processes 2 || status=1
-  logs+=(build-sanitize/meson-logs/testlog.json)
+  ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$PWD/tests/fuzz/ubsan.supp \
+    meson test -C build-sanitize-fuzz --suite unit --suite interop --suite fuzz --print-errorlogs \
+    --num-processes 2 || status=1
+  logs+=(build-sanitize-fuzz/meson-logs/testlog.json)
+  # Fuzz each target for 10 s from the peer-data seeds (docs/reliability.md#fuzzing).
+  scripts/fuzz.sh build-sanitize-fuzz 10 || status=1
 
   # ThreadSanitizer on the threaded C API tests only (the stress test, the
   # shared-handle tests, per-thread errors): the library and that one test
