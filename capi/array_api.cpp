@@ -203,6 +203,14 @@ ZARR_API int zarr_get_metadata(const zarr_array* array, char** json_out) {
   });
 }
 
+ZARR_API int zarr_info(const zarr_array* array, char** json_out) {
+  return guarded([&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(array, "array")->impl->info_json());
+  });
+}
+
 ZARR_API int zarr_get_dimension_names(const zarr_array* array, char** json_out) {
   return guarded([&] {
     require(json_out, "json_out");

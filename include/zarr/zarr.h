@@ -257,6 +257,21 @@ ZARR_API int zarr_append(zarr_array *array, size_t axis, size_t ndim, const uint
 ZARR_API int zarr_get_metadata(const zarr_array *array, char **json_out);
 
 /**
+ * What zarr-python's `info` reports, as a JSON object (free with zarr_free):
+ * "node_type" ("array"), "zarr_format", "data_type", "shape", "chunks" (for a
+ * sharded array the inner chunks), "shards" (the shard shape, or null),
+ * "codecs" (v3: the codecs list; v2: {"order", "filters", "compressor"}),
+ * "fill_value", "dimension_names", "attributes", "nbytes" (logical bytes; null
+ * for variable-length elements), "nbytes_stored" (every key of the array,
+ * metadata included) and "chunks_initialized" (chunk keys present; both null
+ * on stores that cannot list, such as HTTP), "chunks_total", "store", "path".
+ * Members may be added in later versions. It lists the array's keys: on
+ * remote stores that is one listing, plus a read per key where sizes are not
+ * listed.
+ */
+ZARR_API int zarr_info(const zarr_array *array, char **json_out);
+
+/**
  * The v3 dimension_names as a JSON list of strings and nulls, one per dimension,
  * or "null" when the array has none (always for v2). Free with zarr_free.
  */

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -75,6 +76,12 @@ class Array {
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes);
 
   std::string metadata_json() const;
+  // What zarr-python's `info` prints, as a JSON object: zarr_format,
+  // data_type, shape, chunks, shards (null unless sharded), codecs,
+  // fill_value, dimension_names, attributes, nbytes, nbytes_stored and
+  // chunks_initialized (null on stores that cannot list), chunks_total,
+  // store, path (core/array_info.cpp).
+  std::string info_json() const;
   // v3 dimension_names: empty when absent; an entry is nullopt when null.
   const std::vector<std::optional<std::string>>& dimension_names() const;
   std::string attributes_json() const;
@@ -111,6 +118,13 @@ class Array {
   void write_metadata();
   void erase_chunks_outside(const std::vector<uint64_t>& shape);
   std::mutex& chunk_lock(const std::string& key) const;
+  // Every key under the array: their total size and how many are chunks
+  // (both unset when the store cannot list).
+  struct StoredFigures {
+    std::optional<uint64_t> nbytes_stored;
+    std::optional<uint64_t> chunks_initialized;
+  };
+  StoredFigures stored_figures() const;
 
   std::shared_ptr<Store> store_;
   std::string path_;

@@ -67,6 +67,11 @@ class ConsolidatedStore final : public Store {
     return inner_->exists(key);
   }
 
+  std::optional<uint64_t> value_size(const std::string& key) const override {
+    if (source(key) != Source::Inner) return Store::value_size(key);
+    return inner_->value_size(key);
+  }
+
   void set(const std::string& key, ByteView) override { read_only("write", key); }
   void erase(const std::string& key) override { read_only("erase", key); }
   void erase_prefix(const std::string& prefix) override { read_only("erase", prefix); }

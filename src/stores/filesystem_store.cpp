@@ -270,6 +270,7 @@ class FilesystemStore final : public Store {
   std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override;
   bool exists(const std::string& key) const override;
+  std::optional<uint64_t> value_size(const std::string& key) const override;
   void set(const std::string& key, ByteView value) override;
   void erase(const std::string& key) override;
   void erase_prefix(const std::string& prefix) override;
@@ -320,6 +321,18 @@ std::optional<Bytes> FilesystemStore::get_range(const std::string& key, const By
   }
   out.resize(done);
   return out;
+}
+
+std::optional<uint64_t> FilesystemStore::value_size(const std::string& key) const {
+  keys::check_key(key);
+  std::string file = file_of(key);
+  struct stat st;
+  if (::stat(file.c_str(), &st) == 0) {
+    if (S_ISREG(st.st_mode)) return static_cast<uint64_t>(st.st_size);
+    return std::nullopt;
+  }
+  if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+  fail_io("inspect", file, errno);
 }
 
 bool FilesystemStore::exists(const std::string& key) const {

@@ -46,6 +46,14 @@ class MemoryStore final : public Store {
     return data_->values.count(key) != 0;
   }
 
+  std::optional<uint64_t> value_size(const std::string& key) const override {
+    keys::check_key(key);
+    std::shared_lock lock(data_->mutex);
+    auto it = data_->values.find(key);
+    if (it == data_->values.end()) return std::nullopt;
+    return it->second.size();
+  }
+
   void set(const std::string& key, ByteView value) override {
     keys::check_key(key);
     if (read_only_) keys::fail_read_only(describe(), "set", key);

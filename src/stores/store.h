@@ -43,6 +43,15 @@ class Store {
     return values;
   }
   virtual bool exists(const std::string& key) const = 0;
+  // Bytes a value occupies in the store, std::nullopt when absent: its size,
+  // except in a zip archive, where it is the compressed size (as zarr-python's
+  // getsize). The default reads the value; stores that know sizes without
+  // reading (filesystem, memory, zip) answer directly.
+  virtual std::optional<uint64_t> value_size(const std::string& key) const {
+    std::optional<Bytes> value = get(key);
+    if (!value) return std::nullopt;
+    return value->size();
+  }
   // Atomic per key: readers see the old or the new value, never a mix.
   virtual void set(const std::string& key, ByteView value) = 0;
   // Erasing an absent key is not an error.

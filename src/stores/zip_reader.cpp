@@ -26,6 +26,7 @@ constexpr uint64_t kReadPiece = uint64_t{16} << 20;
 struct EntryInfo {
   zip_uint64_t index = 0;
   uint64_t size = 0;  // uncompressed
+  uint64_t stored_size = 0;  // compressed: what the entry occupies in the archive
   bool stored = false;  // neither compressed nor encrypted: zip_fseek works
 };
 
@@ -66,6 +67,12 @@ class ZipReader final : public Store {
   }
   DirListing list_dir(const std::string& prefix) const override {
     return sorted_keys::list_dir(entries_, keys::dir_prefix(prefix));
+  }
+  // The compressed size, as zarr-python's ZipStore.getsize reports it.
+  std::optional<uint64_t> value_size(const std::string& key) const override {
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return std::nullopt;
+    return it->second.stored_size;
   }
   bool writable() const override { return false; }
   std::string describe() const override { return describe_archive(path_); }
@@ -136,6 +143,7 @@ void ZipReader::index_entries() {
     EntryInfo& entry = entries_[name];        // a repeated name: the later entry wins
     entry.index = static_cast<zip_uint64_t>(i);
     entry.size = st.size;
+    entry.stored_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : st.size;
     entry.stored = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_STORE &&
                    (st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method == ZIP_EM_NONE;
   }

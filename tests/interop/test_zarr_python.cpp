@@ -890,6 +890,48 @@ TEST(InteropMatrix, CoversEveryDtypeCompressorOrderSeparatorAndFill) {
   for (const char* f : {"zero", "nz", "nan", "null"}) EXPECT_GE(fills[f], 5) << f;
 }
 
+// zarr_info's stored figures are zarr-python's: nbytes_stored (every key of
+// the array, metadata included) and nchunks_initialized, on an array libzarr
+// wrote with some chunks left unwritten.
+TEST(ZarrPythonInfo, StoredBytesAndInitializedChunksMatchZarrPython) {
+  const std::string skip = python_unavailable_reason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir dir;
+  const std::string path = dir / "a";
+  zarr_array* a = nullptr;
+  ASSERT_EQ(zarr_create(&a, path.c_str(),
+                        R"({"zarr_format": 2, "shape": [10, 9], "chunks": [4, 4], "dtype": "<u2",
+                            "compressor": {"id": "zlib", "level": 1}, "fill_value": 0, "filters": null,
+                            "order": "C"})"),
+            ZARR_OK) << zarr_last_error();
+  std::vector<uint16_t> values(5 * 9);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<uint16_t>(i * 7);
+  const uint64_t start[2] = {0, 0}, count[2] = {5, 9};
+  ASSERT_EQ(zarr_write_region(a, 2, start, count, values.data(), values.size() * 2), ZARR_OK);
+  ASSERT_EQ(zarr_set_attributes(a, R"({"k": 1})"), ZARR_OK);
+  char* text = nullptr;
+  ASSERT_EQ(zarr_info(a, &text), ZARR_OK) << zarr_last_error();
+  rapidjson::Document info;
+  info.Parse(text);
+  zarr_free(text);
+  zarr_close(a);
+
+  std::string out;
+  const std::string script =
+      "import sys, zarr; z = zarr.open_array(sys.argv[1], mode='r'); "
+      "print(z.nbytes, z.nbytes_stored, z.nchunks_initialized, z.nchunks)";
+  ASSERT_EQ(run_command(shell_quote(python_exe()) + " -c " + shell_quote(script) + " " + shell_quote(path), &out), 0)
+      << out;
+  std::istringstream figures(out);
+  uint64_t nbytes = 0, nbytes_stored = 0, initialized = 0, total = 0;
+  figures >> nbytes >> nbytes_stored >> initialized >> total;
+  EXPECT_EQ(info["nbytes"].GetUint64(), nbytes);
+  EXPECT_EQ(info["nbytes_stored"].GetUint64(), nbytes_stored);
+  EXPECT_EQ(info["chunks_initialized"].GetUint64(), initialized);
+  EXPECT_EQ(info["chunks_total"].GetUint64(), total);
+  EXPECT_EQ(initialized, 2u * 3u) << "rows 0-4 touch chunk rows 0 and 1";
+}
+
 TEST(InteropSupport, Sha256KnownAnswers) {
   EXPECT_EQ(sha256_hex("", 0), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex("abc", 3), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -1,0 +1,125 @@
+// Array::info_json: the figures zarr-python's `info` prints, as JSON
+// (zarr_info in the C API, `zarrtool info`).
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "codecs/sharding_codec.h"
+#include "core/array.h"
+#include "core/json.h"
+#include "core/path.h"
+#include "grid/chunk_grid.h"
+
+namespace zarr {
+
+namespace {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>,
+                                     rapidjson::CrtAllocator, rapidjson::kWriteNanAndInfFlag>;
+
+void write_list(JsonWriter& w, const char* name, const std::vector<uint64_t>& values) {
+  w.Key(name);
+  w.StartArray();
+  for (uint64_t v : values) w.Uint64(v);
+  w.EndArray();
+}
+
+// A member of the metadata document, copied as it is (null when absent).
+void copy_member(JsonWriter& w, const rapidjson::Value& doc, const char* name) {
+  w.Key(name);
+  const rapidjson::Value* v = json::find(doc, name);
+  if (v) {
+    v->Accept(w);
+  } else {
+    w.Null();
+  }
+}
+
+uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks) {
+  uint64_t n = 1;
+  for (size_t d = 0; d < shape.size(); ++d) n *= chunks[d] ? (shape[d] + chunks[d] - 1) / chunks[d] : 0;
+  return n;
+}
+
+}  // namespace
+
+Array::StoredFigures Array::stored_figures() const {
+  StoredFigures figures;
+  if (!store_->listable()) return figures;
+  const std::string prefix = path_.empty() ? "" : path_ + "/";
+  std::vector<uint64_t> coords;
+  uint64_t bytes = 0, chunks = 0;
+  for (const std::string& key : store_->list_prefix(prefix)) {
+    const std::string local = key.substr(prefix.size());
+    if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords)) ++chunks;
+    bytes += store_->value_size(key).value_or(0);
+  }
+  figures.nbytes_stored = bytes;
+  figures.chunks_initialized = chunks;
+  return figures;
+}
+
+std::string Array::info_json() const {
+  const std::string metadata = metadata_json();
+  const rapidjson::Document doc = json::parse(metadata, "array metadata");
+  const std::vector<uint64_t> current_shape = shape();
+  const StoredFigures stored = stored_figures();
+  const auto* sharding = dynamic_cast<const ShardingCodec*>(meta_.codecs.array_to_bytes().get());
+
+  rapidjson::StringBuffer buf;
+  JsonWriter w(buf);
+  w.StartObject();
+  w.Key("node_type");
+  w.String("array");
+  w.Key("zarr_format");
+  w.Int(meta_.zarr_format);
+  w.Key("data_type");
+  w.String(data_type_name_.c_str());
+  write_list(w, "shape", current_shape);
+  // zarr-python 3's terms: "chunks" are what codecs see one at a time (the
+  // inner chunks of a sharded array), "shards" the stored keys' shape.
+  write_list(w, "chunks", sharding ? sharding->inner_chunk_shape() : meta_.chunks);
+  if (sharding) {
+    write_list(w, "shards", meta_.chunks);
+  } else {
+    w.Key("shards");
+    w.Null();
+  }
+  if (meta_.zarr_format == 3) {
+    copy_member(w, doc, "codecs");
+  } else {
+    w.Key("codecs");
+    w.StartObject();
+    copy_member(w, doc, "order");
+    copy_member(w, doc, "filters");
+    copy_member(w, doc, "compressor");
+    w.EndObject();
+  }
+  copy_member(w, doc, "fill_value");
+  copy_member(w, doc, "dimension_names");
+  w.Key("attributes");
+  const rapidjson::Document attributes = json::parse(attributes_json(), "array attributes");
+  attributes.Accept(w);
+  // Variable-length elements have no fixed size: their logical bytes are unknown.
+  w.Key("nbytes");
+  if (variable_length_) {
+    w.Null();
+  } else {
+    uint64_t elements = 1;
+    for (uint64_t e : current_shape) elements *= e;  // checked against overflow at parse time
+    w.Uint64(elements * meta_.dtype.item_size());
+  }
+  w.Key("nbytes_stored");
+  stored.nbytes_stored ? static_cast<void>(w.Uint64(*stored.nbytes_stored)) : static_cast<void>(w.Null());
+  w.Key("chunks_initialized");
+  stored.chunks_initialized ? static_cast<void>(w.Uint64(*stored.chunks_initialized)) : static_cast<void>(w.Null());
+  w.Key("chunks_total");
+  w.Uint64(chunk_count(current_shape, meta_.chunks));
+  w.Key("store");
+  w.String(store_->describe().c_str());
+  w.Key("path");
+  w.String(path_.c_str());
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+}  // namespace zarr
