@@ -1,6 +1,7 @@
 #include <cstring>
 
 #include "core/consolidated.h"
+#include "core/hierarchy.h"
 #include "core/json.h"
 #include "core/url.h"
 #include "guard.h"
@@ -60,6 +61,21 @@ ZARR_API int zarr_consolidate_metadata(const char* url) {
     zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
   });
 }
+
+ZARR_API int zarr_erase(const char* url, const char* options_json) {
+  return guarded([&] {
+    zarr::OpenOptions options = zarr::parse_open_options(options_json);
+    for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
+      std::string name = it->name.GetString();
+      if (name != "store") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+    }
+    zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kErase, options.store);
+    zarr::erase_node(*loc.store, loc.path);
+    zarr::release_store(std::move(loc.store));
+  });
+}
+
+ZARR_API int zarr_group_format(const zarr_group* group) { return group ? group->impl->zarr_format() : 0; }
 
 ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char* attributes_json,
                                   const char* options_json) {

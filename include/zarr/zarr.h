@@ -329,6 +329,20 @@ ZARR_API int zarr_group_open_ex(zarr_group **out, const char *url, const char *m
                                 const char *options_json);
 
 /**
+ * Erase the array or group at url and everything below it (chunks, children,
+ * attributes), as zarr-python's rmdir. ZARR_ERR_NOT_FOUND when no array or
+ * group is at url (nothing is erased then); ZARR_ERR_READ_ONLY on stores that
+ * cannot erase (HTTP, an existing zip archive). options_json: the store options
+ * of zarr_open_ex (may be NULL). Handles open on the erased node must not be
+ * used afterwards; consolidated metadata of a parent is not updated (run
+ * zarr_consolidate_metadata again).
+ */
+ZARR_API int zarr_erase(const char *url, const char *options_json);
+
+/** Zarr format of a group's metadata: 2 or 3 (0 when group is NULL). */
+ZARR_API int zarr_group_format(const zarr_group *group);
+
+/**
  * Record the metadata of every node below the group at url in one place, as
  * zarr-python's consolidate_metadata does: v2 groups get a .zmetadata key, v3
  * groups a "consolidated_metadata" member in their zarr.json. Run it again after

@@ -49,6 +49,13 @@ void require_absent(const Store& store, const std::string& path) {
   fail(ZARR_ERR_EXISTS, "cannot create node " + describe_node(store, path) + ": " + what + " is already there");
 }
 
+void erase_node(Store& store, const std::string& path) {
+  if (node_kind(store, path) == NodeKind::None) {
+    fail(ZARR_ERR_NOT_FOUND, "cannot erase " + describe_node(store, path) + ": no array or group is there");
+  }
+  store.erase_prefix(path.empty() ? "" : path + "/");
+}
+
 void create_parent_groups(Store& store, const std::string& path, int zarr_format) {
   // As zarr-python: every ancestor of a non-root node, the root included.
   std::vector<std::string> segs = path::segments(path);

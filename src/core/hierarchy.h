@@ -31,6 +31,11 @@ std::string describe_node(const Store& store, const std::string& path);
 // Fail with ZARR_ERR_EXISTS when any node is at path.
 void require_absent(const Store& store, const std::string& path);
 
+// Erase the node at path and every key below it (its chunks, its children).
+// ZARR_ERR_NOT_FOUND when no node is there, so a mistyped path never erases
+// keys that are not Zarr data; ZARR_ERR_READ_ONLY on read-only stores.
+void erase_node(Store& store, const std::string& path);
+
 // Make every ancestor of path that is not yet a node a group of the given
 // format (.zgroup for 2, zarr.json for 3). An ancestor that is an array is
 // ZARR_ERR_INVALID_ARGUMENT (arrays have no children).

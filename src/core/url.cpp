@@ -124,10 +124,12 @@ NodeLocation filesystem_location(const StoreRequest& request) {
   FilesystemStoreOptions options;
   options.read_only = !request.writes();
   options.fsync = request.bool_option("fsync").value_or(false);
-  if (request.access != StoreAccess::kCreate) return {make_filesystem_store(request.location, options), ""};
+  const bool above_node = request.access == StoreAccess::kCreate || request.access == StoreAccess::kErase;
+  if (!above_node) return {make_filesystem_store(request.location, options), ""};
   fs::path node = fs::absolute(fs::path(request.location)).lexically_normal();
   if (node.filename().empty()) node = node.parent_path();  // trailing slash
-  fs::path root = hierarchy_root(node);
+  const bool is_root_dir = node == node.root_path();
+  fs::path root = request.access == StoreAccess::kCreate || is_root_dir ? hierarchy_root(node) : node.parent_path();
   std::string relative = node.lexically_relative(root).generic_string();
   return {make_filesystem_store(root.string(), options), path::normalize(relative == "." ? "" : relative)};
 }

@@ -31,6 +31,8 @@ OpenOptions parse_open_options(const char* options_json);
 //    store's root; for kCreate the root is the topmost enclosing group
 //    folder (one holding .zgroup or zarr.json) instead, so that the missing
 //    groups between it and the new node can be created as the spec asks;
+//    for kErase the root is the node's parent folder (the node's own folder
+//    is then erased with its keys);
 //  - memory and zip URLs name a whole store and the node's path inside it;
 //  - kRead gives a store that refuses writes where the store allows it.
 // store_options: the "store" member of the options (may be null).

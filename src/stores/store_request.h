@@ -15,7 +15,9 @@
 namespace zarr {
 
 // How the caller will use the node: open "r", open "r+", or create it.
-enum class StoreAccess { kRead, kReadWrite, kCreate };
+// kErase: writable like kReadWrite, but a filesystem URL resolves to the
+// node's parent folder, so that erasing the node removes its own folder too.
+enum class StoreAccess { kRead, kReadWrite, kCreate, kErase };
 
 struct NodeLocation {
   std::shared_ptr<Store> store;
