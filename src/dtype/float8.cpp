@@ -89,9 +89,10 @@ uint8_t double_to_float8(double value, Float8Format format) {
   const bool negative = std::signbit(value);
   if (std::isnan(value)) return nan_code(s, negative);
   if (std::isinf(value)) return overflow_code(s, negative);
+  const uint8_t sign = negative ? kSignBit : 0;
   // fnuz: the would-be negative zero is the NaN, so zeros are all positive.
-  const uint8_t sign = negative && s.specials != Float8Specials::NegativeZeroIsNan ? kSignBit : 0;
-  if (value == 0) return sign;
+  const uint8_t zero = s.specials == Float8Specials::NegativeZeroIsNan ? 0 : sign;
+  if (value == 0) return zero;
 
   int frexp_exponent = 0;
   std::frexp(value, &frexp_exponent);
@@ -101,7 +102,7 @@ uint8_t double_to_float8(double value, Float8Format format) {
   // smallest normal's quantum). Scaling by a power of two is exact.
   const int quantum = std::max(exponent, min_normal_exponent) - s.mantissa_bits;
   // Far below half the smallest subnormal: ldexp would only lose the value.
-  if (exponent < quantum - 2) return sign;
+  if (exponent < quantum - 1) return zero;
   const uint64_t kept = round_half_even(std::ldexp(std::fabs(value), -quantum));
 
   // A normal value's `kept` includes the implicit bit; a rounding carry moves
@@ -111,7 +112,7 @@ uint8_t double_to_float8(double value, Float8Format format) {
     magnitude = (static_cast<uint64_t>(exponent + s.bias) << s.mantissa_bits) + kept - (uint64_t{1} << s.mantissa_bits);
   }
   if (magnitude > largest_finite(s)) return overflow_code(s, negative);
-  if (magnitude == 0) return sign;
+  if (magnitude == 0) return zero;
   return static_cast<uint8_t>(sign | magnitude);
 }
 
