@@ -101,7 +101,7 @@ uint8_t double_to_float8(double value, Float8Format format) {
   // Weight of the last mantissa bit at this exponent (subnormals share the
   // smallest normal's quantum). Scaling by a power of two is exact.
   const int quantum = std::max(exponent, min_normal_exponent) - s.mantissa_bits;
-  // Far below half the smallest subnormal: ldexp would only lose the value.
+  // Below half the smallest subnormal (2^(quantum-1)): rounds to zero.
   if (exponent < quantum - 1) return zero;
   const uint64_t kept = round_half_even(std::ldexp(std::fabs(value), -quantum));
 
