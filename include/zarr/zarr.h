@@ -156,7 +156,8 @@ ZARR_API int zarr_chunk_shape(const zarr_array *array, uint64_t *chunk_shape);
 ZARR_API size_t zarr_item_size(const zarr_array *array);
 
 /**
- * Data type: the v3 name for simple types ("int16", "float64", "bool", "complex64")
+ * Data type: the v3 name for simple types ("int16", "float64", "bool", "complex64",
+ * and TensorStore's one-byte "int4" and "float8_e4m3fn"-style types, in v2 arrays too)
  * or the v2 dtype JSON otherwise ("\"<M8[ns]\"", "\"|S5\"", "[[\"a\",\"<i4\"]]").
  * Valid while the handle is open. NULL when array is NULL.
  */

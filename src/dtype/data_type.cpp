@@ -44,9 +44,11 @@ std::optional<uint64_t> parse_decimal(const std::string& text, uint64_t max) {
   return value;
 }
 
-// Names TensorStore accepts as v2 dtypes: well-formed, but libzarr lacks them.
+// Names of TensorStore's (or ml_dtypes') extension types that libzarr lacks in
+// v2 (bfloat16 is v3-only here; other float8 formats such as float8_e3m4 are
+// not implemented): well-formed, but unsupported.
 bool is_known_extension_name(const std::string& text) {
-  return text == "bfloat16" || text == "int4" || text.rfind("float8_", 0) == 0;
+  return text == "bfloat16" || text.rfind("float8_", 0) == 0;
 }
 
 DTypeKind kind_of(char letter, bool* known) {
@@ -226,6 +228,7 @@ uint64_t typestr_count(DTypeKind kind, const std::string& size_text, const std::
 
 DataType DataType::parse_typestr(const std::string& text, const std::string& where) {
   const std::string quoted = excerpt(json::quote(text));
+  if (auto extension = from_tensorstore_name(text)) return *extension;
   if (is_known_extension_name(text)) unsupported(where, "data type " + quoted + " is not supported");
   if (text.size() < 2) invalid(where, "malformed typestr " + quoted);
   const char order = text[0];
@@ -320,7 +323,7 @@ DataType DataType::with_byte_order(bool big_endian) const {
     }
     return t;
   }
-  if (typestr_.empty() || typestr_[0] == '|') return *this;  // no byte order to change
+  if (typestr_.empty() || typestr_[0] == '|' || swap_unit() == 1) return *this;  // no byte order to change
   return parse_typestr(std::string(1, big_endian ? '>' : '<') + typestr_.substr(1), "byte order of " + typestr_);
 }
 
@@ -367,6 +370,8 @@ std::optional<std::string> DataType::v3_name() const {
     case DTypeKind::BFloat16: return std::string("bfloat16");
     case DTypeKind::VarString: return std::string("string");
     case DTypeKind::VarBytes: return std::string("variable_length_bytes");
+    case DTypeKind::Float8: return std::string(dtype_detail::float8_spec(float8_format_).name);
+    case DTypeKind::Int4: return std::string("int4");
     case DTypeKind::Void:
       if (v3_form_ == V3Form::RawBits) return "r" + bits;
       return std::nullopt;

@@ -15,6 +15,7 @@
 #include <rapidjson/document.h>
 
 #include "core/bytes.h"
+#include "dtype/float8.h"
 
 namespace zarr {
 
@@ -35,6 +36,10 @@ enum class DTypeKind {
   BFloat16,    // "bfloat16": 2 bytes, 1 sign, 8 exponent, 7 mantissa bits (float32's top half)
   VarString,   // "string": variable-length UTF-8 (item_size() == kVarItemSize; see below)
   VarBytes,    // "variable_length_bytes" / "bytes": variable-length byte strings (likewise)
+  // TensorStore / ml_dtypes extensions, in v2 and v3 under the same names:
+  Float8,      // "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2",
+               // "float8_e5m2fnuz": 1 byte; which one is float8_format()
+  Int4,        // "int4": 1 byte holding -8..7 sign-extended (TensorStore's Int4Padded)
 };
 
 // Region buffers of the variable-length kinds (VarString, VarBytes) are to
@@ -57,7 +62,9 @@ struct Field {
 class DataType {
  public:
   // Parse the v2 "dtype" member: a typestr string ("<i4", "|S5", "<M8[ns]",
-  // "|b1", ...) or a list of [name, type] / [name, type, shape] fields.
+  // "|b1", ...), one of TensorStore's names "int4" and "float8_e4m3fn" (and
+  // the other Float8 names above), or a list of [name, type] / [name, type,
+  // shape] fields.
   // Throws ZARR_ERR_INVALID_METADATA naming `where` (e.g. "dtype in /a/.zarray")
   // for malformed values, ZARR_ERR_UNSUPPORTED for well-formed but unknown types.
   static DataType parse_v2(const rapidjson::Value& dtype, const std::string& where);
@@ -74,7 +81,8 @@ class DataType {
   // Parse the v3 "data_type" member. Core names: "bool", "int8".."int64",
   // "uint8".."uint64", "float16" "float32" "float64", "complex64"
   // "complex128", raw bits "r8", "r16", ... (a Void of bits/8 bytes). Extension
-  // names: "bfloat16"; zarr-python 3's {"name": "numpy.datetime64" or
+  // names: "bfloat16", "int4" and the five float8 names (as TensorStore's
+  // zarr3 driver writes them); zarr-python 3's {"name": "numpy.datetime64" or
   // "numpy.timedelta64", "configuration": {"unit": "ms", "scale_factor": 10}}
   // (DateTime/TimeDelta with unit "10ms"; "generic" is numpy's generic unit),
   // {"name": "fixed_length_utf32", "configuration": {"length_bytes": N}}
@@ -111,7 +119,8 @@ class DataType {
   // The v3 name for simple native-layout types ("int16", "float64", "bool",
   // "complex64") and std::nullopt for others (datetime, strings, structured...).
   // Types only v3 has also give their short-hand name: "bfloat16", "string",
-  // "variable_length_bytes", and "r<bits>" for a raw type read as such.
+  // "variable_length_bytes", and "r<bits>" for a raw type read as such; the
+  // TensorStore types theirs ("int4", "float8_e5m2", ...).
   std::optional<std::string> v3_name() const;
 
   // True when stored items have a byte order (some component wider than one
@@ -129,6 +138,8 @@ class DataType {
   // "ns", "D", "10us"... for DateTime/TimeDelta; "" otherwise (generic unit).
   const std::string& time_unit() const { return time_unit_; }
   const std::vector<Field>& fields() const { return fields_; }
+  // Which 8-bit float a Float8 type is (meaningless for other kinds).
+  dtype_detail::Float8Format float8_format() const { return float8_format_; }
 
   // True for Object and for structured types with an Object field anywhere:
   // such items are pointers in numpy and need an object codec to store.
@@ -160,6 +171,9 @@ class DataType {
   // bytes in native byte order, or std::nullopt for JSON null. Accepts numbers,
   // "NaN", "Infinity", "-Infinity", [re, im] for complex, booleans, ints for
   // M8/m8, base64 strings for S/V/structured and plain strings for U.
+  // Float8: numbers (rounded as double_to_float8 does), "NaN", "Infinity",
+  // "-Infinity" (NaN in the formats without infinity, as ml_dtypes casts).
+  // Int4: integers in [-8, 7].
   // Throws ZARR_ERR_INVALID_METADATA naming `where` on a value that does not fit,
   // ZARR_ERR_UNSUPPORTED for date strings other than "NaT" and for structured
   // types with an object field. Object types always give std::nullopt (their fill value needs the object
@@ -169,7 +183,10 @@ class DataType {
 
   // Serialise a native-order fill value (or null) as zarr-python 2.13 does.
   // ZARR_ERR_INVALID_ARGUMENT when fill is not item_size() bytes, or for U
-  // when it holds a code unit that is not a Unicode scalar value.
+  // when it holds a code unit that is not a Unicode scalar value. Float8 values
+  // are written as Python's repr of their exact double value (or "NaN" /
+  // "Infinity" / "-Infinity"), which parses back to the same code except for
+  // NaN payloads; int4 as the integer its low 4 bits hold.
   std::string fill_value_to_v2_json(const std::optional<Bytes>& fill) const;
 
   // Fill value handling for the v3 "fill_value" member (the spec's permitted
@@ -179,7 +196,9 @@ class DataType {
   //   bool: true/false. Integers: a JSON integer in range (no fraction or
   //   exponent). float16/32/64, bfloat16: a number (rounded to nearest, ties
   //   to even), "NaN", "Infinity", "-Infinity", or "0x" + exactly 2*item_size
-  //   hex digits giving the raw bits. complex: [re, im], each part a float form
+  //   hex digits giving the raw bits; float8_*: the same forms ("0x" + 2 hex
+  //   digits; "Infinity" is NaN where the format has no infinity). int4: a
+  //   JSON integer in [-8, 7]. complex: [re, im], each part a float form
   //   of half the size. r<bits>: a list of bits/8 integers in [0, 255].
   //   datetime/timedelta: an int64 or "NaT". fixed_length_utf32: a string of at
   //   most N/4 characters (NUL-padded). string: a string. null_terminated_bytes
@@ -220,6 +239,7 @@ class DataType {
   std::string typestr_;  // normalised typestr for simple types ("|u1", ">M8[10ms]")
   bool needs_swap_ = false;  // computed once at parse time: swapping runs per chunk
   V3Form v3_form_ = V3Form::Default;
+  dtype_detail::Float8Format float8_format_ = dtype_detail::Float8Format::E4M3FN;
 
   static DataType parse_typestr(const std::string& text, const std::string& where);
   static DataType parse_fields(const rapidjson::Value& list, const std::string& where);
@@ -231,6 +251,9 @@ class DataType {
   static DataType parse_v3_name(const std::string& name, const rapidjson::Value* configuration,
                                 const std::string& where);
   static DataType make_bfloat16();
+  // The TensorStore extension types by name ("int4", "float8_e5m2", ...), in
+  // v2 and v3 alike; std::nullopt for other names.
+  static std::optional<DataType> from_tensorstore_name(const std::string& name);
   static DataType make_variable(DTypeKind kind);
 };
 

@@ -8,7 +8,9 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "dtype/data_type.h"
+#include "dtype/float8.h"
 #include "dtype/float_text.h"
+#include "dtype/int4.h"
 #include "dtype/messages.h"
 #include "dtype/text_codecs.h"
 
@@ -78,8 +80,8 @@ std::optional<WideInt> json_integer(const rapidjson::Value& v) {
 Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::string& where) {
   const auto value = json_integer(fill);
   if (!value) bad_fill(where, fill, t, "expected an integer");
-  const bool is_signed = t.kind() == DTypeKind::Int;
-  const unsigned bits = static_cast<unsigned>(t.item_size() * 8);
+  const bool is_signed = t.kind() == DTypeKind::Int || t.kind() == DTypeKind::Int4;
+  const unsigned bits = t.kind() == DTypeKind::Int4 ? 4u : static_cast<unsigned>(t.item_size() * 8);
   const uint64_t max_positive = is_signed ? (uint64_t{1} << (bits - 1)) - 1
                                           : (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
   const uint64_t max_negative = is_signed ? uint64_t{1} << (bits - 1) : 0;
@@ -87,7 +89,8 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
     const std::string low = is_signed ? "-" + std::to_string(max_negative) : "0";
     bad_fill(where, fill, t, "out of range [" + low + ", " + std::to_string(max_positive) + "]");
   }
-  // Two's complement of the value, truncated to the type's width.
+  // Two's complement of the value, truncated to the type's width (int4: to
+  // its byte, which sign-extends it as TensorStore stores it).
   const uint64_t twos = value->negative ? ~value->magnitude + 1 : value->magnitude;
   Bytes out(t.item_size());
   switch (t.item_size()) {
@@ -100,6 +103,7 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
 }
 
 std::string integer_json(const uint8_t* data, const DataType& t) {
+  if (t.kind() == DTypeKind::Int4) return std::to_string(dtype_detail::int4_value(data[0]));
   const bool is_signed = t.kind() == DTypeKind::Int;
   switch (t.item_size()) {
     case 1: return is_signed ? std::to_string(load<int8_t>(data)) : std::to_string(load<uint8_t>(data));
@@ -155,6 +159,12 @@ Bytes float_fill(const rapidjson::Value& fill, const DataType& t, const std::str
   Bytes out(t.item_size());
   store_float(out.data(), *value, t.item_size());
   return out;
+}
+
+Bytes float8_fill(const rapidjson::Value& fill, const DataType& t, const std::string& where) {
+  const auto value = json_float(fill);
+  if (!value) bad_fill(where, fill, t, "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"");
+  return Bytes{dtype_detail::double_to_float8(*value, t.float8_format())};
 }
 
 Bytes complex_fill(const rapidjson::Value& fill, const DataType& t, const std::string& where) {
@@ -308,8 +318,10 @@ std::optional<Bytes> DataType::parse_fill_value_v2(const rapidjson::Value& fill,
   switch (kind_) {
     case DTypeKind::Bool: return bool_fill(fill, *this, where);
     case DTypeKind::Int:
-    case DTypeKind::UInt: return integer_fill(fill, *this, where);
+    case DTypeKind::UInt:
+    case DTypeKind::Int4: return integer_fill(fill, *this, where);
     case DTypeKind::Float: return float_fill(fill, *this, where);
+    case DTypeKind::Float8: return float8_fill(fill, *this, where);
     case DTypeKind::Complex: return complex_fill(fill, *this, where);
     case DTypeKind::DateTime:
     case DTypeKind::TimeDelta: return time_fill(fill, *this, where);
@@ -339,8 +351,10 @@ std::string DataType::fill_value_to_v2_json(const std::optional<Bytes>& fill) co
   switch (kind_) {
     case DTypeKind::Bool: return data[0] ? "true" : "false";
     case DTypeKind::Int:
-    case DTypeKind::UInt: return integer_json(data, *this);
+    case DTypeKind::UInt:
+    case DTypeKind::Int4: return integer_json(data, *this);
     case DTypeKind::Float: return float_json(load_float(data, item_size_));
+    case DTypeKind::Float8: return float_json(dtype_detail::float8_to_double(data[0], float8_format_));
     case DTypeKind::Complex: {
       const size_t half = item_size_ / 2;
       return "[" + float_json(load_float(data, half)) + "," + float_json(load_float(data + half, half)) + "]";

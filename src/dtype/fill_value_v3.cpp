@@ -11,7 +11,9 @@
 #include "core/json.h"
 #include "dtype/bfloat16.h"
 #include "dtype/data_type.h"
+#include "dtype/float8.h"
 #include "dtype/float_text.h"
+#include "dtype/int4.h"
 #include "dtype/messages.h"
 #include "dtype/text_codecs.h"
 
@@ -108,8 +110,8 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
     }
     bad_fill(where, fill, t, "expected a JSON integer (no fraction or exponent)");
   }
-  const bool is_signed = t.kind() == DTypeKind::Int;
-  const unsigned bits = static_cast<unsigned>(t.item_size() * 8);
+  const bool is_signed = t.kind() == DTypeKind::Int || t.kind() == DTypeKind::Int4;
+  const unsigned bits = t.kind() == DTypeKind::Int4 ? 4u : static_cast<unsigned>(t.item_size() * 8);
   const bool negative = fill.IsInt64() && fill.GetInt64() < 0;
   bool in_range;
   if (negative) {
@@ -138,6 +140,7 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
 }
 
 std::string integer_json(const uint8_t* data, const DataType& t) {
+  if (t.kind() == DTypeKind::Int4) return std::to_string(dtype_detail::int4_value(data[0]));
   const bool is_signed = t.kind() == DTypeKind::Int;
   switch (t.item_size()) {
     case 1: return is_signed ? std::to_string(load<int8_t>(data)) : std::to_string(load<uint8_t>(data));
@@ -150,24 +153,29 @@ std::string integer_json(const uint8_t* data, const DataType& t) {
 // ---- floats ------------------------------------------------------------------
 
 // One IEEE-like float format: its size and the spec's canonical NaN (sign 0,
-// mantissa MSB 1, other mantissa bits 0).
+// mantissa MSB 1, other mantissa bits 0; for the 8-bit floats ml_dtypes' NaN).
 struct FloatFormat {
   size_t size;
   bool brain;  // bfloat16 rather than IEEE binary16 (both 2 bytes)
+  std::optional<dtype_detail::Float8Format> float8 = std::nullopt;  // set for size 1
   uint64_t canonical_nan() const {
+    if (float8) return dtype_detail::float8_canonical_nan(*float8);
     if (brain) return 0x7fc0u;
     return size == 2 ? 0x7e00u : size == 4 ? 0x7fc00000u : 0x7ff8000000000000u;
   }
 };
 
 uint64_t load_bits(const uint8_t* data, size_t size) {
+  if (size == 1) return data[0];
   if (size == 2) return load<uint16_t>(data);
   if (size == 4) return load<uint32_t>(data);
   return load<uint64_t>(data);
 }
 
 void store_bits(uint8_t* out, uint64_t bits, size_t size) {
-  if (size == 2) {
+  if (size == 1) {
+    out[0] = static_cast<uint8_t>(bits);
+  } else if (size == 2) {
     store_at(out, static_cast<uint16_t>(bits));
   } else if (size == 4) {
     store_at(out, static_cast<uint32_t>(bits));
@@ -177,6 +185,7 @@ void store_bits(uint8_t* out, uint64_t bits, size_t size) {
 }
 
 double load_float(const uint8_t* data, FloatFormat f) {
+  if (f.float8) return dtype_detail::float8_to_double(data[0], *f.float8);
   if (f.brain) return dtype_detail::bfloat16_to_double(load<uint16_t>(data));
   if (f.size == 2) return dtype_detail::half_to_double(load<uint16_t>(data));
   if (f.size == 4) return load<float>(data);
@@ -184,7 +193,9 @@ double load_float(const uint8_t* data, FloatFormat f) {
 }
 
 void store_float(uint8_t* out, double value, FloatFormat f) {
-  if (f.brain) {
+  if (f.float8) {
+    out[0] = dtype_detail::double_to_float8(value, *f.float8);
+  } else if (f.brain) {
     store_at(out, dtype_detail::double_to_bfloat16(value));
   } else if (f.size == 2) {
     store_at(out, dtype_detail::double_to_half(value));
@@ -393,9 +404,11 @@ Bytes DataType::parse_fill_value_v3(const rapidjson::Value& fill, const std::str
       if (!fill.IsBool()) bad_fill(where, fill, *this, "expected true or false");
       return Bytes{static_cast<uint8_t>(fill.GetBool() ? 1 : 0)};
     case DTypeKind::Int:
-    case DTypeKind::UInt: return integer_fill(fill, *this, where);
+    case DTypeKind::UInt:
+    case DTypeKind::Int4: return integer_fill(fill, *this, where);
     case DTypeKind::Float: return float_fill(fill, *this, FloatFormat{item_size_, false}, where);
     case DTypeKind::BFloat16: return float_fill(fill, *this, FloatFormat{2, true}, where);
+    case DTypeKind::Float8: return float_fill(fill, *this, FloatFormat{1, false, float8_format_}, where);
     case DTypeKind::Complex: return complex_fill(fill, *this, where);
     case DTypeKind::DateTime:
     case DTypeKind::TimeDelta: return time_fill(fill, *this, where);
@@ -436,9 +449,11 @@ std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
   switch (kind_) {
     case DTypeKind::Bool: return data[0] ? "true" : "false";
     case DTypeKind::Int:
-    case DTypeKind::UInt: return integer_json(data, *this);
+    case DTypeKind::UInt:
+    case DTypeKind::Int4: return integer_json(data, *this);
     case DTypeKind::Float: return float_json(data, FloatFormat{item_size_, false});
     case DTypeKind::BFloat16: return float_json(data, FloatFormat{2, true});
+    case DTypeKind::Float8: return float_json(data, FloatFormat{1, false, float8_format_});
     case DTypeKind::Complex: {
       const FloatFormat half{item_size_ / 2, false};
       return "[" + float_json(data, half) + "," + float_json(data + half.size, half) + "]";

@@ -121,6 +121,21 @@ DataType DataType::make_bfloat16() {
   return t;
 }
 
+std::optional<DataType> DataType::from_tensorstore_name(const std::string& name) {
+  DataType t;
+  t.item_size_ = 1;  // no byte order: TensorStore's "little endian" changes nothing
+  if (name == "int4") {
+    t.kind_ = DTypeKind::Int4;
+  } else if (auto format = dtype_detail::float8_format_named(name)) {
+    t.kind_ = DTypeKind::Float8;
+    t.float8_format_ = *format;
+  } else {
+    return std::nullopt;
+  }
+  t.typestr_ = name;  // TensorStore's v2 "dtype" is the name itself
+  return t;
+}
+
 DataType DataType::make_variable(DTypeKind kind) {
   DataType t;
   t.kind_ = kind;
@@ -182,6 +197,10 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
     no_configuration();
     return make_bfloat16();
   }
+  if (auto extension = from_tensorstore_name(name)) {
+    no_configuration();
+    return *extension;
+  }
   if (name == "string") {
     no_configuration();
     return make_variable(DTypeKind::VarString);
@@ -239,6 +258,8 @@ std::string DataType::to_v3_json() const {
     case DTypeKind::Float:
     case DTypeKind::Complex:
     case DTypeKind::BFloat16:
+    case DTypeKind::Float8:
+    case DTypeKind::Int4:
     case DTypeKind::VarString:
     case DTypeKind::VarBytes: return json::quote(*v3_name());
     case DTypeKind::Void:

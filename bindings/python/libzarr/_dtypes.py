@@ -14,8 +14,12 @@ import numpy as np
 STRING = "string"
 BYTES = "bytes"
 
-# v3 names NumPy has no type for but whose items have a fixed size: raw bytes.
-_RAW_V3_TYPES = {"bfloat16": 2}
+# v3 names NumPy has no type for but whose items have a fixed size: raw bytes
+# (TensorStore's bfloat16 and 8-bit floats; ml_dtypes would give them names).
+_RAW_V3_TYPES = {"bfloat16": 2, "float8_e4m3fn": 1, "float8_e4m3fnuz": 1, "float8_e4m3b11fnuz": 1,
+                 "float8_e5m2": 1, "float8_e5m2fnuz": 1}
+# TensorStore's int4 is stored one sign-extended value per byte: an int8.
+_INT4 = "int4"
 
 
 def numpy_dtype(type_name, load_metadata):
@@ -29,6 +33,8 @@ def numpy_dtype(type_name, load_metadata):
         return np.dtype(object), STRING
     if type_name == "variable_length_bytes":
         return np.dtype(object), BYTES
+    if type_name == _INT4:
+        return np.dtype("i1"), None
     if type_name in _RAW_V3_TYPES:
         return np.dtype(f"V{_RAW_V3_TYPES[type_name]}"), None
     if type_name.startswith("r") and type_name[1:].isdigit():

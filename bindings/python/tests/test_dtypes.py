@@ -69,6 +69,9 @@ def test_v3_data_type_round_trip(url, name):
     ({"name": "fixed_length_utf32", "configuration": {"length_bytes": 12}}, "<U3"),
     ("r16", "|V2"),
     ("bfloat16", "|V2"),
+    ("float8_e4m3fn", "|V1"),
+    ("float8_e5m2fnuz", "|V1"),
+    ("int4", "|i1"),
 ], ids=str)
 def test_v3_types_numpy_lacks_or_spells_otherwise(url, data_type, numpy_type):
     array = libzarr.create(url, {"shape": [4], "data_type": data_type})
