@@ -25,7 +25,7 @@ BUILD_DIR=build-bench bash scripts/build.sh --buildtype=release -Db_ndebug=true 
   exit 1
 }
 
-peer_dir=build-bench/zarrita-bench
+peer_dir=$PWD/build-bench/zarrita-bench  # absolute: npm_peer_install.sh require()s from it
 zarrita_arg=()
 if command -v node >/dev/null 2>&1 &&
    bash tests/support/npm_peer_install.sh "zarrita (bench)" zarrita 0.7.5 tests/interop/zarrita-peer "$peer_dir"; then
