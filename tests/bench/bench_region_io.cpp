@@ -8,7 +8,8 @@
 //   bench_region_io read    DIR RUNS                 open + read whole + close, best of RUNS
 //   bench_region_io write   KIND DIR DATA RUNS       create + write whole + close, best of RUNS
 //   bench_region_io windows DIR POSITIONS RUNS       read the 16^3 windows at POSITIONS
-//   bench_region_io rss     DIR                      1 GiB write + read, one call each
+//   bench_region_io rss     DIR [STEP]               1 GiB write + read, one call each
+//                                                    (STEP write: the write only, for diagnosis)
 //   bench_region_io checksum DATA                    checksum of a data file
 //   bench_region_io selftest                         every kind on a small array (meson benchmark)
 //
@@ -232,7 +233,7 @@ int cmd_windows(const std::string& dir, const std::string& positions_path, int r
 // Peak memory of one 1 GiB write and one 1 GiB read (run under /usr/bin/time -v):
 // uint16 [256, 1024, 2048], zstd 1, chunks [16, 512, 512]. One buffer of region
 // bytes: written from, then read back into.
-int cmd_rss(const std::string& dir) {
+int cmd_rss(const std::string& dir, const std::string& step) {
   g_shape[0] = 256;
   std::vector<uint16_t> data = make_data();
   const Checksum before = checksum(data.data(), data.size());
@@ -240,6 +241,12 @@ int cmd_rss(const std::string& dir) {
   double t0 = now();
   write_whole("v2zstd8", dir, data.data());
   const double t_write = now() - t0;
+  if (step == "write") {
+    std::printf("RESULT {\"region_bytes\": %llu, \"write_s\": %.4f}\n", static_cast<unsigned long long>(data.size() * 2),
+                t_write);
+    fs::remove_all(dir);
+    return 0;
+  }
   std::memset(data.data(), 0, data.size() * 2);
   t0 = now();
   read_whole(dir, data.data());
@@ -324,8 +331,8 @@ int main(int argc, char** argv) {
     return cmd_windows(a[1], a[2], std::stoi(a[3]));
   }
   if (cmd == "rss") {
-    need(2);
-    return cmd_rss(a[1]);
+    if (a.size() != 2 && a.size() != 3) need(2);
+    return cmd_rss(a[1], a.size() == 3 ? a[2] : "both");
   }
   if (cmd == "selftest") return cmd_selftest();
   die("unknown command " + cmd);
