@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""Region I/O benchmark driver: libzarr against zarr-python and zarrita.js.
+
+Run through scripts/bench.sh, which builds build-bench (release) and installs
+zarrita first; docs/performance.md explains the workloads and the figures.
+Standard library only. A benchmark: it prints figures and never fails on speed
+(it exits non-zero only when a program fails or a library reads wrong values).
+
+    python3 scripts/bench.py [--build build-bench] [--zarrita DIR] [--runs 5]
+                             [--peer-runs 5] [--zarrita-runs 3] [--only W1,W5]
+                             [--data-dir /dev/shm/libzarr-bench] [--keep-data]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PEER_PYTHON = "/usr/bin/python3"  # Debian's zarr 2.13.6 + numcodecs 0.11; not the python3 first on PATH
+MIB = 1 << 20
+ARRAY_BYTES = 64 * 1024 * 2048 * 2  # 256 MiB of uint16
+CHUNK_BYTES = 16 * 512 * 512 * 2  # 8 MiB
+N_WINDOWS = 2000
+WINDOW_SEED = 20251123
+
+# name, what, peer, target ratio (peer s / libzarr s)
+WORKLOADS = [
+    ("W1", "read raw, 8 MiB chunks, v2 (into out=)", "zarr-python", 2.0),
+    ("W2", "read zstd 1, 8 MiB chunks, v2", "zarr-python", 2.1),
+    ("W2b", "read blosc lz4+shuffle, 8 MiB chunks, v2", "zarr-python", 1.6),
+    ("W3", "write zstd 1, 8 MiB chunks, v2", "zarr-python", 1.7),
+    ("W4", "read zstd 1, 32^3 chunks, v2", "zarr-python", 4.0),
+    ("W5", "2000 random 16^3 windows, 32^3 zstd, v2", "zarr-python", 2.5),
+    ("W6r", "read sharded v3 (64x256x256 / 32^3, zstd 1)", "zarrita.js", 12.0),
+    ("W6w", "write v3, 8 MiB chunks, zstd 1", "zarrita.js", 12.0),
+]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run(cmd, timeout=1800):
+    """Run a benchmark program; return the JSON of its RESULT line and its stderr."""
+    log("  $ " + " ".join(cmd))
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise SystemExit(f"bench.py: {' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    for line in p.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):]), p.stderr
+    raise SystemExit(f"bench.py: no RESULT line from {' '.join(cmd)}:\n{p.stdout}\n{p.stderr}")
+
+
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return f.read().split()[0]
+    except OSError:
+        return "?"
+
+
+def build_options(build):
+    try:
+        with open(os.path.join(build, "meson-info", "intro-buildoptions.json")) as f:
+            return {o["name"]: o["value"] for o in json.load(f)}
+    except (OSError, ValueError):
+        return {}
+
+
+def machine():
+    info = {}
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        m = re.search(r"^Model name:\s*(.+)$", out, re.M)
+        info["cpu"] = m.group(1).strip() if m else "?"
+    except OSError:
+        info["cpu"] = "?"
+    info["nproc"] = os.cpu_count()
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(re.search(r"MemTotal:\s*(\d+)", f.read()).group(1))
+        info["ram_gib"] = round(kb / (1 << 20), 1)
+    except (OSError, AttributeError):
+        info["ram_gib"] = "?"
+    try:
+        with open("/etc/os-release") as f:
+            m = re.search(r'^PRETTY_NAME="?([^"\n]+)', f.read(), re.M)
+        info["os"] = m.group(1) if m else "?"
+    except OSError:
+        info["os"] = "?"
+    try:
+        info["compiler"] = subprocess.run(["c++", "--version"], capture_output=True,
+                                          text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        info["compiler"] = "?"
+    try:
+        info["node"] = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        info["node"] = "absent"
+    return info
+
+
+def dir_bytes(path):
+    total = 0
+    for dirpath, _, files in os.walk(path):
+        for f in files:
+            total += os.path.getsize(os.path.join(dirpath, f))
+    return total
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(ROOT, "build-bench"))
+    ap.add_argument("--zarrita", default=None, help="folder with node_modules/zarrita and peer_zarrita.mjs")
+    ap.add_argument("--runs", type=int, default=5, help="libzarr runs per workload (best is kept)")
+    ap.add_argument("--peer-runs", type=int, default=5, help="zarr-python runs per workload")
+    ap.add_argument("--zarrita-runs", type=int, default=3, help="zarrita.js runs per workload")
+    ap.add_argument("--only", default="", help="comma-separated workloads (default: all)")
+    ap.add_argument("--data-dir", default=None, help="default /dev/shm/libzarr-bench (or /tmp/... without /dev/shm)")
+    ap.add_argument("--keep-data", action="store_true", help="leave the generated arrays in place")
+    ap.add_argument("--json", default=None, help="where to write every figure (default BUILD/bench-results.json)")
+    args = ap.parse_args()
+
+    build = os.path.abspath(args.build)
+    lib = os.path.join(build, "tests", "bench", "bench_region_io")
+    ceil = os.path.join(build, "tests", "bench", "bench_ceilings")
+    for exe in (lib, ceil):
+        if not os.path.exists(exe):
+            raise SystemExit(f"bench.py: {exe} is missing: run scripts/bench.sh (it builds {build})")
+    opts = build_options(build)
+    if opts.get("buildtype") != "release" or opts.get("b_ndebug") not in ("true", True):
+        log(f"bench.py: WARNING: {build} is buildtype={opts.get('buildtype')} b_ndebug={opts.get('b_ndebug')}, "
+            "not a release build")
+    peer_py = os.path.join(ROOT, "tests", "bench", "peer_zarr_python.py")
+    zarrita_js = os.path.join(args.zarrita, "peer_zarrita.mjs") if args.zarrita else None
+    if zarrita_js and not os.path.exists(zarrita_js):
+        log(f"bench.py: {zarrita_js} is missing: the zarrita.js rows are skipped")
+        zarrita_js = None
+    only = {w.strip() for w in args.only.split(",") if w.strip()}
+    wanted = [w for w in WORKLOADS if not only or w[0] in only or (w[0].startswith("W6") and "W6" in only)]
+
+    data_dir = args.data_dir or ("/dev/shm/libzarr-bench" if os.path.isdir("/dev/shm") else "/tmp/libzarr-bench")
+    os.makedirs(data_dir, exist_ok=True)
+    d = lambda name: os.path.join(data_dir, name)  # noqa: E731
+    info = machine()
+    load_start = loadavg()
+    t_start = time.time()
+    log(f"bench.py: data in {data_dir}; load average {load_start} on {info['nproc']} CPUs")
+
+    # --- data: the raw values and the arrays the read workloads read (written by libzarr, untimed) ---
+    gen, _ = run([lib, "gen", d("data.u16")])
+    expected = gen["checksum"]
+    kinds = {"v2raw8", "v2zstd8", "v2lz48", "v2zstd32", "v3shard"}
+    for kind in sorted(kinds):
+        run([lib, "create", kind, d(kind), d("data.u16")])
+    rng = random.Random(WINDOW_SEED)
+    with open(d("windows.txt"), "w") as f:
+        for _ in range(N_WINDOWS):
+            f.write(f"{rng.randint(0, 64 - 16)} {rng.randint(0, 1024 - 16)} {rng.randint(0, 2048 - 16)}\n")
+
+    # --- ceilings ---
+    ceilings, _ = run([ceil, d("v2zstd8"), d("v2lz48"), str(args.runs)])
+
+    # --- workloads ---
+    rows = {}
+    problems = []
+
+    def lib_cmd(name):
+        return {
+            "W1": ["read", d("v2raw8")], "W2": ["read", d("v2zstd8")], "W2b": ["read", d("v2lz48")],
+            "W3": ["write", "v2zstd8", d("w3-libzarr"), d("data.u16")], "W4": ["read", d("v2zstd32")],
+            "W5": ["windows", d("v2zstd32"), d("windows.txt")], "W6r": ["read", d("v3shard")],
+            "W6w": ["write", "v3zstd8", d("w6-libzarr"), d("data.u16")],
+        }[name]
+
+    def peer_cmd(name):
+        if name.startswith("W6"):
+            if not zarrita_js:
+                return None, 0
+            sub = ["read", d("v3shard")] if name == "W6r" else ["write", d("w6-zarrita"), d("data.u16")]
+            return ["node", "--max-old-space-size=4096", zarrita_js] + sub, args.zarrita_runs
+        sub = {
+            "W1": ["read", d("v2raw8")], "W2": ["read", d("v2zstd8")], "W2b": ["read", d("v2lz48")],
+            "W3": ["write", "v2zstd8", d("w3-zarr-python"), d("data.u16")], "W4": ["read", d("v2zstd32")],
+            "W5": ["windows", d("v2zstd32"), d("windows.txt")],
+        }[name]
+        return [PEER_PYTHON, peer_py] + sub, args.peer_runs
+
+    for name, what, peer, target in wanted:
+        log(f"bench.py: {name}: {what}")
+        mine, _ = run([lib] + lib_cmd(name) + [str(args.runs)])
+        cmd, peer_runs = peer_cmd(name)
+        theirs = run(cmd + [str(peer_runs)])[0] if cmd else None
+        row = {"what": what, "peer": peer, "target": target, "libzarr": mine, "peer_result": theirs,
+               "runs": args.runs, "peer_runs": peer_runs}
+        # Honesty: both libraries read (or wrote and read back) the same values.
+        if name == "W5":
+            same = theirs is None or mine["checksum"] == theirs["checksum"]
+        else:
+            same = mine["checksum"] == expected and (theirs is None or theirs["checksum"] == expected)
+        row["same_values"] = same
+        if not same:
+            problems.append(f"{name}: checksums differ: libzarr {mine['checksum']}, peer "
+                            f"{theirs and theirs['checksum']}, data {expected}")
+        rows[name] = row
+
+    # Stored sizes of what each library wrote (same codec, so they should be close).
+    written = {}
+    for name in ("w3-libzarr", "w3-zarr-python", "w6-libzarr", "w6-zarrita"):
+        if os.path.isdir(d(name)):
+            written[name] = dir_bytes(d(name))
+
+    # --- peak RSS of a 1 GiB write + read, one call each ---
+    rss = None
+    if os.path.exists("/usr/bin/time") and (not only or "RSS" in only):
+        log("bench.py: peak RSS of a 1 GiB write + read")
+        p = subprocess.run(["/usr/bin/time", "-v", lib, "rss", d("rss1g")], capture_output=True, text=True)
+        m = re.search(r"Maximum resident set size \(kbytes\):\s*(\d+)", p.stderr)
+        res = next((json.loads(l[7:]) for l in p.stdout.splitlines() if l.startswith("RESULT ")), None)
+        if p.returncode != 0 or not m or not res:
+            problems.append(f"rss run failed: {p.stdout}\n{p.stderr[-2000:]}")
+        else:
+            threads = info["nproc"]
+            bound = res["region_bytes"] + 2 * threads * CHUNK_BYTES + 16 * MIB
+            rss = {"max_rss_bytes": int(m.group(1)) * 1024, "bound_bytes": bound, "threads": threads, **res}
+
+    load_end = loadavg()
+    elapsed = time.time() - t_start
+
+    # --- report ---
+    def fmt_s(r):
+        return f"{r['best_s']:.3f}" if r else "n/a"
+
+    print()
+    print(f"libzarr region I/O benchmark: {info['cpu']}, {info['nproc']} CPUs, {info['ram_gib']} GiB RAM, "
+          f"{info['os']}, {info['compiler']}, node {info['node']}")
+    print(f"data: uint16 [64, 1024, 2048] (256 MiB) in {data_dir}, warm page cache; best of {args.runs} "
+          f"(libzarr), {args.peer_runs} (zarr-python), {args.zarrita_runs} (zarrita.js); "
+          f"load average {load_start} at start, {load_end} at end; {elapsed:.0f} s")
+    print()
+    header = ("workload", "libzarr s", "peer s", "ratio", "target", "libzarr MB/s", "peer", "values")
+    table = []
+    for name, row in rows.items():
+        mine, theirs = row["libzarr"], row["peer_result"]
+        nbytes = N_WINDOWS * 16 ** 3 * 2 if name == "W5" else ARRAY_BYTES
+        ratio = f"{theirs['best_s'] / mine['best_s']:.2f}" if theirs else "n/a"
+        table.append((f"{name} {row['what']}", fmt_s(mine), fmt_s(theirs), ratio, f">= {row['target']:g}",
+                      f"{nbytes / mine['best_s'] / 1e6:.0f}", row["peer"],
+                      "same" if row["same_values"] else "DIFFER"))
+    if "W6r" in rows and "W6w" in rows and rows["W6r"]["peer_result"] and rows["W6w"]["peer_result"]:
+        lib_s = rows["W6r"]["libzarr"]["best_s"] + rows["W6w"]["libzarr"]["best_s"]
+        peer_s = rows["W6r"]["peer_result"]["best_s"] + rows["W6w"]["peer_result"]["best_s"]
+        table.append(("W6 = W6r + W6w", f"{lib_s:.3f}", f"{peer_s:.3f}", f"{peer_s / lib_s:.2f}", ">= 12",
+                      f"{2 * ARRAY_BYTES / lib_s / 1e6:.0f}", "zarrita.js", ""))
+    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) if i == 0 or i >= 6 else str(c).rjust(w)  # noqa: E731
+                                      for i, (c, w) in enumerate(zip(r, widths))) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in table:
+        print(line(r))
+    print()
+    print("ratio = peer s / libzarr s (higher is better for libzarr); targets are printed, never asserted.")
+
+    n = ceilings["nproc"]
+    memcpy = max(ceilings["memcpy_1t_gbs"], ceilings["memcpy_nt_gbs"])
+    print()
+    print("ceilings (same run, best of %d):" % args.runs)
+    print(f"  memcpy 256 MiB: {ceilings['memcpy_1t_gbs']:.2f} GB/s on 1 thread, "
+          f"{ceilings['memcpy_nt_gbs']:.2f} GB/s on {n} threads")
+    print(f"  zstd decode of the W2 chunks ({ceilings['zstd_chunks']} chunks, "
+          f"{ceilings['zstd_stored_bytes'] / MIB:.1f} MiB stored): {ceilings['zstd_1t_gbs']:.2f} GB/s on 1 thread, "
+          f"x {n} = {ceilings['zstd_1t_gbs'] * n:.2f} GB/s")
+    print(f"  blosc lz4+shuffle decode of the W2b chunks ({ceilings['blosc_chunks']} chunks, "
+          f"{ceilings['blosc_stored_bytes'] / MIB:.1f} MiB stored): {ceilings['blosc_1t_gbs']:.2f} GB/s on 1 thread, "
+          f"x {n} = {ceilings['blosc_1t_gbs'] * n:.2f} GB/s")
+    if "W1" in rows:
+        gbs = ARRAY_BYTES / rows["W1"]["libzarr"]["best_s"] / 1e9
+        print(f"  libzarr W1: {gbs:.2f} GB/s = {100 * gbs / memcpy:.0f}% of the memcpy ceiling ({memcpy:.2f} GB/s)")
+    if "W2" in rows:
+        gbs = ARRAY_BYTES / rows["W2"]["libzarr"]["best_s"] / 1e9
+        zc = ceilings["zstd_1t_gbs"] * n
+        print(f"  libzarr W2: {gbs:.2f} GB/s = {100 * gbs / zc:.0f}% of the zstd ceiling ({zc:.2f} GB/s; aim >= 75%), "
+              f"{100 * gbs / ceilings['zstd_1t_gbs']:.0f}% of one thread's zstd decode")
+    if "W2b" in rows:
+        gbs = ARRAY_BYTES / rows["W2b"]["libzarr"]["best_s"] / 1e9
+        bc = ceilings["blosc_1t_gbs"] * n
+        print(f"  libzarr W2b: {gbs:.2f} GB/s = {100 * gbs / bc:.0f}% of the blosc ceiling ({bc:.2f} GB/s)")
+    if written:
+        print()
+        print("stored bytes written: " + ", ".join(f"{k} {v / MIB:.1f} MiB" for k, v in written.items()))
+    if rss:
+        print()
+        print(f"peak RSS, libzarr 1 GiB write + read in one call each (uint16 [256, 1024, 2048], zstd 1, 8 MiB chunks; "
+              f"write {rss['write_s']:.2f} s, read {rss['read_s']:.2f} s):")
+        print(f"  Maximum resident set size {rss['max_rss_bytes'] / MIB:.0f} MiB; bound region bytes + 2 x "
+              f"{rss['threads']} threads x 8 MiB + 16 MiB = {rss['bound_bytes'] / MIB:.0f} MiB "
+              f"({'within' if rss['max_rss_bytes'] <= rss['bound_bytes'] else 'ABOVE'} the bound)")
+    for p in problems:
+        print("PROBLEM: " + p)
+
+    out = args.json or os.path.join(build, "bench-results.json")
+    with open(out, "w") as f:
+        json.dump({"machine": info, "load_average": [load_start, load_end], "elapsed_s": elapsed,
+                   "ceilings": ceilings, "workloads": rows, "written_bytes": written, "rss": rss,
+                   "problems": problems}, f, indent=1)
+    print(f"\n(all figures: {out})")
+    if not args.keep_data:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

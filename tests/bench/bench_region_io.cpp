@@ -1,0 +1,339 @@
+// Region I/O benchmark, the libzarr side of scripts/bench.sh (scripts/bench.py
+// drives it; docs/performance.md has the table). It uses the public C API only
+// (zarr.h), as an application would. A benchmark, not a test: it prints
+// figures and exits 0 unless a libzarr call fails or a read gives wrong values.
+//
+//   bench_region_io gen     DATA                     write the 256 MiB data file
+//   bench_region_io create  KIND DIR DATA            create array KIND at DIR from DATA
+//   bench_region_io read    DIR RUNS                 open + read whole + close, best of RUNS
+//   bench_region_io write   KIND DIR DATA RUNS       create + write whole + close, best of RUNS
+//   bench_region_io windows DIR POSITIONS RUNS       read the 16^3 windows at POSITIONS
+//   bench_region_io rss     DIR [STEP]               1 GiB write + read, one call each
+//                                                    (STEP write: the write only, for diagnosis)
+//   bench_region_io checksum DATA                    checksum of a data file
+//   bench_region_io selftest                         every kind on a small array (meson benchmark)
+//
+// KIND: v2raw8 | v2zstd8 | v2lz48 | v2zstd32 | v3shard | v3zstd8 (see kind_metadata).
+// DATA: the raw C-order little-endian uint16 values of shape kShape.
+// POSITIONS: text, one window start "z y x" per line.
+//
+// Each timed command prints one line "RESULT {json}" with best_s, runs_s (every
+// run, seconds) and, for reads, the checksum of the values read (computed after
+// the timed runs): s1 = sum v[i], s2 = sum v[i] * (i % 251 + 1), both exact in
+// doubles, so Python and JavaScript compute the same pair.
+#include <unistd.h>
+#include <zarr/zarr.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// 256 MiB of uint16. 8 MiB chunks of [16, 512, 512], 32^3 chunks and
+// 64x256x256 shards all tile it exactly.
+uint64_t g_shape[3] = {64, 1024, 2048};
+
+uint64_t n_elements() { return g_shape[0] * g_shape[1] * g_shape[2]; }
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "bench_region_io: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void check(int status, const std::string& what) {
+  if (status != ZARR_OK) die(what + ": " + zarr_status_name(status) + ": " + zarr_last_error());
+}
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+std::string shape_json(const uint64_t* s) {
+  return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) + "]";
+}
+
+// The metadata document of each kind of array the benchmark uses.
+std::string kind_metadata(const std::string& kind) {
+  const std::string shape = shape_json(g_shape);
+  const std::string v2 = R"({"zarr_format": 2, "shape": )" + shape +
+                         R"(, "dtype": "<u2", "order": "C", "fill_value": 0, "filters": null, )";
+  const std::string chunks8 = R"("chunks": [16, 512, 512], )";
+  const std::string chunks32 = R"("chunks": [32, 32, 32], )";
+  if (kind == "v2raw8") return v2 + chunks8 + R"("compressor": null})";
+  if (kind == "v2zstd8") return v2 + chunks8 + R"("compressor": {"id": "zstd", "level": 1}})";
+  if (kind == "v2lz48")
+    return v2 + chunks8 + R"("compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}})";
+  if (kind == "v2zstd32") return v2 + chunks32 + R"("compressor": {"id": "zstd", "level": 1}})";
+  const std::string v3 = R"({"zarr_format": 3, "node_type": "array", "shape": )" + shape +
+                         R"(, "data_type": "uint16", "fill_value": 0, )"
+                         R"("chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}}, )";
+  const std::string bytes_zstd =
+      R"([{"name": "bytes", "configuration": {"endian": "little"}}, )"
+      R"({"name": "zstd", "configuration": {"level": 1, "checksum": false}}])";
+  if (kind == "v3zstd8")
+    return v3 + R"("chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [16, 512, 512]}}, "codecs": )" +
+           bytes_zstd + "}";
+  if (kind == "v3shard")
+    return v3 + R"("chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [64, 256, 256]}}, )"
+                R"("codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [32, 32, 32], "codecs": )" +
+           bytes_zstd +
+           R"(, "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}], )"
+           R"("index_location": "end"}}]})";
+  die("unknown kind " + kind);
+}
+
+// A smooth field plus 4 random low bits, the kind of data Zarr holds.
+std::vector<uint16_t> make_data() {
+  std::vector<uint16_t> v(n_elements());
+  std::mt19937 rng(42);
+  const uint64_t nz = g_shape[0], ny = g_shape[1], nx = g_shape[2];
+  std::vector<double> sx(nx), cy(ny);
+  for (uint64_t x = 0; x < nx; ++x) sx[x] = std::sin(6.0 * static_cast<double>(x) / static_cast<double>(nx));
+  for (uint64_t y = 0; y < ny; ++y) cy[y] = std::cos(5.0 * static_cast<double>(y) / static_cast<double>(ny));
+  size_t i = 0;
+  for (uint64_t z = 0; z < nz; ++z) {
+    const double fz = 0.15 * static_cast<double>(z) / static_cast<double>(nz);
+    for (uint64_t y = 0; y < ny; ++y) {
+      for (uint64_t x = 0; x < nx; ++x) {
+        const double field = 0.4 + fz + 0.25 * sx[x] * cy[y];
+        v[i++] = static_cast<uint16_t>(static_cast<uint16_t>(field * 4096.0) << 4 | (rng() & 0xF));
+      }
+    }
+  }
+  return v;
+}
+
+std::vector<uint16_t> load(const std::string& path) {
+  std::vector<uint16_t> v(n_elements());
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * 2)))
+    die("cannot read " + std::to_string(v.size() * 2) + " bytes from " + path);
+  return v;
+}
+
+struct Checksum {
+  double s1 = 0, s2 = 0;
+};
+
+Checksum checksum(const uint16_t* v, size_t n) {
+  // Integer sums (exact), reported as doubles (exact below 2^53).
+  uint64_t s1 = 0, s2 = 0, w = 1;
+  for (size_t i = 0; i < n; ++i) {
+    s1 += v[i];
+    s2 += static_cast<uint64_t>(v[i]) * w;
+    if (++w == 252) w = 1;
+  }
+  return {static_cast<double>(s1), static_cast<double>(s2)};
+}
+
+std::string checksum_json(const Checksum& c) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "[%.0f, %.0f]", c.s1, c.s2);
+  return buf;
+}
+
+void print_result(const std::string& extra, const std::vector<double>& runs) {
+  std::ostringstream o;
+  o.precision(6);
+  o << "RESULT {\"best_s\": " << *std::min_element(runs.begin(), runs.end()) << ", \"runs_s\": [";
+  for (size_t i = 0; i < runs.size(); ++i) o << (i ? ", " : "") << runs[i];
+  o << "]" << extra << "}";
+  std::printf("%s\n", o.str().c_str());
+  std::fflush(stdout);
+}
+
+void write_whole(const std::string& kind, const std::string& dir, const uint16_t* data) {
+  zarr_array* a = nullptr;
+  check(zarr_create(&a, dir.c_str(), kind_metadata(kind).c_str()), "zarr_create " + dir);
+  const uint64_t start[3] = {0, 0, 0};
+  check(zarr_write_region(a, 3, start, g_shape, data, n_elements() * 2), "zarr_write_region " + dir);
+  check(zarr_close(a), "zarr_close " + dir);
+}
+
+void read_whole(const std::string& dir, uint16_t* out) {
+  zarr_array* a = nullptr;
+  check(zarr_open(&a, dir.c_str(), "r"), "zarr_open " + dir);
+  uint64_t shape[3];
+  if (zarr_ndim(a) != 3) die(dir + " is not 3-d");
+  check(zarr_shape(a, shape), "zarr_shape");
+  if (!std::equal(shape, shape + 3, g_shape)) die(dir + " has another shape");
+  const uint64_t start[3] = {0, 0, 0};
+  check(zarr_read_region(a, 3, start, g_shape, out, n_elements() * 2), "zarr_read_region " + dir);
+  check(zarr_close(a), "zarr_close " + dir);
+}
+
+int cmd_read(const std::string& dir, int runs) {
+  std::vector<uint16_t> out(n_elements());
+  std::memset(out.data(), 0xAB, out.size() * 2);  // fault the pages in before timing
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    const double t0 = now();
+    read_whole(dir, out.data());
+    times.push_back(now() - t0);
+  }
+  print_result(", \"checksum\": " + checksum_json(checksum(out.data(), out.size())), times);
+  return 0;
+}
+
+int cmd_write(const std::string& kind, const std::string& dir, const std::string& data_path, int runs) {
+  const std::vector<uint16_t> data = load(data_path);
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    fs::remove_all(dir);  // untimed: every run writes a new array
+    const double t0 = now();
+    write_whole(kind, dir, data.data());
+    times.push_back(now() - t0);
+  }
+  // Untimed: what was written reads back as the data.
+  std::vector<uint16_t> back(n_elements());
+  read_whole(dir, back.data());
+  if (back != data) die("write " + kind + ": " + dir + " does not read back as the data");
+  print_result(", \"checksum\": " + checksum_json(checksum(back.data(), back.size())), times);
+  return 0;
+}
+
+int cmd_windows(const std::string& dir, const std::string& positions_path, int runs) {
+  std::vector<uint64_t> pos;
+  {
+    std::ifstream in(positions_path);
+    uint64_t v;
+    while (in >> v) pos.push_back(v);
+  }
+  if (pos.empty() || pos.size() % 3) die("bad positions file " + positions_path);
+  const size_t n = pos.size() / 3;
+  const uint64_t count[3] = {16, 16, 16};
+  std::vector<uint16_t> out(n * 4096);
+  std::memset(out.data(), 0xAB, out.size() * 2);
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    const double t0 = now();
+    zarr_array* a = nullptr;
+    check(zarr_open(&a, dir.c_str(), "r"), "zarr_open " + dir);
+    for (size_t w = 0; w < n; ++w)
+      check(zarr_read_region(a, 3, &pos[3 * w], count, &out[w * 4096], 4096 * 2), "zarr_read_region window");
+    check(zarr_close(a), "zarr_close");
+    times.push_back(now() - t0);
+  }
+  print_result(", \"windows\": " + std::to_string(n) + ", \"checksum\": " + checksum_json(checksum(out.data(), out.size())),
+               times);
+  return 0;
+}
+
+// Peak memory of one 1 GiB write and one 1 GiB read (run under /usr/bin/time -v):
+// uint16 [256, 1024, 2048], zstd 1, chunks [16, 512, 512]. One buffer of region
+// bytes: written from, then read back into.
+int cmd_rss(const std::string& dir, const std::string& step) {
+  g_shape[0] = 256;
+  std::vector<uint16_t> data = make_data();
+  const Checksum before = checksum(data.data(), data.size());
+  fs::remove_all(dir);
+  double t0 = now();
+  write_whole("v2zstd8", dir, data.data());
+  const double t_write = now() - t0;
+  if (step == "write") {
+    std::printf("RESULT {\"region_bytes\": %llu, \"write_s\": %.4f}\n", static_cast<unsigned long long>(data.size() * 2),
+                t_write);
+    fs::remove_all(dir);
+    return 0;
+  }
+  std::memset(data.data(), 0, data.size() * 2);
+  t0 = now();
+  read_whole(dir, data.data());
+  const double t_read = now() - t0;
+  const Checksum after = checksum(data.data(), data.size());
+  if (after.s1 != before.s1 || after.s2 != before.s2) die("rss: the 1 GiB array does not read back as written");
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "RESULT {\"region_bytes\": %llu, \"write_s\": %.4f, \"read_s\": %.4f}",
+                static_cast<unsigned long long>(data.size() * 2), t_write, t_read);
+  std::printf("%s\n", buf);
+  fs::remove_all(dir);
+  return 0;
+}
+
+int cmd_selftest() {
+  g_shape[0] = 64;
+  g_shape[1] = 256;
+  g_shape[2] = 512;  // 16 MiB: still tiled by every chunk and shard shape
+  const fs::path root = fs::temp_directory_path() / ("libzarr-bench-selftest-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  const std::vector<uint16_t> data = make_data();
+  const std::string data_path = (root / "data.u16").string();
+  {
+    std::ofstream out(data_path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size() * 2));
+  }
+  const std::string expected = checksum_json(checksum(data.data(), data.size()));
+  for (const char* kind : {"v2raw8", "v2zstd8", "v2lz48", "v2zstd32", "v3shard", "v3zstd8"}) {
+    const std::string dir = (root / kind).string();
+    std::printf("%-9s write: ", kind);
+    cmd_write(kind, dir, data_path, 2);
+    std::printf("%-9s read:  ", kind);
+    cmd_read(dir, 2);
+  }
+  std::printf("expected checksum %s\n", expected.c_str());
+  fs::remove_all(root);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> a(argv + 1, argv + argc);
+  auto need = [&](size_t n) {
+    if (a.size() != n) die("wrong number of arguments for " + (a.empty() ? std::string("?") : a[0]));
+  };
+  if (a.empty()) die("usage: see the comment at the top of tests/bench/bench_region_io.cpp");
+  const std::string& cmd = a[0];
+  if (cmd == "gen") {
+    need(2);
+    const std::vector<uint16_t> data = make_data();
+    std::ofstream out(a[1], std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size() * 2));
+    if (!out) die("cannot write " + a[1]);
+    std::printf("RESULT {\"checksum\": %s}\n", checksum_json(checksum(data.data(), data.size())).c_str());
+    return 0;
+  }
+  if (cmd == "checksum") {
+    need(2);
+    const std::vector<uint16_t> data = load(a[1]);
+    std::printf("RESULT {\"checksum\": %s}\n", checksum_json(checksum(data.data(), data.size())).c_str());
+    return 0;
+  }
+  if (cmd == "create") {
+    need(4);
+    const std::vector<uint16_t> data = load(a[3]);
+    fs::remove_all(a[2]);
+    write_whole(a[1], a[2], data.data());
+    std::printf("RESULT {}\n");
+    return 0;
+  }
+  if (cmd == "read") {
+    need(3);
+    return cmd_read(a[1], std::stoi(a[2]));
+  }
+  if (cmd == "write") {
+    need(5);
+    return cmd_write(a[1], a[2], a[3], std::stoi(a[4]));
+  }
+  if (cmd == "windows") {
+    need(4);
+    return cmd_windows(a[1], a[2], std::stoi(a[3]));
+  }
+  if (cmd == "rss") {
+    if (a.size() != 2 && a.size() != 3) need(2);
+    return cmd_rss(a[1], a.size() == 3 ? a[2] : "both");
+  }
+  if (cmd == "selftest") return cmd_selftest();
+  die("unknown command " + cmd);
+}
