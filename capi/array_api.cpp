@@ -211,6 +211,14 @@ ZARR_API int zarr_info(const zarr_array* array, char** json_out) {
   });
 }
 
+ZARR_API int zarr_stored_chunks(const zarr_array* array, char** json_out) {
+  return guarded([&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(array, "array")->impl->stored_chunks_json());
+  });
+}
+
 ZARR_API int zarr_get_dimension_names(const zarr_array* array, char** json_out) {
   return guarded([&] {
     require(json_out, "json_out");

@@ -273,6 +273,17 @@ ZARR_API int zarr_get_metadata(const zarr_array *array, char **json_out);
 ZARR_API int zarr_info(const zarr_array *array, char **json_out);
 
 /**
+ * The array's stored keys, sorted out, as a JSON object (free with zarr_free):
+ * {"chunks": [[0, 0], [0, 1], ...], "stray_keys": ["notes.txt", ...]}.
+ * "chunks" are the grid indices of the chunks (shards, for a sharded array)
+ * that are stored, in the store's key order; "stray_keys" every other key
+ * under the array that is not its metadata: chunk keys outside the grid (left
+ * by a shrink), foreign files. A chunk not listed reads as the fill value.
+ * ZARR_ERR_UNSUPPORTED on stores that cannot list their keys (HTTP).
+ */
+ZARR_API int zarr_stored_chunks(const zarr_array *array, char **json_out);
+
+/**
  * The v3 dimension_names as a JSON list of strings and nulls, one per dimension,
  * or "null" when the array has none (always for v2). Free with zarr_free.
  */

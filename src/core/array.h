@@ -82,6 +82,11 @@ class Array {
   // chunks_initialized (null on stores that cannot list), chunks_total,
   // store, path (core/array_info.cpp).
   std::string info_json() const;
+  // The stored keys under the array, sorted out: {"chunks": [[grid index],
+  // ...]} for chunk keys inside the grid, "stray_keys" for every other key
+  // that is not the array's metadata (chunk keys outside the grid, foreign
+  // files). ZARR_ERR_UNSUPPORTED on stores that cannot list (core/array_info.cpp).
+  std::string stored_chunks_json() const;
   // v3 dimension_names: empty when absent; an entry is nullopt when null.
   const std::vector<std::optional<std::string>>& dimension_names() const;
   std::string attributes_json() const;
@@ -125,6 +130,14 @@ class Array {
     std::optional<uint64_t> chunks_initialized;
   };
   StoredFigures stored_figures() const;
+  // The keys under the array (relative to it), sorted into chunks inside the
+  // grid, metadata keys, and the rest; nullopt when the store cannot list.
+  struct StoredKeys {
+    std::vector<std::vector<uint64_t>> chunks;  // grid indices
+    std::vector<std::string> stray;
+    uint64_t nbytes = 0;                        // every key's size, metadata included
+  };
+  std::optional<StoredKeys> stored_keys(bool with_sizes) const;
 
   std::shared_ptr<Store> store_;
   std::string path_;

@@ -5,6 +5,8 @@
 
 #include "codecs/sharding_codec.h"
 #include "core/array.h"
+#include "core/error.h"
+#include "core/hierarchy.h"
 #include "core/json.h"
 #include "core/path.h"
 #include "grid/chunk_grid.h"
@@ -42,20 +44,68 @@ uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint6
 
 }  // namespace
 
-Array::StoredFigures Array::stored_figures() const {
-  StoredFigures figures;
-  if (!store_->listable()) return figures;
+static bool is_metadata_key(const std::string& key) {
+  return key == ".zarray" || key == ".zattrs" || key == "zarr.json" || key == "meta" || key == "attrs";
+}
+
+static bool inside_grid(const std::vector<uint64_t>& coords, const std::vector<uint64_t>& shape,
+                 const std::vector<uint64_t>& chunks) {
+  for (size_t d = 0; d < coords.size(); ++d) {
+    if (chunks[d] == 0 || coords[d] >= (shape[d] + chunks[d] - 1) / chunks[d]) return false;
+  }
+  return true;
+}
+
+std::optional<Array::StoredKeys> Array::stored_keys(bool with_sizes) const {
+  if (!store_->listable()) return std::nullopt;
   const std::string prefix = path_.empty() ? "" : path_ + "/";
+  const std::vector<uint64_t> current_shape = shape();
+  StoredKeys keys;
   std::vector<uint64_t> coords;
-  uint64_t bytes = 0, chunks = 0;
   for (const std::string& key : store_->list_prefix(prefix)) {
     const std::string local = key.substr(prefix.size());
-    if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords)) ++chunks;
-    bytes += store_->value_size(key).value_or(0);
+    if (with_sizes) keys.nbytes += store_->value_size(key).value_or(0);
+    if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords) && inside_grid(coords, current_shape, meta_.chunks)) {
+      keys.chunks.push_back(coords);
+    } else if (!is_metadata_key(local)) {
+      keys.stray.push_back(local);
+    }
   }
-  figures.nbytes_stored = bytes;
-  figures.chunks_initialized = chunks;
+  return keys;
+}
+
+Array::StoredFigures Array::stored_figures() const {
+  StoredFigures figures;
+  const std::optional<StoredKeys> keys = stored_keys(true);
+  if (!keys) return figures;
+  figures.nbytes_stored = keys->nbytes;
+  figures.chunks_initialized = keys->chunks.size();
   return figures;
+}
+
+std::string Array::stored_chunks_json() const {
+  const std::optional<StoredKeys> keys = stored_keys(false);
+  if (!keys) {
+    fail(ZARR_ERR_UNSUPPORTED, "cannot list the chunks of array " + describe_node(*store_, path_) +
+                                   ": the store cannot list its keys");
+  }
+  rapidjson::StringBuffer buf;
+  JsonWriter w(buf);
+  w.StartObject();
+  w.Key("chunks");
+  w.StartArray();
+  for (const std::vector<uint64_t>& index : keys->chunks) {
+    w.StartArray();
+    for (uint64_t i : index) w.Uint64(i);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.Key("stray_keys");
+  w.StartArray();
+  for (const std::string& key : keys->stray) w.String(key.c_str(), static_cast<rapidjson::SizeType>(key.size()));
+  w.EndArray();
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
 }
 
 std::string Array::info_json() const {

@@ -3,6 +3,7 @@
 // sharded, memory-store and variable-length arrays, and its argument errors.
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "capi_helpers.h"
@@ -151,4 +152,43 @@ TEST(Info, NullArgumentsAreInvalidArguments) {
   EXPECT_STATUS(zarr_info(nullptr, &text), ZARR_ERR_INVALID_ARGUMENT, "array");
   EXPECT_EQ(text, nullptr);
   EXPECT_STATUS(zarr_info(a, nullptr), ZARR_ERR_INVALID_ARGUMENT, "json_out");
+}
+
+TEST(StoredChunks, ListsChunksInTheGridAndEverythingElseAsStray) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "a", array_meta("[8, 8]", "[4, 4]"));
+  ASSERT_OK(write_region<int32_t>(a, {4, 0}, {4, 8}, std::vector<int32_t>(32, 5)));  // chunks 1.0 and 1.1
+  write_file(dir / "a/notes.txt", zarr::ByteView(reinterpret_cast<const uint8_t*>("x"), 1));
+  write_file(dir / "a/7.7", zarr::ByteView(reinterpret_cast<const uint8_t*>("y"), 1));  // outside the grid
+  char* text = nullptr;
+  ASSERT_OK(zarr_stored_chunks(a, &text));
+  rapidjson::Document doc;
+  doc.Parse(text);
+  zarr_free(text);
+  ASSERT_TRUE(doc.IsObject());
+  std::vector<std::vector<uint64_t>> chunks;
+  for (const auto& c : doc["chunks"].GetArray()) chunks.push_back(list_of(c));
+  std::sort(chunks.begin(), chunks.end());
+  EXPECT_EQ(chunks, (std::vector<std::vector<uint64_t>>{{1, 0}, {1, 1}}));
+  std::vector<std::string> stray;
+  for (const auto& k : doc["stray_keys"].GetArray()) stray.emplace_back(k.GetString());
+  std::sort(stray.begin(), stray.end());
+  EXPECT_EQ(stray, (std::vector<std::string>{"7.7", "notes.txt"}));
+}
+
+TEST(StoredChunks, V3KeysAndSharedMemoryStore) {
+  ArrayPtr a = create_array("memory://stored-chunks/x", v3_meta(kBytesCodec));
+  ASSERT_OK(write_region<int32_t>(a, {0, 4}, {1, 1}, {1}));
+  char* text = nullptr;
+  ASSERT_OK(zarr_stored_chunks(a, &text));
+  EXPECT_STREQ(text, R"({"chunks":[[0,1]],"stray_keys":[]})");
+  zarr_free(text);
+}
+
+TEST(StoredChunks, ArgumentErrors) {
+  char* text = nullptr;
+  EXPECT_STATUS(zarr_stored_chunks(nullptr, &text), ZARR_ERR_INVALID_ARGUMENT, "array");
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "a", array_meta("[4]", "[2]"));
+  EXPECT_STATUS(zarr_stored_chunks(a, nullptr), ZARR_ERR_INVALID_ARGUMENT, "json_out");
 }

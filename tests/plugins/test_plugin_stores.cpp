@@ -276,6 +276,15 @@ TEST_F(FaultyStore, StoresWithoutWriteOrListCallbacks) {
   ASSERT_OK(zarr_group_open(g.out(), "faultyro://db/g", "r"));
   char* json = nullptr;
   EXPECT_STATUS(zarr_group_list(g, &json), ZARR_ERR_UNSUPPORTED, "no list callback");
+  // Without a listing the stored figures are unknown, and the chunk listing unsupported.
+  ArrayPtr listless;
+  ASSERT_OK(zarr_open(listless.out(), "faultyro://db/a", "r"));
+  ASSERT_OK(zarr_info(listless, &json));
+  EXPECT_NE(std::string(json).find("\"chunks_initialized\":null"), std::string::npos) << json;
+  zarr_free(json);
+  json = nullptr;
+  EXPECT_STATUS(zarr_stored_chunks(listless, &json), ZARR_ERR_UNSUPPORTED, "cannot list its keys");
+  EXPECT_EQ(json, nullptr);
 }
 
 TEST(StoreRegister, RefusesBadVtablesNamingTheField) {
