@@ -1,0 +1,122 @@
+#include "array_layout.h"
+
+#include <filesystem>
+
+#include "array_walk.h"
+#include "cli_common.h"
+
+namespace fs = std::filesystem;
+
+namespace zarrtool {
+
+std::string ArrayLayout::chunk_key(const std::vector<uint64_t>& index) const {
+  if (index.empty()) return scalar_key;
+  std::string key = key_prefix;
+  for (size_t d = 0; d < index.size(); ++d) {
+    if (d) key += key_separator;
+    key += std::to_string(index[d]);
+  }
+  return key;
+}
+
+static std::vector<uint64_t> extents_of(const rapidjson::Value& list) {
+  std::vector<uint64_t> extents;
+  if (!list.IsArray()) return extents;
+  for (const auto& item : list.GetArray()) extents.push_back(item.IsUint64() ? item.GetUint64() : 0);
+  return extents;
+}
+
+static const rapidjson::Value* member(const rapidjson::Value& object, const char* name) {
+  if (!object.IsObject()) return nullptr;
+  auto it = object.FindMember(name);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+// v2 (and v1): chunks, dimension_separator, filters + compressor as one list.
+static void read_v2_layout(const rapidjson::Document& doc, ArrayLayout& layout) {
+  if (const auto* chunks = member(doc, "chunks")) layout.storage_shape = extents_of(*chunks);
+  if (const auto* sep = member(doc, "dimension_separator"); sep && sep->IsString()) {
+    layout.key_separator = sep->GetString();
+  }
+  rapidjson::Document codecs(rapidjson::kArrayType);
+  auto& alloc = codecs.GetAllocator();
+  if (const auto* filters = member(doc, "filters"); filters && filters->IsArray()) {
+    for (const auto& f : filters->GetArray()) codecs.PushBack(rapidjson::Value(f, alloc), alloc);
+  }
+  if (const auto* compressor = member(doc, "compressor"); compressor && compressor->IsObject()) {
+    codecs.PushBack(rapidjson::Value(*compressor, alloc), alloc);
+  }
+  layout.codecs_json = to_json(codecs);
+}
+
+static void read_v3_key_encoding(const rapidjson::Value& encoding, ArrayLayout& layout) {
+  const auto* name = member(encoding, "name");
+  const bool v2_keys = name && name->IsString() && std::string(name->GetString()) == "v2";
+  layout.key_separator = v2_keys ? "." : "/";
+  if (const auto* config = member(encoding, "configuration")) {
+    if (const auto* sep = member(*config, "separator"); sep && sep->IsString()) layout.key_separator = sep->GetString();
+  }
+  layout.key_prefix = v2_keys ? "" : "c" + layout.key_separator;
+  layout.scalar_key = v2_keys ? "0" : "c";
+}
+
+static void read_v3_layout(const rapidjson::Document& doc, ArrayLayout& layout) {
+  if (const auto* grid = member(doc, "chunk_grid")) {
+    if (const auto* config = member(*grid, "configuration")) {
+      if (const auto* shape = member(*config, "chunk_shape")) layout.storage_shape = extents_of(*shape);
+    }
+  }
+  if (const auto* encoding = member(doc, "chunk_key_encoding")) read_v3_key_encoding(*encoding, layout);
+  if (const auto* codecs = member(doc, "codecs"); codecs && codecs->IsArray()) {
+    layout.codecs_json = to_json(*codecs);
+    // A sharded array names sharding_indexed as its array->bytes codec.
+    for (const auto& codec : codecs->GetArray()) {
+      const auto* name = member(codec, "name");
+      if (!name || !name->IsString() || std::string(name->GetString()) != "sharding_indexed") continue;
+      if (const auto* config = member(codec, "configuration")) {
+        if (const auto* inner = member(*config, "chunk_shape")) layout.inner_chunk_shape = extents_of(*inner);
+      }
+    }
+  }
+}
+
+ArrayLayout read_layout(const zarr_array* array) {
+  ArrayLayout layout;
+  layout.zarr_format = zarr_format(array);
+  rapidjson::Document doc = parse_json(array_metadata_json(array), "the array's metadata");
+  if (const auto* fill = member(doc, "fill_value")) layout.fill_value_json = to_json(*fill);
+  if (layout.zarr_format == 3) {
+    read_v3_layout(doc, layout);
+  } else {
+    read_v2_layout(doc, layout);
+  }
+  if (layout.storage_shape.size() != zarr_ndim(array)) layout.storage_shape = array_chunk_shape(array);
+  return layout;
+}
+
+static uint64_t directory_bytes(const fs::path& dir) {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file(ec)) total += it->file_size(ec);
+  }
+  return total;
+}
+
+StorageStats storage_stats(const std::string& url, const zarr_array* array, const ArrayLayout& layout) {
+  StorageStats stats;
+  std::string dir = local_directory(url);
+  if (dir.empty() || !fs::is_directory(dir)) return stats;
+  stats.known = true;
+  stats.bytes_stored = directory_bytes(dir);
+  std::vector<uint64_t> shape = array_shape(array);
+  stats.objects_total = chunk_count(shape, layout.storage_shape);
+  for_each_chunk(shape, layout.storage_shape, [&](const std::vector<uint64_t>& index, const Box&) {
+    std::error_code ec;
+    if (fs::is_regular_file(fs::path(dir) / layout.chunk_key(index), ec)) ++stats.objects_present;
+  });
+  return stats;
+}
+
+}  // namespace zarrtool

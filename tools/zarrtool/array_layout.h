@@ -1,0 +1,45 @@
+// What zarrtool reads from an array's stored metadata document
+// (zarr_get_metadata): the storage grid, the codecs and the chunk keys. The
+// C API gives shape and data type directly but not these, so they come from
+// the document, for Zarr v2 and v3 alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "zarr/zarr.h"
+
+namespace zarrtool {
+
+struct ArrayLayout {
+  int zarr_format = 0;
+  // The grid of stored objects: chunks, or shards when sharded.
+  std::vector<uint64_t> storage_shape;
+  // Inner chunks of a sharded array; empty otherwise.
+  std::vector<uint64_t> inner_chunk_shape;
+  std::string codecs_json = "[]";      // v3 codecs, or v2 filters then compressor
+  std::string fill_value_json = "null";
+  // Chunk key pieces: key = prefix + join(indices, separator), or
+  // scalar_key for 0-d arrays.
+  std::string key_prefix;
+  std::string key_separator = ".";
+  std::string scalar_key = "0";
+
+  bool sharded() const { return !inner_chunk_shape.empty(); }
+  std::string chunk_key(const std::vector<uint64_t>& index) const;
+};
+
+ArrayLayout read_layout(const zarr_array* array);
+
+// Stored-size statistics of a filesystem array; known is false for other stores.
+struct StorageStats {
+  bool known = false;
+  uint64_t bytes_stored = 0;       // every file of the array, metadata included
+  uint64_t objects_present = 0;    // chunk (or shard) files that exist
+  uint64_t objects_total = 0;
+};
+
+StorageStats storage_stats(const std::string& url, const zarr_array* array, const ArrayLayout& layout);
+
+}  // namespace zarrtool

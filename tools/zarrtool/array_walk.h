@@ -1,0 +1,43 @@
+// Walking an array in bounded pieces, and turning elements into text.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "zarr/zarr.h"
+
+namespace zarrtool {
+
+// A box of elements: start and count per dimension.
+struct Box {
+  std::vector<uint64_t> start;
+  std::vector<uint64_t> count;
+};
+
+// Splits box along dimension 0 at multiples of row_height (a chunk's extent),
+// so each piece touches one row of chunks: memory stays bounded by one chunk
+// row however large the array, and no chunk is decoded twice for one row.
+void for_each_chunk_row(const Box& box, uint64_t row_height, const std::function<void(const Box&)>& visit);
+
+// Every chunk-sized box of a grid over shape, in C order of chunk indices.
+void for_each_chunk(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks,
+                    const std::function<void(const std::vector<uint64_t>& index, const Box&)>& visit);
+
+// Number of chunks of a grid (ceil per dimension).
+uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks);
+
+// Formats one element of a data type as zarr_data_type() names it; types
+// without a text form (structured, fixed bytes) print as hex bytes.
+class ElementFormatter {
+ public:
+  ElementFormatter(std::string data_type, size_t item_size);
+  std::string format(const unsigned char* element) const;
+
+ private:
+  std::string type_;
+  size_t item_size_;
+};
+
+}  // namespace zarrtool

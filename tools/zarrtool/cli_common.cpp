@@ -1,0 +1,236 @@
+#include "cli_common.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace fs = std::filesystem;
+
+namespace zarrtool {
+
+void usage_error(const std::string& message) { throw CliError(kExitUsage, message); }
+
+int exit_code_for(int status) {
+  switch (status) {
+    case ZARR_OK: return kExitOk;
+    case ZARR_ERR_NOT_FOUND: return kExitMissing;
+    case ZARR_ERR_CODEC: return kExitCorrupt;
+    default: return kExitOther;
+  }
+}
+
+void check(int status, const std::string& what) {
+  if (status == ZARR_OK) return;
+  throw CliError(exit_code_for(status), what + ": " + zarr_last_error());
+}
+
+std::string Args::get(const std::string& name, const std::string& fallback) const {
+  auto it = options.find(name);
+  return it == options.end() ? fallback : it->second;
+}
+
+bool wants_help(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  }
+  return false;
+}
+
+// Splits "--name=value" into its two halves; value is empty without '='.
+static std::pair<std::string, std::optional<std::string>> split_option(const std::string& word) {
+  size_t eq = word.find('=');
+  if (eq == std::string::npos) return {word, std::nullopt};
+  return {word.substr(0, eq), word.substr(eq + 1)};
+}
+
+Args parse_args(int argc, char** argv, const OptionSpec& spec) {
+  Args args;
+  for (int i = 0; i < argc; ++i) {
+    std::string word = argv[i];
+    // A lone "-" or a negative number is a positional, not an option.
+    if (word.size() < 3 || word.compare(0, 2, "--") != 0) {
+      args.positionals.push_back(word);
+      continue;
+    }
+    auto [name, inline_value] = split_option(word);
+    if (spec.flags.count(name)) {
+      if (inline_value) usage_error("option " + name + " takes no value");
+      args.options[name] = "";
+    } else if (spec.valued.count(name)) {
+      if (inline_value) {
+        args.options[name] = *inline_value;
+      } else if (i + 1 < argc) {
+        args.options[name] = argv[++i];
+      } else {
+        usage_error("option " + name + " needs a value");
+      }
+    } else {
+      usage_error("unknown option " + name);
+    }
+  }
+  return args;
+}
+
+void require_positionals(const Args& args, size_t n, const char* usage) {
+  if (args.positionals.size() != n) usage_error(std::string("expected: ") + usage);
+}
+
+std::vector<uint64_t> parse_extents(const std::string& text, const std::string& option) {
+  std::vector<uint64_t> extents;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t comma = text.find(',', at);
+    std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) {
+      usage_error(option + " wants comma-separated non-negative integers, got '" + text + "'");
+    }
+    extents.push_back(std::stoull(item));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return extents;
+}
+
+ArrayHandle open_array(const std::string& url, const char* mode) {
+  zarr_array* raw = nullptr;
+  check(zarr_open(&raw, url.c_str(), mode), "cannot open array " + url);
+  return ArrayHandle(raw);
+}
+
+GroupHandle open_group(const std::string& url, const char* mode) {
+  zarr_group* raw = nullptr;
+  check(zarr_group_open(&raw, url.c_str(), mode), "cannot open group " + url);
+  return GroupHandle(raw);
+}
+
+Node open_node(const std::string& url, const char* mode) {
+  Node node;
+  zarr_array* array = nullptr;
+  int status = zarr_open(&array, url.c_str(), mode);
+  if (status == ZARR_OK) {
+    node.array.reset(array);
+    return node;
+  }
+  // Only "nothing there" sends us on to groups: a broken array must be
+  // reported as itself, not as "no group".
+  if (status != ZARR_ERR_NOT_FOUND) check(status, "cannot open array " + url);
+  zarr_group* group = nullptr;
+  status = zarr_group_open(&group, url.c_str(), mode);
+  if (status == ZARR_ERR_NOT_FOUND) {
+    throw CliError(kExitMissing, "no array or group at " + url + ": " + zarr_last_error());
+  }
+  check(status, "cannot open group " + url);
+  node.group.reset(group);
+  return node;
+}
+
+std::string take_json(char* json) {
+  std::string text = json ? json : "";
+  zarr_free(json);
+  return text;
+}
+
+std::string array_metadata_json(const zarr_array* array) {
+  char* json = nullptr;
+  check(zarr_get_metadata(array, &json), "cannot read metadata");
+  return take_json(json);
+}
+
+std::string array_attributes_json(const zarr_array* array) {
+  char* json = nullptr;
+  check(zarr_get_attributes(array, &json), "cannot read attributes");
+  return take_json(json);
+}
+
+rapidjson::Document parse_json(const std::string& text, const std::string& what) {
+  rapidjson::Document doc;
+  doc.Parse(text.c_str(), text.size());
+  if (doc.HasParseError()) {
+    usage_error(what + " is not valid JSON: " + rapidjson::GetParseError_En(doc.GetParseError()));
+  }
+  return doc;
+}
+
+std::string to_json(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return buffer.GetString();
+}
+
+std::vector<uint64_t> array_shape(const zarr_array* array) {
+  std::vector<uint64_t> shape(zarr_ndim(array));
+  check(zarr_shape(array, shape.data()), "cannot read shape");
+  return shape;
+}
+
+std::vector<uint64_t> array_chunk_shape(const zarr_array* array) {
+  std::vector<uint64_t> chunks(zarr_ndim(array));
+  check(zarr_chunk_shape(array, chunks.data()), "cannot read chunk shape");
+  return chunks;
+}
+
+uint64_t product(const std::vector<uint64_t>& extents) {
+  uint64_t n = 1;
+  for (uint64_t e : extents) n *= e;
+  return n;
+}
+
+std::string python_shape(const std::vector<uint64_t>& extents) {
+  std::string text = "(";
+  for (size_t i = 0; i < extents.size(); ++i) {
+    if (i) text += ", ";
+    text += std::to_string(extents[i]);
+  }
+  if (extents.size() == 1) text += ",";
+  return text + ")";
+}
+
+std::string json_extents(const std::vector<uint64_t>& extents) {
+  std::string text = "[";
+  for (size_t i = 0; i < extents.size(); ++i) {
+    if (i) text += ",";
+    text += std::to_string(extents[i]);
+  }
+  return text + "]";
+}
+
+std::string display_data_type(const zarr_array* array) {
+  std::string type = zarr_data_type(array);
+  if (type.size() >= 2 && type.front() == '"' && type.back() == '"') return type.substr(1, type.size() - 2);
+  return type;
+}
+
+std::string local_directory(const std::string& url) {
+  if (url.find('|') != std::string::npos) return "";  // a node inside an archive
+  if (url.rfind("file://", 0) == 0) return url.substr(7);
+  if (url.find("://") != std::string::npos) return "";
+  return url;
+}
+
+std::string join_url(const std::string& url, const std::string& child) {
+  if (url.empty() || url.back() == '/' || url.back() == ':') return url + child;
+  return url + "/" + child;
+}
+
+}  // namespace zarrtool
+
+namespace zarrtool {
+
+bool print_help_if_asked(int argc, char** argv, const char* help) {
+  if (!wants_help(argc, argv)) return false;
+  std::fputs(help, stdout);
+  return true;
+}
+
+std::string json_string(const std::string& s) {
+  rapidjson::Value value(rapidjson::StringRef(s.data(), s.size()));
+  return to_json(value);
+}
+
+}  // namespace zarrtool

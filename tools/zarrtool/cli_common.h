@@ -1,0 +1,122 @@
+// What every zarrtool subcommand shares: argument parsing, errors with their
+// exit codes, RAII handles over the C API, and small formatting helpers.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "zarr/zarr.h"
+
+namespace zarrtool {
+
+// Exit codes, documented in docs/cli.md.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitOther = 1,
+  kExitUsage = 2,
+  kExitMissing = 3,
+  kExitCorrupt = 4,
+};
+
+// Thrown by subcommands; main() prints "zarrtool: <message>" and exits with code.
+struct CliError : std::runtime_error {
+  CliError(int exit_code, const std::string& message) : std::runtime_error(message), code(exit_code) {}
+  int code;
+};
+
+[[noreturn]] void usage_error(const std::string& message);
+
+// The exit code a libzarr status maps to: missing data 3, codec failures 4, else 1.
+int exit_code_for(int status);
+
+// Throws CliError "<what>: <zarr_last_error()>" when status is not ZARR_OK.
+void check(int status, const std::string& what);
+
+// Command-line arguments after the subcommand name: positionals in order and
+// options by name ("--json" -> "" for flags). Options take "--name value" or
+// "--name=value"; an option the subcommand did not declare is a usage error.
+struct Args {
+  std::vector<std::string> positionals;
+  std::map<std::string, std::string> options;
+
+  bool has(const std::string& name) const { return options.count(name) != 0; }
+  std::string get(const std::string& name, const std::string& fallback = "") const;
+};
+
+struct OptionSpec {
+  std::set<std::string> flags;         // options without a value
+  std::set<std::string> valued;        // options followed by a value
+};
+
+Args parse_args(int argc, char** argv, const OptionSpec& spec);
+
+// True when argv holds --help or -h (checked before parsing, so it works
+// whatever else is on the line).
+bool wants_help(int argc, char** argv);
+
+// Requires exactly n positionals, else a usage error naming the subcommand.
+void require_positionals(const Args& args, size_t n, const char* usage);
+
+// "100,100" -> {100, 100}; a usage error naming option on anything else.
+std::vector<uint64_t> parse_extents(const std::string& text, const std::string& option);
+
+// Owning handles: closed on scope exit.
+struct ArrayCloser { void operator()(zarr_array* a) const { zarr_close(a); } };
+struct GroupCloser { void operator()(zarr_group* g) const { zarr_group_close(g); } };
+using ArrayHandle = std::unique_ptr<zarr_array, ArrayCloser>;
+using GroupHandle = std::unique_ptr<zarr_group, GroupCloser>;
+
+ArrayHandle open_array(const std::string& url, const char* mode);
+GroupHandle open_group(const std::string& url, const char* mode);
+
+// Opens url as an array, or failing that as a group; exactly one is set.
+// Neither there is a CliError with exit code 3.
+struct Node {
+  ArrayHandle array;
+  GroupHandle group;
+};
+Node open_node(const std::string& url, const char* mode);
+
+// A JSON string the library allocated, released with zarr_free.
+std::string take_json(char* json);
+std::string array_metadata_json(const zarr_array* array);
+std::string array_attributes_json(const zarr_array* array);
+rapidjson::Document parse_json(const std::string& text, const std::string& what);
+std::string to_json(const rapidjson::Value& value);
+
+std::vector<uint64_t> array_shape(const zarr_array* array);
+std::vector<uint64_t> array_chunk_shape(const zarr_array* array);
+uint64_t product(const std::vector<uint64_t>& extents);
+
+// "(100, 100)" as Python prints a shape tuple; "(5,)" for one dimension.
+std::string python_shape(const std::vector<uint64_t>& extents);
+// "[100,100]" for JSON output.
+std::string json_extents(const std::vector<uint64_t>& extents);
+// zarr_data_type() without the JSON quotes it has for v2 dtype strings.
+std::string display_data_type(const zarr_array* array);
+
+// The filesystem directory a URL names, or "" for other stores (memory://,
+// zip archives, http, s3): stored-size statistics and rm need a directory.
+std::string local_directory(const std::string& url);
+
+// Joins a relative child path onto a URL ("a" + "b" -> "a/b").
+std::string join_url(const std::string& url, const std::string& child);
+
+}  // namespace zarrtool
+
+namespace zarrtool {
+
+// Prints help to stdout and returns true when argv asks for it.
+bool print_help_if_asked(int argc, char** argv, const char* help);
+
+// s as a JSON string literal, escaped.
+std::string json_string(const std::string& s);
+
+}  // namespace zarrtool
