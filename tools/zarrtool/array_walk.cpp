@@ -132,3 +132,47 @@ std::string ElementFormatter::format(const unsigned char* p) const {
 }
 
 }  // namespace zarrtool
+
+#include "cli_common.h"
+
+namespace zarrtool {
+
+std::string box_text(const Box& box) {
+  std::string text = "[";
+  for (size_t d = 0; d < box.start.size(); ++d) {
+    if (d) text += ", ";
+    text += std::to_string(box.start[d]) + ":" + std::to_string(box.start[d] + box.count[d]);
+  }
+  return text + "]";
+}
+
+static PieceData read_vlen_piece(zarr_array* array, const Box& box, const std::string& what) {
+  PieceData piece;
+  const size_t ndim = box.count.size();
+  piece.offsets.resize(product(box.count) + 1);
+  size_t needed = 0;
+  // First call sizes the data buffer; ZARR_ERR_BUFFER_SIZE is expected then.
+  int status = zarr_read_region_vlen(array, ndim, box.start.data(), box.count.data(), piece.offsets.data(),
+                                     piece.offsets.size(), nullptr, 0, &needed);
+  if (status != ZARR_ERR_BUFFER_SIZE) check(status, what + " " + box_text(box));
+  if (status == ZARR_OK) return piece;
+  piece.bytes.resize(needed);
+  check(zarr_read_region_vlen(array, ndim, box.start.data(), box.count.data(), piece.offsets.data(),
+                              piece.offsets.size(), piece.bytes.data(), piece.bytes.size(), &needed),
+        what + " " + box_text(box));
+  return piece;
+}
+
+PieceData read_piece(zarr_array* array, const Box& box, const std::string& what) {
+  const size_t item_size = zarr_item_size(array);
+  if (item_size == 0) return read_vlen_piece(array, box, what);
+  PieceData piece;
+  piece.item_size = item_size;
+  piece.bytes.resize(product(box.count) * item_size);
+  check(zarr_read_region(array, box.count.size(), box.start.data(), box.count.data(), piece.bytes.data(),
+                         piece.bytes.size()),
+        what + " " + box_text(box));
+  return piece;
+}
+
+}  // namespace zarrtool

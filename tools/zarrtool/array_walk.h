@@ -41,3 +41,26 @@ class ElementFormatter {
 };
 
 }  // namespace zarrtool
+
+namespace zarrtool {
+
+// The elements of one box, read either way the C API offers: fixed-size
+// elements (item_size bytes each) or variable-length ones (offsets + data).
+struct PieceData {
+  size_t item_size = 0;              // 0 for variable-length elements
+  std::vector<unsigned char> bytes;  // C order
+  std::vector<uint64_t> offsets;     // variable-length: element i is bytes[offsets[i], offsets[i+1])
+
+  const unsigned char* element(uint64_t i) const {
+    return bytes.data() + (item_size ? i * item_size : offsets[i]);
+  }
+  size_t element_size(uint64_t i) const { return item_size ? item_size : offsets[i + 1] - offsets[i]; }
+};
+
+// Reads box; a failure is a CliError naming what and the box.
+PieceData read_piece(zarr_array* array, const Box& box, const std::string& what);
+
+// "[0:10, 20:30]" for messages.
+std::string box_text(const Box& box);
+
+}  // namespace zarrtool
