@@ -1,0 +1,266 @@
+// zarrtool as a user runs it: each test starts the built tool as a process
+// and checks its output and exit code. Data is prepared through the C API.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include "zarr/zarr.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string shell_quote(const std::string& word) {
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "zarrtool-test-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Runs zarrtool with args; stdout through a pipe, stderr through a file.
+RunResult run_tool(const std::vector<std::string>& args) {
+  static TempDir scratch;
+  const std::string err_file = scratch / "stderr";
+  std::string command = shell_quote(ZARRTOOL_PATH);
+  for (const auto& arg : args) command += " " + shell_quote(arg);
+  command += " 2>" + shell_quote(err_file);
+  RunResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = read_text(err_file);
+  return result;
+}
+
+rapidjson::Document parse(const std::string& json) {
+  rapidjson::Document doc;
+  doc.Parse(json.c_str());
+  EXPECT_FALSE(doc.HasParseError()) << json;
+  return doc;
+}
+
+std::vector<uint64_t> extents(const rapidjson::Value& list) {
+  std::vector<uint64_t> v;
+  for (const auto& item : list.GetArray()) v.push_back(item.GetUint64());
+  return v;
+}
+
+// Writes values 0, 1, 2... (C order) over the whole int32 array at url.
+void fill_with_counting(const std::string& url) {
+  zarr_array* array = nullptr;
+  ASSERT_EQ(zarr_open(&array, url.c_str(), "r+"), ZARR_OK) << zarr_last_error();
+  std::vector<uint64_t> shape(zarr_ndim(array));
+  zarr_shape(array, shape.data());
+  uint64_t n = 1;
+  for (uint64_t e : shape) n *= e;
+  std::vector<int32_t> values(n);
+  for (uint64_t i = 0; i < n; ++i) values[i] = static_cast<int32_t>(i);
+  std::vector<uint64_t> start(shape.size(), 0);
+  EXPECT_EQ(zarr_write_region(array, shape.size(), start.data(), shape.data(), values.data(), n * 4), ZARR_OK)
+      << zarr_last_error();
+  zarr_close(array);
+}
+
+// A 6 x 8 int32 array in 3 x 4 chunks holding 0..47, zstd-compressed.
+std::string make_counting_array(const TempDir& dir, const std::string& name, const std::string& format = "3") {
+  const std::string url = dir / name;
+  std::string codec = format == "3" ? R"({"name":"gzip","configuration":{"level":1}})" : R"({"id":"zlib","level":1})";
+  RunResult r = run_tool({"create", url, "--shape", "6,8", "--dtype", "int32", "--chunks", "3,4", "--codec", codec,
+                          "--fill", "-1", "--format", format});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  fill_with_counting(url);
+  return url;
+}
+
+TEST(Cli, CreateThenInfoAsText) {
+  TempDir dir;
+  RunResult r = run_tool({"create", dir / "a", "--shape", "100,100", "--dtype", "<i4", "--chunks", "10,10",
+                          "--fill", "7", "--attrs", R"({"units":"m"})"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_tool({"info", dir / "a"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Zarr format        : 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Data type          : int32"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Shape              : (100, 100)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Chunk shape        : (10, 10)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Fill value         : 7"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"({"units":"m"})"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Chunks initialized : 0/100"), std::string::npos) << r.out;
+}
+
+TEST(Cli, InfoAsJsonCountsWrittenChunks) {
+  TempDir dir;
+  for (std::string format : {"2", "3"}) {
+    std::string url = make_counting_array(dir, "a" + format, format);
+    RunResult r = run_tool({"info", url, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    rapidjson::Document info = parse(r.out);
+    ASSERT_TRUE(info.IsObject()) << r.out;
+    EXPECT_EQ(info["zarr_format"].GetInt(), std::stoi(format));
+    EXPECT_EQ(extents(info["shape"]), (std::vector<uint64_t>{6, 8}));
+    EXPECT_EQ(extents(info["chunks"]), (std::vector<uint64_t>{3, 4}));
+    EXPECT_STREQ(info["data_type"].GetString(), "int32");
+    EXPECT_EQ(info["fill_value"].GetInt(), -1);
+    EXPECT_TRUE(info["codecs"].IsArray());
+    EXPECT_NE(r.out.find(format == "3" ? "gzip" : "zlib"), std::string::npos) << r.out;
+    EXPECT_EQ(info["nbytes"].GetUint64(), 6u * 8u * 4u);
+    EXPECT_GT(info["nbytes_stored"].GetUint64(), 0u);
+    EXPECT_EQ(info["chunks_initialized"].GetUint64(), 4u);
+  }
+}
+
+TEST(Cli, CatPrintsRowsOfARegion) {
+  TempDir dir;
+  std::string url = make_counting_array(dir, "a");
+  RunResult r = run_tool({"cat", url, "--region", "1:3,2:6"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "10,11,12,13\n18,19,20,21\n");
+  r = run_tool({"cat", url, "--region", "-1,::3"});  // an index drops its dimension
+  EXPECT_EQ(r.out, "40,43,46\n");
+  r = run_tool({"cat", url, "--region", "0:6:2,7"});
+  EXPECT_EQ(r.out, "7,23,39\n");
+  r = run_tool({"cat", url, "--region", "5,6:8", "--raw"});
+  ASSERT_EQ(r.out.size(), 8u);
+  int32_t raw[2];
+  std::memcpy(raw, r.out.data(), 8);
+  EXPECT_EQ(raw[0], 46);
+  EXPECT_EQ(raw[1], 47);
+}
+
+TEST(Cli, TreeOfAGroupWithTwoArrays) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group"}).exit_code, 0);
+  ASSERT_EQ(run_tool({"create", group + "/temperature", "--shape", "10,20", "--dtype", "float32"}).exit_code, 0);
+  ASSERT_EQ(run_tool({"create", group + "/sub/counts", "--shape", "5", "--dtype", "uint16"}).exit_code, 0);
+  RunResult r = run_tool({"tree", group});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "/\n"
+            " ├── sub\n"
+            " │   └── counts (5,) uint16\n"
+            " └── temperature (10, 20) float32\n");
+}
+
+TEST(Cli, VerifyPassesThenFindsAGarbledChunk) {
+  TempDir dir;
+  std::string url = make_counting_array(dir, "a");
+  RunResult r = run_tool({"verify", url});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 chunks, 0 missing, 0 corrupt"), std::string::npos) << r.out;
+
+  std::ofstream(fs::path(url) / "c" / "1" / "0", std::ios::binary | std::ios::trunc) << "not a gzip stream";
+  r = run_tool({"verify", url});
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("corrupt"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("c/1/0"), std::string::npos) << r.out;
+  EXPECT_EQ(run_tool({"cat", url}).exit_code, 4);
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  TempDir dir;
+  RunResult r = run_tool({"info", dir.path(), "--no-such-option"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("zarrtool: ", 0), 0u) << r.err;
+  EXPECT_EQ(run_tool({"info"}).exit_code, 2);
+  EXPECT_EQ(run_tool({"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(run_tool({}).exit_code, 2);
+  EXPECT_EQ(run_tool({"create", dir / "x", "--shape", "ten", "--dtype", "int8"}).exit_code, 2);
+  EXPECT_EQ(run_tool({"create", dir / "x", "--shape", "10", "--dtype", "int8", "--format", "4"}).exit_code, 2);
+}
+
+TEST(Cli, MissingPathExitsWithThree) {
+  TempDir dir;
+  for (const char* command : {"info", "tree", "cat", "verify"}) {
+    RunResult r = run_tool({command, dir / "nothing-here"});
+    EXPECT_EQ(r.exit_code, 3) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("nothing-here"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;  // one line
+  }
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+  for (const char* command : {"info", "tree", "cat", "create", "verify", "rm", "cp"}) {
+    RunResult r = run_tool({command, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << command;
+    EXPECT_NE(r.out.find(std::string("usage: zarrtool ") + command), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(run_tool({"--help"}).exit_code, 0);
+}
+
+// Every array of ../shared/peer-data's manifest: info --json succeeds with
+// the shape peers read, or names a data type libzarr does not support.
+TEST(Cli, InfoOnPeerDataArrays) {
+  const fs::path peer_data = (fs::path(ZARR_SOURCE_ROOT) / ".." / "shared" / "peer-data").lexically_normal();
+  if (!fs::is_directory(peer_data)) GTEST_SKIP() << "no peer data at " << peer_data;
+  rapidjson::Document manifest = parse(read_text(peer_data / "manifest.json"));
+  int described = 0;
+  for (const auto& entry : manifest["arrays"].GetArray()) {
+    std::string path = (peer_data / entry["path"].GetString()).string();
+    RunResult r = run_tool({"info", "--json", path});
+    if (r.exit_code != 0) {
+      EXPECT_NE(r.err.find("not supported"), std::string::npos) << path << ": " << r.err;
+      continue;
+    }
+    rapidjson::Document info = parse(r.out);
+    ASSERT_TRUE(info.IsObject()) << path;
+    EXPECT_EQ(info["zarr_format"].GetInt(), entry["zarr_format"].GetInt()) << path;
+    for (const auto& peer : entry["peers"].GetObject()) {
+      if (peer.value.IsObject() && peer.value.HasMember("shape")) {
+        EXPECT_EQ(extents(info["shape"]), extents(peer.value["shape"])) << path << " as " << peer.name.GetString();
+      }
+    }
+    ++described;
+  }
+  EXPECT_GT(described, 100) << "most of the corpus should be readable";
+  std::cout << "[ peer-data] zarrtool info described " << described << " of " << manifest["arrays"].Size()
+            << " arrays\n";
+}
+
+}  // namespace
