@@ -264,3 +264,38 @@ TEST(Cli, InfoOnPeerDataArrays) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, RmNeedsYesAndAZarrNode) {
+  TempDir dir;
+  std::string url = make_counting_array(dir, "a");
+  EXPECT_EQ(run_tool({"rm", url}).exit_code, 2);
+  EXPECT_TRUE(fs::exists(url));
+  fs::create_directory(dir / "plain");
+  EXPECT_EQ(run_tool({"rm", dir / "plain", "--yes"}).exit_code, 3);
+  EXPECT_TRUE(fs::exists(dir / "plain"));
+  EXPECT_EQ(run_tool({"rm", url, "--yes"}).exit_code, 0);
+  EXPECT_FALSE(fs::exists(url));
+}
+
+TEST(Cli, CpConvertsFormatAndChunksKeepingValues) {
+  TempDir dir;
+  std::string source = make_counting_array(dir, "a2", "2");
+  const std::string copy = dir / "b3";
+  RunResult r = run_tool({"cp", source, copy, "--format", "3", "--chunks", "4,3",
+                          "--codec", R"({"name":"zstd","configuration":{"level":1}})"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // no progress when stderr is not a terminal
+  rapidjson::Document info = parse(run_tool({"info", copy, "--json"}).out);
+  EXPECT_EQ(info["zarr_format"].GetInt(), 3);
+  EXPECT_EQ(extents(info["chunks"]), (std::vector<uint64_t>{4, 3}));
+  EXPECT_EQ(info["fill_value"].GetInt(), -1);
+  EXPECT_EQ(run_tool({"cat", copy}).out, run_tool({"cat", source}).out);
+  EXPECT_EQ(run_tool({"verify", copy}).exit_code, 0);
+  const std::string verbatim = dir / "c";
+  ASSERT_EQ(run_tool({"cp", copy, verbatim}).exit_code, 0);
+  EXPECT_EQ(run_tool({"cat", verbatim, "--raw"}).out, run_tool({"cat", source, "--raw"}).out);
+}
+
+}  // namespace
