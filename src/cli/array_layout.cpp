@@ -94,29 +94,4 @@ ArrayLayout read_layout(const zarr_array* array) {
   return layout;
 }
 
-static uint64_t directory_bytes(const fs::path& dir) {
-  uint64_t total = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (it->is_regular_file(ec)) total += it->file_size(ec);
-  }
-  return total;
-}
-
-StorageStats storage_stats(const std::string& url, const zarr_array* array, const ArrayLayout& layout) {
-  StorageStats stats;
-  std::string dir = local_directory(url);
-  if (dir.empty() || !fs::is_directory(dir)) return stats;
-  stats.known = true;
-  stats.bytes_stored = directory_bytes(dir);
-  std::vector<uint64_t> shape = array_shape(array);
-  stats.objects_total = chunk_count(shape, layout.storage_shape);
-  for_each_chunk(shape, layout.storage_shape, [&](const std::vector<uint64_t>& index, const Box&) {
-    std::error_code ec;
-    if (fs::is_regular_file(fs::path(dir) / layout.chunk_key(index), ec)) ++stats.objects_present;
-  });
-  return stats;
-}
-
 }  // namespace zarrtool

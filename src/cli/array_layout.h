@@ -32,14 +32,4 @@ struct ArrayLayout {
 
 ArrayLayout read_layout(const zarr_array* array);
 
-// Stored-size statistics of a filesystem array; known is false for other stores.
-struct StorageStats {
-  bool known = false;
-  uint64_t bytes_stored = 0;       // every file of the array, metadata included
-  uint64_t objects_present = 0;    // chunk (or shard) files that exist
-  uint64_t objects_total = 0;
-};
-
-StorageStats storage_stats(const std::string& url, const zarr_array* array, const ArrayLayout& layout);
-
 }  // namespace zarrtool

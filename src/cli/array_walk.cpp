@@ -30,27 +30,26 @@ uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint6
   return n;
 }
 
+ChunkAt chunk_at(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t linear) {
+  const size_t ndim = shape.size();
+  ChunkAt chunk{std::vector<uint64_t>(ndim), Box{std::vector<uint64_t>(ndim), std::vector<uint64_t>(ndim)}};
+  // C order: the last dimension varies fastest.
+  for (size_t d = ndim; d-- > 0;) {
+    const uint64_t per_dim = (shape[d] + chunks[d] - 1) / chunks[d];
+    chunk.index[d] = linear % per_dim;
+    linear /= per_dim;
+    chunk.box.start[d] = chunk.index[d] * chunks[d];
+    chunk.box.count[d] = std::min(chunks[d], shape[d] - chunk.box.start[d]);
+  }
+  return chunk;
+}
+
 void for_each_chunk(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks,
                     const std::function<void(const std::vector<uint64_t>&, const Box&)>& visit) {
-  const size_t ndim = shape.size();
-  if (chunk_count(shape, chunks) == 0) return;
-  std::vector<uint64_t> index(ndim, 0);
-  while (true) {
-    Box box{std::vector<uint64_t>(ndim), std::vector<uint64_t>(ndim)};
-    for (size_t d = 0; d < ndim; ++d) {
-      box.start[d] = index[d] * chunks[d];
-      box.count[d] = std::min(chunks[d], shape[d] - box.start[d]);
-    }
-    visit(index, box);
-    // Odometer step, last dimension fastest (C order).
-    size_t d = ndim;
-    while (d > 0) {
-      --d;
-      if (++index[d] * chunks[d] < shape[d]) break;
-      index[d] = 0;
-      if (d == 0) return;
-    }
-    if (ndim == 0) return;
+  const uint64_t total = chunk_count(shape, chunks);
+  for (uint64_t i = 0; i < total; ++i) {
+    const ChunkAt chunk = chunk_at(shape, chunks, i);
+    visit(chunk.index, chunk.box);
   }
 }
 

@@ -25,6 +25,14 @@ void for_each_chunk_row(const Box& box, uint64_t row_height, const std::function
 void for_each_chunk(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks,
                     const std::function<void(const std::vector<uint64_t>& index, const Box&)>& visit);
 
+// The chunk with C-order number `linear` of a grid over shape: its grid index
+// and its box (clipped at the array's edge). linear < chunk_count(shape, chunks).
+struct ChunkAt {
+  std::vector<uint64_t> index;
+  Box box;
+};
+ChunkAt chunk_at(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t linear);
+
 // Number of chunks of a grid (ceil per dimension).
 uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks);
 

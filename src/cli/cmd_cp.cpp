@@ -1,16 +1,19 @@
 // zarrtool cp SRC DST [...]: copy an array, one chunk row of the destination
 // at a time, converting its format, chunks or codecs on the way.
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
+#include <atomic>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "array_layout.h"
 #include "array_spec.h"
 #include "array_walk.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "progress.h"
 
 namespace zarrtool {
 namespace {
@@ -85,32 +88,99 @@ void write_piece(zarr_array* array, const Box& box, const PieceData& piece, cons
   check(status, "cannot write " + url + " " + box_text(box));
 }
 
+// Copies every destination chunk (shard, when sharded) as one whole write, on
+// as many threads as the machine has cores: each worker takes the next chunk
+// number, reads that box from the source and writes it, so memory stays at
+// one chunk per thread and no destination chunk is read back and rewritten.
+void copy_chunks(zarr_array* source, zarr_array* copy, const std::string& source_url, const std::string& copy_url) {
+  const std::vector<uint64_t> shape = array_shape(source);
+  const std::vector<uint64_t> grid = read_layout(copy).storage_shape;
+  const uint64_t total = chunk_count(shape, grid);
+  Progress progress("zarrtool cp " + source_url, "chunks", total);
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::optional<CliError> first_error;
+  auto worker = [&] {
+    for (uint64_t i = next++; i < total && !failed; i = next++) {
+      try {
+        const Box box = chunk_at(shape, grid, i).box;
+        const PieceData piece = read_piece(source, box, "cannot read " + source_url);
+        write_piece(copy, box, piece, copy_url);
+        progress.advance(piece.bytes.size());
+      } catch (const CliError& e) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!first_error) first_error = e;
+        failed = true;
+      }
+    }
+  };
+  const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 64));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  if (first_error) throw *first_error;
+}
+
+void copy_array(const std::string& source_url, const std::string& copy_url, const Args& args) {
+  ArrayHandle source = open_array(source_url, "r");
+  ArrayHandle copy = create_copy(source.get(), copy_url, copy_document(source.get(), args));
+  copy_chunks(source.get(), copy.get(), source_url, copy_url);
+  check(zarr_close(copy.release()), "cannot finish writing " + copy_url);
+}
+
+// A group: the group itself (same format unless --format, same attributes),
+// then every child, arrays and groups alike, with the same options.
+void copy_group(zarr_group* source, const std::string& source_url, const std::string& copy_url, const Args& args) {
+  const int format = args.has("--format") ? std::stoi(args.get("--format")) : zarr_group_format(source);
+  char* attributes = nullptr;
+  check(zarr_group_get_attributes(source, &attributes), "cannot read attributes of " + source_url);
+  const std::string attributes_json = take_json(attributes);
+  const std::string options = "{\"zarr_format\": " + std::to_string(format) + "}";
+  zarr_group* raw = nullptr;
+  check(zarr_group_create_ex(&raw, copy_url.c_str(), attributes_json.c_str(), options.c_str()),
+        "cannot create group " + copy_url);
+  GroupHandle copy(raw);
+  size_t count = 0;
+  check(zarr_group_child_count(source, &count), "cannot list " + source_url);
+  std::vector<std::pair<std::string, int>> children;
+  for (size_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    int kind = 0;
+    check(zarr_group_child(source, i, &name, &kind), "cannot list " + source_url);
+    children.emplace_back(name, kind);
+  }
+  for (const auto& [name, kind] : children) {
+    const std::string child_source = join_url(source_url, name), child_copy = join_url(copy_url, name);
+    if (kind == ZARR_NODE_GROUP) {
+      GroupHandle child = open_group(child_source, "r");
+      copy_group(child.get(), child_source, child_copy, args);
+    } else {
+      copy_array(child_source, child_copy, args);
+    }
+  }
+  check(zarr_group_close(copy.release()), "cannot finish writing " + copy_url);
+}
+
 }  // namespace
 
 int run_cp(int argc, char** argv) {
   if (print_help_if_asked(argc, argv, kCpHelp)) return kExitOk;
   Args args = parse_args(argc, argv, OptionSpec{{}, {"--format", "--chunks", "--shards", "--codec"}});
   require_positionals(args, 2, "zarrtool cp SRC DST [options]");
+  if (args.has("--format") && args.get("--format") != "2" && args.get("--format") != "3") {
+    usage_error("--format must be 2 or 3");
+  }
   const std::string& source_url = args.positionals[0];
   const std::string& copy_url = args.positionals[1];
-  ArrayHandle source = open_array(source_url, "r");
-  ArrayHandle copy = create_copy(source.get(), copy_url, copy_document(source.get(), args));
-
-  const std::vector<uint64_t> shape = array_shape(source.get());
-  const ArrayLayout copy_layout = read_layout(copy.get());
-  const bool show_progress = isatty(STDERR_FILENO);
-  Box whole{std::vector<uint64_t>(shape.size(), 0), shape};
-  if (product(shape) != 0 || shape.empty()) {
-    for_each_chunk_row(whole, shape.empty() ? 1 : copy_layout.storage_shape[0], [&](const Box& box) {
-      write_piece(copy.get(), box, read_piece(source.get(), box, "cannot read " + source_url), copy_url);
-      if (show_progress && !shape.empty()) {
-        std::fprintf(stderr, "\rzarrtool cp: %llu/%llu rows", static_cast<unsigned long long>(box.start[0] + box.count[0]),
-                     static_cast<unsigned long long>(shape[0]));
-      }
-    });
+  Node node = open_node(source_url, "r");
+  if (node.group) {
+    copy_group(node.group.get(), source_url, copy_url, args);
+  } else {
+    node.array.reset();
+    copy_array(source_url, copy_url, args);
   }
-  if (show_progress) std::fputc('\n', stderr);
-  check(zarr_close(copy.release()), "cannot finish writing " + copy_url);
   return kExitOk;
 }
 

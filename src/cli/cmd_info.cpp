@@ -1,11 +1,9 @@
 // zarrtool info URL [--json]: what an array or group is, how it is stored,
-// and how much of it is written.
-#include <cinttypes>
+// and how much of it is written. Arrays: zarr_info's JSON, as it is (--json)
+// or as zarr-python's `info` table.
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
-#include "array_layout.h"
 #include "cli_common.h"
 #include "commands.h"
 
@@ -15,102 +13,50 @@ namespace {
 const char kInfoHelp[] =
     "usage: zarrtool info URL [--json]\n\n"
     "Describe the array or group at URL: Zarr format, data type, shape, chunk and shard\n"
-    "shape, codecs, fill value, dimension names, attributes, logical and stored bytes\n"
-    "and how many chunks are written. Stored bytes and written chunks are known for\n"
-    "filesystem stores only.\n\n"
+    "shape, codecs (with the v2 order, or the v3 transpose), fill value, dimension names,\n"
+    "attributes, logical and stored bytes, storage ratio and how many chunks are written\n"
+    "out of the total. Stored figures need a store that lists its keys (not HTTP).\n\n"
     "  --json   print one JSON object instead of text\n";
-
-// Everything info reports about an array, gathered once for both outputs.
-struct ArrayFacts {
-  int zarr_format = 0;
-  std::string data_type_json;  // JSON: "int32" or the v2 dtype document
-  std::string data_type_text;
-  std::vector<uint64_t> shape;
-  ArrayLayout layout;
-  std::string dimension_names_json;
-  std::string attributes_json;
-  bool nbytes_known = false;  // not for variable-length elements
-  uint64_t nbytes = 0;
-  StorageStats stored;
-
-  std::vector<uint64_t> chunk_shape() const { return layout.sharded() ? layout.inner_chunk_shape : layout.storage_shape; }
-};
-
-ArrayFacts gather_array_facts(const std::string& url, const zarr_array* array) {
-  ArrayFacts facts;
-  facts.zarr_format = zarr_format(array);
-  std::string type = zarr_data_type(array);
-  const bool type_is_json = !type.empty() && (type[0] == '"' || type[0] == '[' || type[0] == '{');
-  facts.data_type_json = type_is_json ? type : json_string(type);
-  facts.data_type_text = display_data_type(array);
-  facts.shape = array_shape(array);
-  facts.layout = read_layout(array);
-  char* names = nullptr;
-  check(zarr_get_dimension_names(array, &names), "cannot read dimension names");
-  facts.dimension_names_json = take_json(names);
-  facts.attributes_json = array_attributes_json(array);
-  facts.nbytes_known = zarr_item_size(array) > 0;
-  facts.nbytes = product(facts.shape) * zarr_item_size(array);
-  facts.stored = storage_stats(url, array, facts.layout);
-  return facts;
-}
-
-std::string ratio_text(const ArrayFacts& f) {
-  if (!f.nbytes_known || !f.stored.known || f.stored.bytes_stored == 0) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", static_cast<double>(f.nbytes) / f.stored.bytes_stored);
-  return text;
-}
-
-std::string or_null(bool known, const std::string& value) { return known && !value.empty() ? value : "null"; }
-
-void print_array_json(const ArrayFacts& f) {
-  const bool stored = f.stored.known;
-  std::printf(
-      "{\"node_type\":\"array\",\"zarr_format\":%d,\"shape\":%s,\"data_type\":%s,\"chunks\":%s,"
-      "\"shards\":%s,\"fill_value\":%s,\"codecs\":%s,\"dimension_names\":%s,\"attributes\":%s,"
-      "\"nbytes\":%s,\"nbytes_stored\":%s,\"storage_ratio\":%s,\"chunks_initialized\":%s,\"chunks_total\":%s}\n",
-      f.zarr_format, json_extents(f.shape).c_str(), f.data_type_json.c_str(), json_extents(f.chunk_shape()).c_str(),
-      f.layout.sharded() ? json_extents(f.layout.storage_shape).c_str() : "null", f.layout.fill_value_json.c_str(),
-      f.layout.codecs_json.c_str(), f.dimension_names_json.c_str(), f.attributes_json.c_str(),
-      or_null(f.nbytes_known, std::to_string(f.nbytes)).c_str(),
-      or_null(stored, std::to_string(f.stored.bytes_stored)).c_str(), or_null(true, ratio_text(f)).c_str(),
-      or_null(stored, std::to_string(f.stored.objects_present)).c_str(),
-      std::to_string(f.stored.known ? f.stored.objects_total : 0).c_str());
-}
 
 void print_row(const char* label, const std::string& value) { std::printf("%-19s: %s\n", label, value.c_str()); }
 
-void print_array_text(const ArrayFacts& f) {
-  print_row("Type", "Array");
-  print_row("Zarr format", std::to_string(f.zarr_format));
-  print_row("Data type", f.data_type_text);
-  print_row("Shape", python_shape(f.shape));
-  print_row("Chunk shape", python_shape(f.chunk_shape()));
-  if (f.layout.sharded()) print_row("Shard shape", python_shape(f.layout.storage_shape));
-  print_row("Fill value", f.layout.fill_value_json);
-  print_row("Codecs", f.layout.codecs_json);
-  if (f.dimension_names_json != "null") print_row("Dimension names", f.dimension_names_json);
-  print_row("Attributes", f.attributes_json);
-  print_row("No. bytes", f.nbytes_known ? std::to_string(f.nbytes) : "unknown (variable-length elements)");
-  if (!f.stored.known) {
-    print_row("No. bytes stored", "unknown (not a filesystem store)");
-    return;
-  }
-  print_row("No. bytes stored", std::to_string(f.stored.bytes_stored));
-  if (!ratio_text(f).empty()) print_row("Storage ratio", ratio_text(f));
-  const char* unit = f.layout.sharded() ? "Shards initialized" : "Chunks initialized";
-  print_row(unit, std::to_string(f.stored.objects_present) + "/" + std::to_string(f.stored.objects_total));
+std::vector<uint64_t> extents_of(const rapidjson::Value& list) {
+  std::vector<uint64_t> out;
+  for (const auto& v : list.GetArray()) out.push_back(v.GetUint64());
+  return out;
 }
 
-// The C API has no zarr_group_format(): on a filesystem the metadata file
-// name tells; elsewhere the format is reported as unknown (0 / null).
-int local_group_format(const std::string& url) {
-  std::string dir = local_directory(url);
-  if (dir.empty()) return 0;
-  if (std::filesystem::exists(std::filesystem::path(dir) / "zarr.json")) return 3;
-  if (std::filesystem::exists(std::filesystem::path(dir) / ".zgroup")) return 2;
-  return 0;
+std::string text_of(const rapidjson::Value& v) { return v.IsString() ? v.GetString() : to_json(v); }
+
+void print_array_text(const rapidjson::Document& info) {
+  print_row("Type", "Array");
+  print_row("Zarr format", std::to_string(info["zarr_format"].GetInt()));
+  print_row("Data type", text_of(info["data_type"]));
+  print_row("Shape", python_shape(extents_of(info["shape"])));
+  print_row("Chunk shape", python_shape(extents_of(info["chunks"])));
+  const bool sharded = info["shards"].IsArray();
+  if (sharded) print_row("Shard shape", python_shape(extents_of(info["shards"])));
+  print_row("Fill value", to_json(info["fill_value"]));
+  print_row("Codecs", to_json(info["codecs"]));
+  if (!info["dimension_names"].IsNull()) print_row("Dimension names", to_json(info["dimension_names"]));
+  print_row("Attributes", to_json(info["attributes"]));
+  print_row("Store", info["store"].GetString());
+  const rapidjson::Value& nbytes = info["nbytes"];
+  print_row("No. bytes", nbytes.IsNull() ? "unknown (variable-length elements)" : std::to_string(nbytes.GetUint64()));
+  const rapidjson::Value& stored = info["nbytes_stored"];
+  if (stored.IsNull()) {
+    print_row("No. bytes stored", "unknown (the store cannot list its keys)");
+    return;
+  }
+  print_row("No. bytes stored", std::to_string(stored.GetUint64()));
+  if (!nbytes.IsNull() && stored.GetUint64() > 0) {
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(nbytes.GetUint64()) / stored.GetUint64());
+    print_row("Storage ratio", ratio);
+  }
+  print_row(sharded ? "Shards initialized" : "Chunks initialized",
+            std::to_string(info["chunks_initialized"].GetUint64()) + "/" +
+                std::to_string(info["chunks_total"].GetUint64()));
 }
 
 void print_group(const std::string& url, zarr_group* group, bool as_json) {
@@ -120,14 +66,14 @@ void print_group(const std::string& url, zarr_group* group, bool as_json) {
   char* members = nullptr;
   check(zarr_group_list(group, &members), "cannot list group " + url);
   std::string members_json = take_json(members);
-  const int format = local_group_format(url);
+  const int format = zarr_group_format(group);
   if (as_json) {
-    std::printf("{\"node_type\":\"group\",\"zarr_format\":%s,\"attributes\":%s,\"members\":%s}\n",
-                format ? std::to_string(format).c_str() : "null", attributes_json.c_str(), members_json.c_str());
+    std::printf("{\"node_type\":\"group\",\"zarr_format\":%d,\"attributes\":%s,\"members\":%s}\n", format,
+                attributes_json.c_str(), members_json.c_str());
     return;
   }
   print_row("Type", "Group");
-  print_row("Zarr format", format ? std::to_string(format) : "unknown");
+  print_row("Zarr format", std::to_string(format));
   print_row("Attributes", attributes_json);
   print_row("Members", members_json);
 }
@@ -144,11 +90,13 @@ int run_info(int argc, char** argv) {
     print_group(url, node.group.get(), args.has("--json"));
     return kExitOk;
   }
-  ArrayFacts facts = gather_array_facts(url, node.array.get());
+  char* info_json = nullptr;
+  check(zarr_info(node.array.get(), &info_json), "cannot describe " + url);
+  const std::string text = take_json(info_json);
   if (args.has("--json")) {
-    print_array_json(facts);
+    std::printf("%s\n", text.c_str());
   } else {
-    print_array_text(facts);
+    print_array_text(parse_json(text, "zarr_info of " + url));
   }
   return kExitOk;
 }

@@ -1,40 +1,46 @@
-// zarrtool rm URL --yes: delete an array or group (and everything below it).
+// zarrtool rm URL [--yes]: erase an array or group and everything below it
+// (zarr_erase), on any store that can erase.
+#include <unistd.h>
+
 #include <cstdio>
-#include <filesystem>
+#include <iostream>
 #include <string>
 
 #include "cli_common.h"
 #include "commands.h"
 
-namespace fs = std::filesystem;
-
 namespace zarrtool {
 namespace {
 
 const char kRmHelp[] =
-    "usage: zarrtool rm URL --yes\n\n"
-    "Delete the array or group at URL with everything below it. URL must hold a Zarr\n"
-    "node (so a mistyped path deletes nothing) and be on a filesystem store: the C\n"
-    "API offers no way to erase keys of other stores.\n\n"
-    "  --yes   required: confirms the deletion\n";
+    "usage: zarrtool rm URL [--yes]\n\n"
+    "Erase the array or group at URL with everything below it (chunks, children,\n"
+    "attributes). URL must hold a Zarr node, so a mistyped path erases nothing. On a\n"
+    "terminal rm asks for confirmation; otherwise --yes is required. Read-only stores\n"
+    "(HTTP, an existing zip archive) refuse.\n\n"
+    "  --yes   erase without asking\n";
+
+// Ask on the terminal; anything but "y" or "yes" declines.
+bool confirmed_on_terminal(const std::string& url) {
+  std::fprintf(stderr, "erase %s and everything below it? [y/N] ", url.c_str());
+  std::fflush(stderr);
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  return answer == "y" || answer == "Y" || answer == "yes";
+}
 
 }  // namespace
 
 int run_rm(int argc, char** argv) {
   if (print_help_if_asked(argc, argv, kRmHelp)) return kExitOk;
   Args args = parse_args(argc, argv, OptionSpec{{"--yes"}, {}});
-  require_positionals(args, 1, "zarrtool rm URL --yes");
-  if (!args.has("--yes")) usage_error("rm deletes data: add --yes to confirm");
+  require_positionals(args, 1, "zarrtool rm URL [--yes]");
   const std::string& url = args.positionals[0];
-  const std::string dir = local_directory(url);
-  if (dir.empty()) throw CliError(kExitOther, "cannot remove " + url + ": only filesystem stores are supported");
-  // Opening proves a Zarr node is there before anything is deleted.
-  { Node node = open_node(url, "r"); }
-  const fs::path target = fs::absolute(dir).lexically_normal();
-  if (target == target.root_path()) throw CliError(kExitOther, "cannot remove " + url + ": refusing the root");
-  std::error_code ec;
-  fs::remove_all(target, ec);
-  if (ec) throw CliError(kExitOther, "cannot remove " + url + ": " + ec.message());
+  if (!args.has("--yes")) {
+    if (!::isatty(STDIN_FILENO)) usage_error("rm erases data: add --yes to confirm (stdin is not a terminal)");
+    if (!confirmed_on_terminal(url)) throw CliError(kExitOther, "not erased: " + url);
+  }
+  check(zarr_erase(url.c_str(), nullptr), "cannot erase " + url);
   return kExitOk;
 }
 

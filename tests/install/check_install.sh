@@ -33,6 +33,13 @@ check headers_are_plain_c bash -c "! grep -E 'std::|namespace|template *<|class 
 pc_dir=$(dirname "$(find "$root" -name zarr.pc | head -n1)")
 check pkgconfig_file_installed test -f "$pc_dir/zarr.pc"
 
+# zarrtool and its manual page, and the installed tool runs against the installed library.
+check zarrtool_installed test -x "$root/bin/zarrtool"
+check zarrtool_man_page_installed test -f "$root/share/man/man1/zarrtool.1"
+check zarrtool_runs_against_installed_library bash -c \
+  "LD_LIBRARY_PATH='$(dirname "$lib")' '$root/bin/zarrtool' create '$dest/t.zarr' --shape 4 --dtype int8 &&
+   LD_LIBRARY_PATH='$(dirname "$lib")' '$root/bin/zarrtool' info '$dest/t.zarr' --json | grep -q '\"chunks_total\":1'"
+
 # Build the documented demo against the installed copy through pkg-config, as a user would.
 export PKG_CONFIG_PATH="$pc_dir" PKG_CONFIG_SYSROOT_DIR="$dest"
 cflags=$(pkg-config --cflags zarr)
