@@ -1,7 +1,8 @@
 // zarrtool verify URL: read every stored chunk (or shard) of an array, or of
 // every array below a group, and report the missing and the corrupt ones.
+#include <algorithm>
 #include <cstdio>
-#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,14 +16,17 @@ namespace {
 
 const char kVerifyHelp[] =
     "usage: zarrtool verify URL\n\n"
-    "Read and decode every chunk (every shard of a sharded array) of the array at URL,\n"
-    "or of every array below the group at URL. Prints each corrupt chunk and a summary\n"
-    "line per array. Missing chunks (read as the fill value) are counted, not errors;\n"
-    "they are told apart on filesystem stores only.\n"
+    "Read and decode every stored chunk (every shard of a sharded array) of the array at\n"
+    "URL, or of every array below the group at URL; checksums (crc32c, adler32, ...) are\n"
+    "checked as the chunks decode. Prints each corrupt chunk, each stray key (a key under\n"
+    "an array that is neither its metadata nor a chunk of its grid) and a summary line per\n"
+    "array. Missing chunks read as the fill value: counted, not errors. On stores that\n"
+    "cannot list their keys (HTTP) every chunk of the grid is read and missing ones are\n"
+    "not told apart.\n"
     "Exit code 4 when a chunk is corrupt, 1 when one cannot be read for another reason.\n";
 
 struct Tally {
-  uint64_t chunks = 0, missing = 0, corrupt = 0, unreadable = 0;
+  uint64_t chunks = 0, missing = 0, corrupt = 0, unreadable = 0, stray = 0;
 };
 
 // Worst exit code across everything verified.
@@ -31,32 +35,71 @@ int worst(int a, int b) {
   return a != kExitOk ? a : b;
 }
 
-bool chunk_missing(const std::string& dir, const ArrayLayout& layout, const std::vector<uint64_t>& index) {
-  if (dir.empty()) return false;  // unknown off the filesystem: the read decides
-  std::error_code ec;
-  return !std::filesystem::exists(std::filesystem::path(dir) / layout.chunk_key(index), ec);
+// What the store holds of the array: the stored chunks' grid indices and the
+// stray keys; nullopt when the store cannot list (every chunk is then read).
+struct StoredChunks {
+  std::vector<std::vector<uint64_t>> chunks;
+  std::vector<std::string> stray_keys;
+};
+
+std::optional<StoredChunks> stored_chunks(const std::string& url, const zarr_array* array) {
+  char* text = nullptr;
+  const int status = zarr_stored_chunks(array, &text);
+  if (status == ZARR_ERR_UNSUPPORTED) return std::nullopt;
+  check(status, "cannot list the chunks of " + url);
+  const rapidjson::Document doc = parse_json(take_json(text), "zarr_stored_chunks of " + url);
+  StoredChunks stored;
+  for (const auto& index : doc["chunks"].GetArray()) {
+    std::vector<uint64_t> coords;
+    for (const auto& i : index.GetArray()) coords.push_back(i.GetUint64());
+    stored.chunks.push_back(std::move(coords));
+  }
+  for (const auto& key : doc["stray_keys"].GetArray()) stored.stray_keys.emplace_back(key.GetString());
+  return stored;
+}
+
+Box box_of(const std::vector<uint64_t>& index, const std::vector<uint64_t>& shape, const std::vector<uint64_t>& grid) {
+  Box box{std::vector<uint64_t>(shape.size()), std::vector<uint64_t>(shape.size())};
+  for (size_t d = 0; d < shape.size(); ++d) {
+    box.start[d] = index[d] * grid[d];
+    box.count[d] = std::min(grid[d], shape[d] - box.start[d]);
+  }
+  return box;
+}
+
+void verify_chunk(const std::string& url, zarr_array* array, const ArrayLayout& layout,
+                  const std::vector<uint64_t>& index, const Box& box, Tally& tally) {
+  try {
+    read_piece(array, box, "chunk " + layout.chunk_key(index));
+  } catch (const CliError& e) {
+    ++(e.code == kExitCorrupt ? tally.corrupt : tally.unreadable);
+    std::printf("%s: %s: %s\n", url.c_str(), e.code == kExitCorrupt ? "corrupt" : "unreadable", e.what());
+  }
 }
 
 int verify_array(const std::string& url, zarr_array* array) {
   const ArrayLayout layout = read_layout(array);
-  const std::string dir = local_directory(url);
+  const std::vector<uint64_t> shape = array_shape(array);
   Tally tally;
-  for_each_chunk(array_shape(array), layout.storage_shape, [&](const std::vector<uint64_t>& index, const Box& box) {
-    ++tally.chunks;
-    if (chunk_missing(dir, layout, index)) {
-      ++tally.missing;
-      return;
+  tally.chunks = chunk_count(shape, layout.storage_shape);
+  const std::optional<StoredChunks> stored = stored_chunks(url, array);
+  if (stored) {
+    for (const auto& index : stored->chunks) {
+      verify_chunk(url, array, layout, index, box_of(index, shape, layout.storage_shape), tally);
     }
-    try {
-      read_piece(array, box, "chunk " + layout.chunk_key(index));
-    } catch (const CliError& e) {
-      ++(e.code == kExitCorrupt ? tally.corrupt : tally.unreadable);
-      std::printf("%s: %s: %s\n", url.c_str(), e.code == kExitCorrupt ? "corrupt" : "unreadable", e.what());
-    }
-  });
-  std::printf("%s: %llu chunks, %llu missing, %llu corrupt, %llu unreadable\n", url.c_str(),
-              static_cast<unsigned long long>(tally.chunks), static_cast<unsigned long long>(tally.missing),
-              static_cast<unsigned long long>(tally.corrupt), static_cast<unsigned long long>(tally.unreadable));
+    tally.missing = tally.chunks - stored->chunks.size();
+    tally.stray = stored->stray_keys.size();
+    for (const std::string& key : stored->stray_keys) std::printf("%s: stray key: %s\n", url.c_str(), key.c_str());
+  } else {
+    for_each_chunk(shape, layout.storage_shape, [&](const std::vector<uint64_t>& index, const Box& box) {
+      verify_chunk(url, array, layout, index, box, tally);
+    });
+  }
+  std::printf("%s: %llu chunks, %s missing, %llu corrupt, %llu unreadable, %llu stray keys\n", url.c_str(),
+              static_cast<unsigned long long>(tally.chunks),
+              stored ? std::to_string(tally.missing).c_str() : "unknown",
+              static_cast<unsigned long long>(tally.corrupt), static_cast<unsigned long long>(tally.unreadable),
+              static_cast<unsigned long long>(tally.stray));
   if (tally.corrupt) return kExitCorrupt;
   return tally.unreadable ? kExitOther : kExitOk;
 }

@@ -194,6 +194,23 @@ TEST(Cli, VerifyPassesThenFindsAGarbledChunk) {
   EXPECT_EQ(run_tool({"cat", url}).exit_code, 4);
 }
 
+TEST(Cli, VerifyCountsMissingChunksAndReportsStrayKeys) {
+  TempDir dir;
+  const std::string url = dir / "a";
+  ASSERT_EQ(run_tool({"create", url, "--shape", "6,8", "--dtype", "int32", "--chunks", "3,4"}).exit_code, 0);
+  zarr_array* a = nullptr;
+  ASSERT_EQ(zarr_open(&a, url.c_str(), "r+"), ZARR_OK) << zarr_last_error();
+  const uint64_t start[2] = {0, 0}, count[2] = {3, 4};
+  std::vector<int32_t> values(12, 9);
+  ASSERT_EQ(zarr_write_region(a, 2, start, count, values.data(), values.size() * 4), ZARR_OK);
+  zarr_close(a);
+  std::ofstream(fs::path(url) / "leftover.bin") << "x";
+  RunResult r = run_tool({"verify", url});
+  EXPECT_EQ(r.exit_code, 0) << "stray keys are reported, not corruption: " << r.out;
+  EXPECT_NE(r.out.find("stray key: leftover.bin"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 chunks, 3 missing, 0 corrupt, 0 unreadable, 1 stray keys"), std::string::npos) << r.out;
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   TempDir dir;
   RunResult r = run_tool({"info", dir.path(), "--no-such-option"});
