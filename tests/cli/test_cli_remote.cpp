@@ -1,0 +1,72 @@
+// zarrtool on remote stores: a hierarchy served read-only by nginx (HTTP) and
+// an S3 bucket on s3rver, both on 127.0.0.1, started and stopped here. The
+// tool gets S3's endpoint and credentials from the environment, as a user's
+// shell would give them.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "cli_runner.h"
+#include "stores/local_servers.h"
+#include "support/test_support.h"
+#include "zarr/zarr.h"
+
+using namespace zarrtool_test;
+using zarr::test::TempDir;
+
+namespace {
+
+TEST(CliRemote, HttpStoreIsReadableAndRefusesErasing) {
+  const std::string skip = zarr::test::Nginx::unavailable_reason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir dir;
+  const std::string local = make_counting_array(dir, "a", "2");
+  zarr::test::Nginx nginx({{"/data/", dir.path() + "/"}}, {});
+  const std::string url = nginx.url() + "/data/a";
+
+  RunResult info = run_tool({"info", url, "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  rapidjson::Document doc = parse(info.out);
+  EXPECT_EQ(extents(doc["shape"]), (std::vector<uint64_t>{6, 8}));
+  EXPECT_TRUE(doc["nbytes_stored"].IsNull()) << "HTTP cannot list";
+  EXPECT_EQ(run_tool({"cat", url}).out, run_tool({"cat", local}).out);
+  RunResult verify = run_tool({"verify", url});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+  EXPECT_NE(verify.out.find("4 chunks, unknown missing, 0 corrupt"), std::string::npos) << verify.out;
+  RunResult rm = run_tool({"rm", url, "--yes"});
+  EXPECT_NE(rm.exit_code, 0);
+  EXPECT_NE(rm.err.find(url), std::string::npos) << rm.err;
+  const std::string copy = dir / "copy";
+  ASSERT_EQ(run_tool({"cp", url, copy, "--format", "3"}).exit_code, 0);
+  EXPECT_EQ(run_tool({"cat", copy}).out, run_tool({"cat", local}).out);
+}
+
+TEST(CliRemote, S3CopyInfoVerifyAndErase) {
+  const std::string skip = zarr::test::S3rver::unavailable_reason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  zarr::test::S3rver s3({"bucket"});
+  const std::string environment = "AWS_ENDPOINT_URL_S3=" + shell_quote(s3.endpoint()) + " AWS_ACCESS_KEY_ID=" +
+                                  zarr::test::S3rver::kAccessKey + " AWS_SECRET_ACCESS_KEY=" +
+                                  zarr::test::S3rver::kSecretKey + " AWS_REGION=us-east-1";
+  TempDir dir;
+  const std::string local = make_counting_array(dir, "a", "2");
+  const std::string url = "s3://bucket/data/a";
+  RunResult cp = run_tool({"cp", local, url, "--format", "3", "--shards", "6,8", "--chunks", "3,4"}, environment);
+  ASSERT_EQ(cp.exit_code, 0) << cp.err;
+  RunResult info = run_tool({"info", url, "--json"}, environment);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  rapidjson::Document doc = parse(info.out);
+  EXPECT_EQ(doc["chunks_initialized"].GetUint64(), 1u) << info.out;
+  EXPECT_GT(doc["nbytes_stored"].GetUint64(), 0u) << info.out;
+  EXPECT_EQ(run_tool({"cat", url}, environment).out, run_tool({"cat", local}).out);
+  RunResult verify = run_tool({"verify", url}, environment);
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+  EXPECT_NE(verify.out.find("1 chunks, 0 missing, 0 corrupt, 0 unreadable, 0 stray keys"), std::string::npos)
+      << verify.out;
+  RunResult rm = run_tool({"rm", url, "--yes"}, environment);
+  EXPECT_EQ(rm.exit_code, 0) << rm.err;
+  EXPECT_EQ(run_tool({"info", url}, environment).exit_code, 3) << "erased";
+}
+
+}  // namespace
