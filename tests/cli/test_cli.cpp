@@ -200,6 +200,33 @@ TEST(Cli, InfoOnPeerDataArrays) {
 
 namespace {
 
+// tree on the peer-data groups (v2 and v3, zarrita's fixtures and
+// zarr-implementations'): every child the C API lists is drawn, with a shape
+// for each array.
+TEST(Cli, TreeOnPeerDataGroups) {
+  const fs::path peer_data = (fs::path(ZARR_SOURCE_ROOT) / ".." / "shared" / "peer-data").lexically_normal();
+  if (!fs::is_directory(peer_data)) GTEST_SKIP() << "no peer data at " << peer_data;
+  for (const char* group : {"zarrita-fixtures/v2/data.zarr", "zarrita-fixtures/v3/data.zarr",
+                            "zarr-implementations/examples/zarr.zr"}) {
+    const std::string url = (peer_data / group).string();
+    RunResult r = run_tool({"tree", url});
+    ASSERT_EQ(r.exit_code, 0) << group << ": " << r.err;
+    zarr_group* g = nullptr;
+    ASSERT_EQ(zarr_group_open(&g, url.c_str(), "r"), ZARR_OK) << zarr_last_error();
+    size_t count = 0;
+    ASSERT_EQ(zarr_group_child_count(g, &count), ZARR_OK);
+    EXPECT_GT(count, 0u) << group;
+    for (size_t i = 0; i < count; ++i) {
+      const char* name = nullptr;
+      int kind = 0;
+      ASSERT_EQ(zarr_group_child(g, i, &name, &kind), ZARR_OK);
+      const std::string line = std::string(" ") + name + (kind == ZARR_NODE_ARRAY ? " (" : "");
+      EXPECT_NE(r.out.find(line), std::string::npos) << group << ": no '" << line << "' in\n" << r.out;
+    }
+    zarr_group_close(g);
+  }
+}
+
 TEST(Cli, RmNeedsYesAndAZarrNode) {
   TempDir dir;
   std::string url = make_counting_array(dir, "a");
