@@ -136,6 +136,8 @@ extern "C" {
     pub fn zarr_get_metadata(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
     pub fn zarr_get_dimension_names(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
     pub fn zarr_get_attributes(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_info(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_stored_chunks(array: *const zarr_array, json_out: *mut *mut c_char) -> c_int;
     pub fn zarr_set_attributes(array: *mut zarr_array, json: *const c_char) -> c_int;
     pub fn zarr_fill_value(array: *const zarr_array, out: *mut c_void, nbytes: usize, is_null: *mut c_int) -> c_int;
     pub fn zarr_migrate_v1_to_v2(url: *const c_char) -> c_int;
@@ -150,6 +152,8 @@ extern "C" {
         options_json: *const c_char,
     ) -> c_int;
     pub fn zarr_consolidate_metadata(url: *const c_char) -> c_int;
+    pub fn zarr_erase(url: *const c_char, options_json: *const c_char) -> c_int;
+    pub fn zarr_group_format(group: *const zarr_group) -> c_int;
     pub fn zarr_group_create(out: *mut *mut zarr_group, url: *const c_char, attributes_json: *const c_char) -> c_int;
     pub fn zarr_group_create_ex(
         out: *mut *mut zarr_group,
