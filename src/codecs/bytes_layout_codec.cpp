@@ -42,6 +42,13 @@ class BytesLayoutCodec final : public ArrayToBytesCodec {
 
   size_t fixed_encoded_size(const ArrayRepr& decoded) const override { return decoded.byte_size(); }
 
+  bool decodes_in_buffer() const override { return true; }
+
+  void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const override {
+    check_size(size, decoded);
+    if (stored_.needs_byte_swap()) stored_.swap_in_place(data, size / stored_.item_size());
+  }
+
  private:
   static void check_size(size_t stored_size, const ArrayRepr& decoded) {
     if (stored_size != decoded.byte_size()) {

@@ -101,6 +101,12 @@ class ArrayToBytesCodec {
   virtual Bytes decode_in_place(Bytes stored, const ArrayRepr& decoded) const { return decode(stored, decoded); }
   // Size of every encoded chunk when it is fixed (the bytes codec), else 0.
   virtual size_t fixed_encoded_size(const ArrayRepr&) const { return 0; }
+  // Decoding where the stored bytes already lie, in a buffer of exactly
+  // fixed_encoded_size() bytes (the bytes codec: a byte swap at most), for
+  // codecs whose decodes_in_buffer() is true: the array engine then decodes
+  // chunks straight into the caller's region, with no buffer of their own.
+  virtual bool decodes_in_buffer() const { return false; }
+  virtual void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
 
   // Partial decoding (sharding): read only what part of a chunk needs.
   // `read(offset, length)` returns that byte range of the stored chunk

@@ -59,6 +59,28 @@ bool float_item_matches(const uint8_t* item, const uint8_t* fill, size_t item_si
   return true;
 }
 
+// Buffers each thread keeps from one chunk to the next (core/bytes.h's
+// ScratchBuffer): the stored bytes of a chunk, and its decoded elements when
+// they cannot be decoded straight into the region.
+struct ChunkScratch {
+  ScratchBuffer stored;
+  ScratchBuffer decoded;
+
+  void release_above(size_t limit) {
+    stored.release_above(limit);
+    decoded.release_above(limit);
+  }
+};
+
+ChunkScratch& thread_scratch() {
+  thread_local ChunkScratch scratch;
+  return scratch;
+}
+
+// Scratch buffers up to this size stay with their thread; bigger ones (huge
+// chunks) are freed after each chunk.
+constexpr size_t kScratchKeepLimit = size_t{64} << 20;
+
 }  // namespace
 
 ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
@@ -240,30 +262,33 @@ std::mutex& Array::chunk_lock(const std::string& key) const {
 void Array::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
                         size_t nbytes, const int64_t* strides) {
   std::shared_lock lock(shape_mutex_);
-  const std::vector<int64_t> out_strides = check_region(start, count, nbytes, strides);
-  uint8_t* base = static_cast<uint8_t*>(out);
+  const RegionTarget target{static_cast<uint8_t*>(out), check_region(start, count, nbytes, strides), chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
   if (meta_.codecs.partial_reads()) {
     grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
       // Sharded: fetch the index and only the inner chunks this part needs.
-      uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
-      if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, out_strides)) {
-        strided_fill(ov.count, fill_item_, dst, out_strides);
+      uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
+      if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides)) {
+        strided_fill(ov.count, fill_item_, dst, target.strides);
       }
     });
     return;
   }
-  // Whole chunks, fetched a batch at a time so that remote stores have many
-  // requests in flight at once.
+  if (!store_->fetches_concurrently()) {
+    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) { read_chunk(ov, target); });
+    return;
+  }
+  // Remote stores: whole chunks fetched a batch at a time so that many
+  // requests are in flight at once.
   std::vector<ChunkOverlap> batch;
   const size_t batch_size = read_batch_size();
   grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
     batch.push_back(ov);
     if (batch.size() < batch_size) return;
-    read_chunks(batch, base, out_strides);
+    read_chunk_batch(batch, target);
     batch.clear();
   });
-  read_chunks(batch, base, out_strides);
+  read_chunk_batch(batch, target);
 }
 
 // Enough chunks to keep a remote store busy, few enough that their stored
@@ -275,25 +300,79 @@ size_t Array::read_batch_size() const {
   return static_cast<size_t>(std::clamp<uint64_t>(kBatchBytes / chunk_bytes, 1, kMaxChunks));
 }
 
-void Array::read_chunks(const std::vector<ChunkOverlap>& overlaps, uint8_t* base,
-                        const std::vector<int64_t>& out_strides) const {
+void Array::read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const {
   if (overlaps.empty()) return;
   std::vector<std::string> keys;
   for (const ChunkOverlap& ov : overlaps) keys.push_back(chunk_key(ov.chunk_coords));
   std::vector<std::optional<Bytes>> stored = store_->get_many(keys);
-  const std::vector<int64_t> in_chunk = chunk_strides();
   for (size_t i = 0; i < overlaps.size(); ++i) {
-    const ChunkOverlap& ov = overlaps[i];
-    uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
     if (!stored[i]) {
-      strided_fill(ov.count, fill_item_, dst, out_strides);
+      fill_overlap(overlaps[i], target);
       continue;
     }
-    Bytes chunk = decode_chunk(*stored[i], keys[i]);
+    place_chunk(*stored[i], keys[i], overlaps[i], target);
     stored[i].reset();  // the stored bytes are not needed once decoded
-    strided_copy(ov.count, item_size(), chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk, dst,
-                 out_strides);
   }
+}
+
+void Array::fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const {
+  strided_fill(ov.count, fill_item_, target.base + byte_offset(ov.region_offset, target.strides), target.strides);
+}
+
+// True when the overlap is a whole chunk whose elements lie in the region's
+// buffer exactly as in a C-order chunk: it can be decoded right there.
+bool Array::lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const {
+  for (size_t d = 0; d < ndim(); ++d) {
+    if (ov.count[d] != meta_.chunks[d]) return false;
+    if (ov.count[d] > 1 && target.strides[d] != target.chunk_strides[d]) return false;
+  }
+  return true;
+}
+
+void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::string key = chunk_key(ov.chunk_coords);
+  const CodecChain& chain = meta_.codecs;
+  ChunkScratch& scratch = thread_scratch();
+  // Chunks stored as they are laid out in memory (no compressor) are read
+  // straight into the region when they fit there, else into scratch.
+  const bool stored_as_laid_out = chain.decodes_into() && chain.bytes_to_bytes().empty();
+  uint8_t* const in_region = target.base + byte_offset(ov.region_offset, target.strides);
+  const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
+  uint8_t* landed = nullptr;
+  std::optional<size_t> size = store_->get_into(key, [&](size_t n) {
+    landed = read_in_region && n == meta_.chunk_bytes() ? in_region : scratch.stored.reserve(n);
+    return landed;
+  });
+  if (!size) {
+    fill_overlap(ov, target);
+  } else if (stored_as_laid_out) {
+    chain.decode_stored_in_place(landed, *size, key);
+    if (landed != in_region) copy_out(landed, ov, target);
+  } else {
+    place_chunk(ByteView(landed, *size), key, ov, target);
+  }
+  scratch.release_above(kScratchKeepLimit);
+}
+
+void Array::place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                        const RegionTarget& target) const {
+  const CodecChain& chain = meta_.codecs;
+  if (!chain.decodes_into()) {
+    copy_out(decode_chunk(stored, key).data(), ov, target);
+    return;
+  }
+  if (lands_contiguously(ov, target)) {
+    chain.decode_into(stored, target.base + byte_offset(ov.region_offset, target.strides), key);
+    return;
+  }
+  ScratchBuffer& decoded = thread_scratch().decoded;
+  chain.decode_into(stored, decoded.reserve(meta_.chunk_bytes()), key);
+  copy_out(decoded.data(), ov, target);
+}
+
+void Array::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const {
+  strided_copy(ov.count, item_size(), chunk + byte_offset(ov.chunk_offset, target.chunk_strides),
+               target.chunk_strides, target.base + byte_offset(ov.region_offset, target.strides), target.strides);
 }
 
 bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,

@@ -106,11 +106,26 @@ class Array {
   // chunk is absent.
   bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides) const;
-  // Whole chunks of a region read: how many are fetched together, and
-  // fetching a batch of them (Store::get_many) then copying each into place.
+  // Where a region read puts its elements: the caller's buffer and its byte
+  // strides, and the strides of a C-order chunk.
+  struct RegionTarget {
+    uint8_t* base;
+    std::vector<int64_t> strides;
+    std::vector<int64_t> chunk_strides;
+  };
+  // One chunk's part of a region read: fetched into per-thread scratch (or
+  // straight into the region), decoded, copied into place.
+  void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  // Remote stores: how many whole chunks are fetched together
+  // (Store::get_many), and fetching a batch of them then placing each.
   size_t read_batch_size() const;
-  void read_chunks(const std::vector<ChunkOverlap>& overlaps, uint8_t* base,
-                   const std::vector<int64_t>& out_strides) const;
+  void read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const;
+  // Decode a stored chunk and put its part of the region in place.
+  void place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                   const RegionTarget& target) const;
+  bool lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const;
+  void fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const;
   // A whole chunk painted with the fill value.
   Bytes filled_chunk() const;
   bool is_fill_everywhere(const Bytes& chunk) const;

@@ -47,6 +47,13 @@ class ConsolidatedStore final : public Store {
     return values;
   }
 
+  std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override {
+    if (source(key) == Source::Inner) return inner_->get_into(key, destination);
+    return Store::get_into(key, destination);
+  }
+
+  bool fetches_concurrently() const override { return inner_->fetches_concurrently(); }
+
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     if (source(key) != Source::Inner) {
       std::optional<Bytes> whole = get(key);

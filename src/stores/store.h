@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +44,20 @@ class Store {
     for (const std::string& key : keys) values.push_back(get(key));
     return values;
   }
+  // Where get_into puts a value: asked once, with the value's size, it
+  // gives a buffer of at least that many bytes.
+  using Destination = std::function<uint8_t*(size_t size)>;
+  // The whole value written into the buffer `destination` gives for its
+  // size, sparing get()'s fresh zeroed buffer: the array engine passes a
+  // buffer it reuses across chunks, or the caller's own memory. Returns the
+  // bytes written (fewer than the size only when the value was cut short
+  // meanwhile), std::nullopt when absent. By default, get() and a copy.
+  virtual std::optional<size_t> get_into(const std::string& key, const Destination& destination) const {
+    std::optional<Bytes> value = get(key);
+    if (!value) return std::nullopt;
+    if (!value->empty()) std::memcpy(destination(value->size()), value->data(), value->size());
+    return value->size();
+  }
   virtual bool exists(const std::string& key) const = 0;
   // Bytes a value occupies in the store, std::nullopt when absent: its size,
   // except in a zip archive, where it is the compressed size (as zarr-python's
@@ -72,6 +88,9 @@ class Store {
   virtual bool writable() const { return true; }
   virtual bool listable() const { return true; }
   virtual bool supports_partial_reads() const { return true; }
+  // True when get_many fetches its keys concurrently (remote stores): the
+  // array engine then fetches chunks in batches instead of one at a time.
+  virtual bool fetches_concurrently() const { return false; }
   // Human-readable location for error messages ("/data/x.zarr", "memory://a").
   virtual std::string describe() const = 0;
 };

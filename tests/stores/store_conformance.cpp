@@ -142,6 +142,31 @@ TEST_P(StoreReadConformance, WholeValuesReadBackExactly) {
   }
 }
 
+// get_into reads a value into the buffer its caller gives for the size it
+// states, reused across values as the array engine does.
+TEST_P(StoreReadConformance, GetIntoWritesWholeValuesWhereAsked) {
+  std::vector<uint8_t> buffer;
+  for (const auto& [key, value] : read_fixture()) {
+    SCOPED_TRACE(key);
+    size_t asked = SIZE_MAX;
+    std::optional<size_t> got = store_->get_into(key, [&](size_t n) {
+      asked = n;
+      if (buffer.size() < n) buffer.resize(n);
+      return buffer.data();
+    });
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(*got, value.size());
+    if (!value.empty()) EXPECT_EQ(asked, value.size());
+    EXPECT_TRUE(std::string(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(*got)) == value);
+  }
+  bool asked_for_absent = false;
+  EXPECT_FALSE(store_->get_into("missing", [&](size_t) {
+    asked_for_absent = true;
+    return buffer.data();
+  }));
+  EXPECT_FALSE(asked_for_absent);
+}
+
 TEST_P(StoreReadConformance, EmptyValueExists) {
   std::optional<Bytes> empty = store_->get("empty");
   ASSERT_TRUE(empty.has_value());
