@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 
+#include "concurrency/thread_pool.h"
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "core/json.h"
@@ -75,6 +76,26 @@ struct ChunkScratch {
 ChunkScratch& thread_scratch() {
   thread_local ChunkScratch scratch;
   return scratch;
+}
+
+// How many chunk overlaps a region operation lists at a time: enough to keep
+// every thread busy, few enough that listing a region of millions of chunks
+// does not take memory of its own.
+constexpr size_t kOverlapsPerBatch = 1024;
+
+// Visit the overlaps of a region `batch_size` at a time (the last batch may
+// be smaller), in C order of chunk coordinates.
+void for_each_overlap_batch(const ChunkGrid& grid, const std::vector<uint64_t>& start,
+                            const std::vector<uint64_t>& count, size_t batch_size,
+                            const std::function<void(const std::vector<ChunkOverlap>&)>& visit) {
+  std::vector<ChunkOverlap> batch;
+  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
+    batch.push_back(ov);
+    if (batch.size() < batch_size) return;
+    visit(batch);
+    batch.clear();
+  });
+  if (!batch.empty()) visit(batch);
 }
 
 // Scratch buffers up to this size stay with their thread; bigger ones (huge
@@ -264,31 +285,28 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
   std::shared_lock lock(shape_mutex_);
   const RegionTarget target{static_cast<uint8_t*>(out), check_region(start, count, nbytes, strides), chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  if (meta_.codecs.partial_reads()) {
-    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-      // Sharded: fetch the index and only the inner chunks this part needs.
-      uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
-      if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides)) {
-        strided_fill(ov.count, fill_item_, dst, target.strides);
-      }
-    });
+  if (store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
+    // Remote stores: the store fetches a batch of chunks at once (many
+    // requests in flight), the pool decodes them.
+    for_each_overlap_batch(grid, start, count, read_batch_size(),
+                           [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, target); });
     return;
   }
-  if (!store_->fetches_concurrently()) {
-    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) { read_chunk(ov, target); });
-    return;
-  }
-  // Remote stores: whole chunks fetched a batch at a time so that many
-  // requests are in flight at once.
-  std::vector<ChunkOverlap> batch;
-  const size_t batch_size = read_batch_size();
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    batch.push_back(ov);
-    if (batch.size() < batch_size) return;
-    read_chunk_batch(batch, target);
-    batch.clear();
+  // Each chunk is a task of its own: its part of the region is disjoint
+  // from every other chunk's.
+  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+    parallel_for(batch.size(), [&](size_t i) { read_chunk(batch[i], target); });
   });
-  read_chunk_batch(batch, target);
+}
+
+void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+  if (meta_.codecs.partial_reads()) {
+    // Sharded: fetch the index and only the inner chunks this part needs.
+    uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
+    if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides)) fill_overlap(ov, target);
+    return;
+  }
+  read_whole_chunk(ov, target);
 }
 
 // Enough chunks to keep a remote store busy, few enough that their stored
@@ -305,14 +323,14 @@ void Array::read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const Re
   std::vector<std::string> keys;
   for (const ChunkOverlap& ov : overlaps) keys.push_back(chunk_key(ov.chunk_coords));
   std::vector<std::optional<Bytes>> stored = store_->get_many(keys);
-  for (size_t i = 0; i < overlaps.size(); ++i) {
+  parallel_for(overlaps.size(), [&](size_t i) {
     if (!stored[i]) {
       fill_overlap(overlaps[i], target);
-      continue;
+      return;
     }
     place_chunk(*stored[i], keys[i], overlaps[i], target);
     stored[i].reset();  // the stored bytes are not needed once decoded
-  }
+  });
 }
 
 void Array::fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const {
@@ -329,7 +347,7 @@ bool Array::lands_contiguously(const ChunkOverlap& ov, const RegionTarget& targe
   return true;
 }
 
-void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
   const std::string key = chunk_key(ov.chunk_coords);
   const CodecChain& chain = meta_.codecs;
   ChunkScratch& scratch = thread_scratch();
@@ -404,24 +422,29 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
   require_writable("write to");
   std::shared_lock lock(shape_mutex_);
   const std::vector<int64_t> in_strides = check_region(start, count, nbytes, strides);
-  const std::vector<int64_t> in_chunk = chunk_strides();
-  const uint8_t* base = static_cast<const uint8_t*>(data);
+  const RegionSource source{static_cast<const uint8_t*>(data), in_strides, chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    const std::string key = chunk_key(ov.chunk_coords);
-    std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
-    // A chunk only partly overwritten keeps its other elements: read it first.
-    Bytes chunk;
-    std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
-    chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
-    strided_copy(ov.count, item_size(), base + byte_offset(ov.region_offset, in_strides), in_strides,
-                 chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk);
-    if (!options_.write_empty_chunks && is_fill_everywhere(chunk)) {
-      store_->erase(key);
-    } else {
-      store_->set(key, encode_chunk(std::move(chunk)).view());
-    }
+  // Each chunk is a task of its own, atomic as before: a failure leaves
+  // every chunk either as it was or wholly written.
+  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+    parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], source); });
   });
+}
+
+void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
+  const std::string key = chunk_key(ov.chunk_coords);
+  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+  // A chunk only partly overwritten keeps its other elements: read it first.
+  std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
+  Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
+  stored.reset();
+  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
+               chunk.data() + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  if (!options_.write_empty_chunks && is_fill_everywhere(chunk)) {
+    store_->erase(key);
+  } else {
+    store_->set(key, encode_chunk(std::move(chunk)).view());
+  }
 }
 
 std::string Array::serialized_metadata() const {

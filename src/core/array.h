@@ -113,9 +113,20 @@ class Array {
     std::vector<int64_t> strides;
     std::vector<int64_t> chunk_strides;
   };
-  // One chunk's part of a region read: fetched into per-thread scratch (or
-  // straight into the region), decoded, copied into place.
+  // One chunk's part of a region read (a task of the thread pool): whole
+  // chunks are fetched into per-thread scratch (or straight into the
+  // region), decoded, copied into place; shards are read in part.
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  // Where a region write takes its elements from.
+  struct RegionSource {
+    const uint8_t* base;
+    std::vector<int64_t> strides;
+    std::vector<int64_t> chunk_strides;
+  };
+  // One chunk's part of a region write (a task of the thread pool): under
+  // the chunk's lock, read-modify-write, encode, set (or erase when empty).
+  void write_chunk(const ChunkOverlap& ov, const RegionSource& source);
   // Remote stores: how many whole chunks are fetched together
   // (Store::get_many), and fetching a batch of them then placing each.
   size_t read_batch_size() const;

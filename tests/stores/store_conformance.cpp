@@ -156,7 +156,9 @@ TEST_P(StoreReadConformance, GetIntoWritesWholeValuesWhereAsked) {
     });
     ASSERT_TRUE(got.has_value());
     EXPECT_EQ(*got, value.size());
-    if (!value.empty()) EXPECT_EQ(asked, value.size());
+    if (!value.empty()) {
+      EXPECT_EQ(asked, value.size());
+    }
     EXPECT_TRUE(std::string(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(*got)) == value);
   }
   bool asked_for_absent = false;
