@@ -115,11 +115,19 @@ class ArrayToBytesCodec {
   // Decodes the box [chunk_offset, chunk_offset + count) of the chunk into
   // `out` laid out by `out_strides` (bytes); elements without data get the
   // fill value. Returns false when the whole chunk is absent (nothing written).
+  // Inner chunks are decoded in parallel (concurrency/thread_pool.h), so
+  // `read` may be called from several threads at once (nested shards).
   using RangeReader = std::function<std::optional<Bytes>(int64_t offset, std::optional<uint64_t> length)>;
   virtual bool supports_partial_decode() const { return false; }
   virtual bool partial_decode(const RangeReader& read, const ArrayRepr& decoded,
                               const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
                               uint8_t* out, const std::vector<int64_t>& out_strides) const;
+  // The same box decoded from the whole stored chunk, already in memory
+  // (the array engine reads a shard it needs whole into a buffer it reuses,
+  // instead of a fresh one per shard). Codecs with partial decoding only.
+  virtual void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
+                          const std::vector<uint64_t>& count, uint8_t* out,
+                          const std::vector<int64_t>& out_strides) const;
 };
 
 using BytesCodecFactory =

@@ -19,6 +19,11 @@ bool ArrayToBytesCodec::partial_decode(const RangeReader&, const ArrayRepr&, con
   fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
 }
 
+void ArrayToBytesCodec::decode_box(ByteView, const ArrayRepr&, const std::vector<uint64_t>&,
+                                   const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&) const {
+  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
+}
+
 void ArrayToBytesCodec::decode_in_buffer(uint8_t*, size_t, const ArrayRepr&) const {
   fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' cannot decode in place");
 }

@@ -300,13 +300,37 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
 }
 
 void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
-  if (meta_.codecs.partial_reads()) {
-    // Sharded: fetch the index and only the inner chunks this part needs.
+  if (!meta_.codecs.partial_reads()) {
+    read_whole_chunk(ov, target);
+  } else if (ov.covers_chunk) {
+    read_whole_shard(ov, target);
+  } else {
+    // Sharded, in part: fetch the index and only the inner chunks this part needs.
     uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
     if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides)) fill_overlap(ov, target);
+  }
+}
+
+// A shard the region covers: one read into the thread's scratch (a single
+// get, so no lock is needed to pair its index with its inner chunks), then
+// its inner chunks decoded in parallel.
+void Array::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::string key = chunk_key(ov.chunk_coords);
+  ChunkScratch& scratch = thread_scratch();
+  uint8_t* landed = nullptr;
+  std::optional<size_t> size = store_->get_into(key, [&](size_t n) { return landed = scratch.stored.reserve(n); });
+  if (!size) {
+    fill_overlap(ov, target);
     return;
   }
-  read_whole_chunk(ov, target);
+  try {
+    meta_.codecs.array_to_bytes()->decode_box(ByteView(landed, *size), meta_.codecs.decoded(), ov.chunk_offset,
+                                              ov.count, target.base + byte_offset(ov.region_offset, target.strides),
+                                              target.strides);
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+  scratch.release_above(kScratchKeepLimit);
 }
 
 // Enough chunks to keep a remote store busy, few enough that their stored

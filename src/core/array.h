@@ -118,6 +118,7 @@ class Array {
   // region), decoded, copied into place; shards are read in part.
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
   // Where a region write takes its elements from.
   struct RegionSource {
     const uint8_t* base;
