@@ -49,6 +49,11 @@ class BytesLayoutCodec final : public ArrayToBytesCodec {
     if (stored_.needs_byte_swap()) stored_.swap_in_place(data, size / stored_.item_size());
   }
 
+  // Swapping is its own inverse (see encode).
+  void encode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const override {
+    decode_in_buffer(data, size, decoded);
+  }
+
  private:
   static void check_size(size_t stored_size, const ArrayRepr& decoded) {
     if (stored_size != decoded.byte_size()) {

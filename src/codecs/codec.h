@@ -107,6 +107,8 @@ class ArrayToBytesCodec {
   // chunks straight into the caller's region, with no buffer of their own.
   virtual bool decodes_in_buffer() const { return false; }
   virtual void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
+  // And the reverse, encoding where the chunk lies (same codecs).
+  virtual void encode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
 
   // Partial decoding (sharding): read only what part of a chunk needs.
   // `read(offset, length)` returns that byte range of the stored chunk

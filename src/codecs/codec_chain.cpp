@@ -28,6 +28,10 @@ void ArrayToBytesCodec::decode_in_buffer(uint8_t*, size_t, const ArrayRepr&) con
   fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' cannot decode in place");
 }
 
+void ArrayToBytesCodec::encode_in_buffer(uint8_t*, size_t, const ArrayRepr&) const {
+  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' cannot encode in place");
+}
+
 CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array,
                        std::shared_ptr<const ArrayToBytesCodec> array_to_bytes,
                        std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes, ArrayRepr decoded)
@@ -107,6 +111,26 @@ void CodecChain::decode_into(ByteView stored, uint8_t* out, const std::string& k
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }
+}
+
+ByteView CodecChain::encode_from(uint8_t* chunk, ScratchBuffer& out, Bytes& keep) const {
+  const size_t size = decoded().byte_size();
+  array_to_bytes_->encode_in_buffer(chunk, size, reprs_.back());
+  if (bytes_to_bytes_.empty()) return ByteView(chunk, size);
+  ByteView current(chunk, size);
+  for (size_t i = 0; i + 1 < bytes_to_bytes_.size(); ++i) {
+    keep = bytes_to_bytes_[i]->encode(current);
+    current = keep;
+  }
+  const BytesCodec& last = *bytes_to_bytes_.back();
+  const size_t bound = last.encoded_bound(current.size);
+  if (bound == 0) {
+    Bytes encoded = last.encode(current);
+    keep = std::move(encoded);
+    return keep;
+  }
+  uint8_t* target = out.reserve(bound);
+  return ByteView(target, last.encode_into(current, target, bound));
 }
 
 void CodecChain::decode_stored_in_place(uint8_t* data, size_t size, const std::string& key) const {

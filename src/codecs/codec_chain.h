@@ -53,6 +53,12 @@ class CodecChain {
   // copy per chunk. Errors name the chunk `key`; `out` may hold anything then.
   bool decodes_into() const;
   void decode_into(ByteView stored, uint8_t* out, const std::string& key) const;
+  // The reverse of decode_into, for chains with decodes_into(): the chunk in
+  // `chunk` (decoded().byte_size() bytes, the caller's; the byte swap, if
+  // any, happens there) encoded into `out` when the last compressor has a
+  // bound, else into a buffer of the chain's. The result views `chunk`,
+  // `out` or that buffer (`keep`): valid while all three are.
+  ByteView encode_from(uint8_t* chunk, ScratchBuffer& out, Bytes& keep) const;
   // For a chain with decodes_into() and no bytes->bytes codec, the stored
   // bytes are the chunk: decode them where they lie (a byte swap at most).
   void decode_stored_in_place(uint8_t* data, size_t size, const std::string& key) const;

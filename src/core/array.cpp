@@ -262,15 +262,15 @@ Bytes Array::filled_chunk() const {
   return chunk;
 }
 
-bool Array::is_fill_everywhere(const Bytes& chunk) const {
+bool Array::is_fill_everywhere(const uint8_t* chunk, size_t size) const {
   // A null fill value has no value to compare with: zarr-python stores every chunk.
   if (!meta_.fill_value) return false;
   const size_t item = item_size();
   const DTypeKind kind = meta_.dtype.kind();
   const size_t float_size = kind == DTypeKind::Float ? item : kind == DTypeKind::Complex ? item / 2 : 0;
-  for (size_t off = 0; off < chunk.size(); off += item) {
-    bool same = float_size ? float_item_matches(chunk.data() + off, fill_item_.data(), item, float_size)
-                           : std::memcmp(chunk.data() + off, fill_item_.data(), item) == 0;
+  for (size_t off = 0; off < size; off += item) {
+    bool same = float_size ? float_item_matches(chunk + off, fill_item_.data(), item, float_size)
+                           : std::memcmp(chunk + off, fill_item_.data(), item) == 0;
     if (!same) return false;
   }
   return true;
@@ -456,15 +456,57 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
 }
 
 void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
+  if (!meta_.codecs.decodes_into()) {
+    write_chunk_through_copies(ov, source);
+    return;
+  }
   const std::string key = chunk_key(ov.chunk_coords);
   std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
-  // A chunk only partly overwritten keeps its other elements: read it first.
+  // The chunk is built in the thread's scratch, and encoded into its other
+  // scratch buffer: no chunk-sized allocation per chunk.
+  ChunkScratch& scratch = thread_scratch();
+  const size_t chunk_bytes = meta_.chunk_bytes();
+  uint8_t* chunk = scratch.decoded.reserve(chunk_bytes);
+  if (!overwrites_every_element(ov)) {
+    // A chunk only partly overwritten keeps its other elements: read it first
+    // (edge chunks: the part outside the array gets the fill value).
+    std::optional<size_t> size;
+    if (!ov.covers_chunk) size = store_->get_into(key, [&](size_t n) { return scratch.stored.reserve(n); });
+    if (size) {
+      meta_.codecs.decode_into(ByteView(scratch.stored.data(), *size), chunk, key);
+    } else {
+      strided_fill({chunk_bytes / item_size()}, fill_item_, chunk, {static_cast<int64_t>(item_size())});
+    }
+  }
+  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
+               chunk + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  if (!options_.write_empty_chunks && is_fill_everywhere(chunk, chunk_bytes)) {
+    store_->erase(key);
+  } else {
+    Bytes keep;
+    store_->set(key, meta_.codecs.encode_from(chunk, scratch.stored, keep));
+  }
+  scratch.release_above(kScratchKeepLimit);
+}
+
+bool Array::overwrites_every_element(const ChunkOverlap& ov) const {
+  for (size_t d = 0; d < ndim(); ++d) {
+    if (ov.count[d] != meta_.chunks[d]) return false;
+  }
+  return true;
+}
+
+// Chains with an array->array codec (transpose) or variable-length elements:
+// chunks as Bytes through the whole chain.
+void Array::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
+  const std::string key = chunk_key(ov.chunk_coords);
+  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
   std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
   Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
   stored.reset();
   strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
                chunk.data() + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
-  if (!options_.write_empty_chunks && is_fill_everywhere(chunk)) {
+  if (!options_.write_empty_chunks && is_fill_everywhere(chunk.data(), chunk.size())) {
     store_->erase(key);
   } else {
     store_->set(key, encode_chunk(std::move(chunk)).view());

@@ -128,6 +128,9 @@ class Array {
   // One chunk's part of a region write (a task of the thread pool): under
   // the chunk's lock, read-modify-write, encode, set (or erase when empty).
   void write_chunk(const ChunkOverlap& ov, const RegionSource& source);
+  void write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source);
+  // True when the overlap is the whole chunk, every element of it.
+  bool overwrites_every_element(const ChunkOverlap& ov) const;
   // Remote stores: how many whole chunks are fetched together
   // (Store::get_many), and fetching a batch of them then placing each.
   size_t read_batch_size() const;
@@ -140,7 +143,7 @@ class Array {
   void fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const;
   // A whole chunk painted with the fill value.
   Bytes filled_chunk() const;
-  bool is_fill_everywhere(const Bytes& chunk) const;
+  bool is_fill_everywhere(const uint8_t* chunk, size_t size) const;
   std::string serialized_metadata() const;
   void write_metadata();
   void erase_chunks_outside(const std::vector<uint64_t>& shape);

@@ -106,7 +106,8 @@ TEST(V3Codecs, LastCompressorEncodesIntoItsBoundAndDecodeSwapsInPlace) {
 #endif
 }
 
-// decode_into gives what decode gives, into the caller's buffer, through
+// decode_into gives what decode gives, into the caller's buffer (and
+// encode_from what encode gives), through
 // one compressor, two bytes->bytes codecs (checksum then compressor), none
 // (the stored bytes are the layout) and a byte swap; chains with an
 // array->array codec do not offer it.
@@ -125,6 +126,11 @@ TEST(V3Codecs, DecodeIntoMatchesDecode) {
     CodecChain c = chain(codecs, r);
     ASSERT_TRUE(c.decodes_into());
     const Bytes stored = c.encode(data).view().to_bytes();
+    // encode_from: the same bytes, from a buffer of the caller's.
+    Bytes chunk = data;
+    ScratchBuffer scratch;
+    Bytes keep;
+    EXPECT_EQ(c.encode_from(chunk.data(), scratch, keep).to_bytes(), stored);
     Bytes out(r.byte_size(), 0xEE);
     c.decode_into(stored, out.data(), "k");
     EXPECT_EQ(out, data);
