@@ -43,6 +43,7 @@ class BytesLayoutCodec final : public ArrayToBytesCodec {
   size_t fixed_encoded_size(const ArrayRepr& decoded) const override { return decoded.byte_size(); }
 
   bool decodes_in_buffer() const override { return true; }
+  bool stores_native_layout() const override { return !stored_.needs_byte_swap(); }
 
   void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const override {
     check_size(size, decoded);

@@ -106,6 +106,9 @@ class ArrayToBytesCodec {
   // codecs whose decodes_in_buffer() is true: the array engine then decodes
   // chunks straight into the caller's region, with no buffer of their own.
   virtual bool decodes_in_buffer() const { return false; }
+  // True when the stored bytes are the chunk itself, untouched (the bytes
+  // codec in native byte order): a store may read them straight into place.
+  virtual bool stores_native_layout() const { return false; }
   virtual void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
   // And the reverse, encoding where the chunk lies (same codecs).
   virtual void encode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;

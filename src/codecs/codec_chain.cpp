@@ -142,6 +142,14 @@ void CodecChain::decode_stored_in_place(uint8_t* data, size_t size, const std::s
   }
 }
 
+void CodecChain::check_stored_size(size_t size, const std::string& key) const {
+  try {
+    check_layout_size(size);
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+}
+
 void CodecChain::check_layout_size(size_t stored_size) const {
   if (stored_size != decoded().byte_size()) {
     fail(ZARR_ERR_CODEC, "codec '" + array_to_bytes_->name() + "': chunk is " + std::to_string(stored_size) +

@@ -62,6 +62,14 @@ class CodecChain {
   // For a chain with decodes_into() and no bytes->bytes codec, the stored
   // bytes are the chunk: decode them where they lie (a byte swap at most).
   void decode_stored_in_place(uint8_t* data, size_t size, const std::string& key) const;
+  // True when stored chunks are the decoded chunk byte for byte (only the
+  // bytes codec, native byte order): parts of them can be read into place.
+  bool stores_native_layout() const {
+    return decodes_into() && bytes_to_bytes_.empty() && array_to_bytes_->stores_native_layout();
+  }
+  // ZARR_ERR_CODEC naming chunk `key` unless a stored chunk of such a chain
+  // has `size` bytes.
+  void check_stored_size(size_t size, const std::string& key) const;
 
   const ArrayRepr& decoded() const { return reprs_.front(); }
   // True when the chain is just an array->bytes codec that decodes parts of a

@@ -380,6 +380,7 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
   const bool stored_as_laid_out = chain.decodes_into() && chain.bytes_to_bytes().empty();
   uint8_t* const in_region = target.base + byte_offset(ov.region_offset, target.strides);
   const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
+  if (!read_in_region && chain.stores_native_layout() && read_scattered(key, ov, target)) return;
   uint8_t* landed = nullptr;
   std::optional<size_t> size = store_->get_into(key, [&](size_t n) {
     landed = read_in_region && n == meta_.chunk_bytes() ? in_region : scratch.stored.reserve(n);
@@ -394,6 +395,59 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
     place_chunk(ByteView(landed, *size), key, ov, target);
   }
   scratch.release_above(kScratchKeepLimit);
+}
+
+// An uncompressed chunk whose part of the region is not one block: its rows
+// read by the store straight into place (one copy). False when the region's
+// layout would make the rows single elements (then the caller reads the
+// chunk into scratch instead).
+bool Array::read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::vector<Store::Piece> pieces = scatter_pieces(ov, target);
+  if (pieces.empty()) return false;
+  std::optional<size_t> size = store_->get_scattered(key, meta_.chunk_bytes(), pieces);
+  if (!size) {
+    fill_overlap(ov, target);
+  } else {
+    meta_.codecs.check_stored_size(*size, key);
+  }
+  return true;
+}
+
+// The overlap as runs of bytes contiguous both in the stored chunk (C order)
+// and in the region: trailing dimensions are merged while both layouts
+// allow. Empty when the region's last dimension is not contiguous.
+std::vector<Store::Piece> Array::scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const size_t n = ndim();
+  const int64_t item = static_cast<int64_t>(item_size());
+  std::vector<Store::Piece> pieces;
+  if (n == 0 || target.strides[n - 1] != item) return pieces;
+  size_t first = n - 1;  // the run covers dimensions [first, n)
+  int64_t run = static_cast<int64_t>(ov.count[n - 1]) * item;
+  while (first > 0 && ov.count[first] == meta_.chunks[first] && target.strides[first - 1] == run &&
+         target.chunk_strides[first - 1] == run) {
+    --first;
+    run *= static_cast<int64_t>(ov.count[first]);
+  }
+  if (run == 0) return pieces;
+  // One piece per index of the dimensions before `first`, in C order (so
+  // offsets in the chunk increase).
+  std::vector<uint64_t> in_chunk = ov.chunk_offset, in_region = ov.region_offset;
+  for (;;) {
+    pieces.push_back({static_cast<uint64_t>(byte_offset(in_chunk, target.chunk_strides)),
+                      target.base + byte_offset(in_region, target.strides), static_cast<size_t>(run)});
+    size_t d = first;
+    while (d > 0) {
+      --d;
+      if (++in_chunk[d] < ov.chunk_offset[d] + ov.count[d]) {
+        ++in_region[d];
+        break;
+      }
+      in_chunk[d] = ov.chunk_offset[d];
+      in_region[d] = ov.region_offset[d];
+      if (d == 0) return pieces;
+    }
+    if (first == 0) return pieces;
+  }
 }
 
 void Array::place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,

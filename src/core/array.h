@@ -119,6 +119,8 @@ class Array {
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
+  bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
+  std::vector<Store::Piece> scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const;
   // Where a region write takes its elements from.
   struct RegionSource {
     const uint8_t* base;

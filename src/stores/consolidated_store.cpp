@@ -52,6 +52,12 @@ class ConsolidatedStore final : public Store {
     return Store::get_into(key, destination);
   }
 
+  std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                      const std::vector<Piece>& pieces) const override {
+    if (source(key) == Source::Inner) return inner_->get_scattered(key, expected_size, pieces);
+    return Store::get_scattered(key, expected_size, pieces);
+  }
+
   bool fetches_concurrently() const override { return inner_->fetches_concurrently(); }
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {

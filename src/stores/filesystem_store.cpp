@@ -8,11 +8,13 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -280,6 +282,8 @@ class FilesystemStore final : public Store {
   std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override;
   std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override;
+  std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                      const std::vector<Piece>& pieces) const override;
   bool exists(const std::string& key) const override;
   std::optional<uint64_t> value_size(const std::string& key) const override;
   void set(const std::string& key, ByteView value) override;
@@ -305,6 +309,7 @@ class FilesystemStore final : public Store {
   };
   std::optional<OpenValue> open_value(const std::string& key) const;
   static size_t read_at(const OpenValue& value, uint64_t offset, uint8_t* out, size_t size);
+  static size_t read_vector_at(const OpenValue& value, uint64_t offset, std::vector<iovec>& iov);
   void prune_empty_dirs(std::string relative_dir) const;
   void collect_keys(const std::string& relative_dir, int depth, std::vector<std::string>& out) const;
 
@@ -361,6 +366,52 @@ std::optional<size_t> FilesystemStore::get_into(const std::string& key, const De
   const size_t size = static_cast<size_t>(value->size);
   if (size == 0) return 0;
   return read_at(*value, 0, destination(size), size);
+}
+
+std::optional<size_t> FilesystemStore::get_scattered(const std::string& key, size_t expected_size,
+                                                     const std::vector<Piece>& pieces) const {
+  std::optional<OpenValue> value = open_value(key);
+  if (!value) return std::nullopt;
+  if (value->size != expected_size) return static_cast<size_t>(std::min<uint64_t>(value->size, SIZE_MAX));
+  // Pieces that follow one another in the file are one preadv each (at most
+  // IOV_MAX of them per call).
+  std::vector<iovec> iov;
+  for (size_t i = 0; i < pieces.size();) {
+    const uint64_t begin = pieces[i].offset;
+    uint64_t end = begin;
+    iov.clear();
+    for (; i < pieces.size() && pieces[i].offset == end && iov.size() < IOV_MAX; ++i) {
+      iov.push_back({pieces[i].to, pieces[i].size});
+      end += pieces[i].size;
+    }
+    if (read_vector_at(*value, begin, iov) != end - begin) return static_cast<size_t>(begin);  // cut short meanwhile
+  }
+  return expected_size;
+}
+
+// All of `iov` from `offset` on (advancing over short reads); fewer bytes only
+// at the end of the file.
+size_t FilesystemStore::read_vector_at(const OpenValue& value, uint64_t offset, std::vector<iovec>& iov) {
+  size_t done = 0;
+  size_t first = 0;
+  while (first < iov.size()) {
+    ssize_t n = ::preadv(value.fd.get(), iov.data() + first, static_cast<int>(iov.size() - first),
+                         static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_io("read", value.file, errno);
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+    for (size_t left = static_cast<size_t>(n); left > 0 && first < iov.size();) {
+      const size_t step = std::min(left, iov[first].iov_len);
+      iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + step;
+      iov[first].iov_len -= step;
+      left -= step;
+      if (iov[first].iov_len == 0) ++first;
+    }
+  }
+  return done;
 }
 
 std::optional<uint64_t> FilesystemStore::value_size(const std::string& key) const {

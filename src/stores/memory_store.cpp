@@ -51,6 +51,16 @@ class MemoryStore final : public Store {
     return value.size();
   }
 
+  std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                      const std::vector<Piece>& pieces) const override {
+    keys::check_key(key);
+    std::shared_lock lock(data_->mutex);
+    auto it = data_->values.find(key);
+    if (it == data_->values.end()) return std::nullopt;
+    if (it->second.size() == expected_size) copy_pieces(it->second.data(), pieces);
+    return it->second.size();
+  }
+
   bool exists(const std::string& key) const override {
     keys::check_key(key);
     std::shared_lock lock(data_->mutex);

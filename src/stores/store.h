@@ -58,6 +58,28 @@ class Store {
     if (!value->empty()) std::memcpy(destination(value->size()), value->data(), value->size());
     return value->size();
   }
+  // Bytes [offset, offset + size) of a value, to be put at `to`.
+  struct Piece {
+    uint64_t offset;
+    uint8_t* to;
+    size_t size;
+  };
+  // The pieces of a value read straight to where they go (an uncompressed
+  // chunk's rows into the caller's region: one copy, the store's), when the
+  // value is `expected_size` bytes; pieces lie inside that size, in
+  // increasing order of offset. Returns the value's size (the pieces are
+  // written only when it is expected_size), std::nullopt when absent. By
+  // default, get() and a copy of each piece.
+  virtual std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                              const std::vector<Piece>& pieces) const {
+    std::optional<Bytes> value = get(key);
+    if (!value) return std::nullopt;
+    if (value->size() == expected_size) copy_pieces(value->data(), pieces);
+    return value->size();
+  }
+  static void copy_pieces(const uint8_t* value, const std::vector<Piece>& pieces) {
+    for (const Piece& p : pieces) std::memcpy(p.to, value + p.offset, p.size);
+  }
   virtual bool exists(const std::string& key) const = 0;
   // Bytes a value occupies in the store, std::nullopt when absent: its size,
   // except in a zip archive, where it is the compressed size (as zarr-python's

@@ -35,14 +35,40 @@ std::string v3_sharded_meta() {
 // Arrays whose chunks take every path of the engine: raw, compressed,
 // big-endian (swapped in place), F order (decoded through a transpose),
 // edge chunks, and sharded.
-std::vector<std::pair<std::string, std::string>> layouts() {
+struct Layout {
+  std::string name, metadata;
+  uint16_t fill;
+};
+
+std::vector<Layout> layouts() {
   return {
-      {"raw", array_meta("[40, 36]", "[8, 12]", "<u2")},
-      {"zlib", array_meta("[40, 36]", "[8, 12]", "<u2", {{"compressor", R"({"id": "zlib", "level": 1})"}})},
-      {"big_endian_edges", array_meta("[40, 36]", "[7, 10]", ">u2", {{"fill_value", "3"}})},
-      {"fortran", array_meta("[40, 36]", "[8, 12]", "<u2", {{"order", "\"F\""}})},
-      {"sharded", v3_sharded_meta()},
+      {"raw", array_meta("[40, 36]", "[8, 12]", "<u2"), 0},
+      {"raw_edges", array_meta("[40, 36]", "[7, 10]", "<u2", {{"fill_value", "5"}}), 5},
+      {"zlib", array_meta("[40, 36]", "[8, 12]", "<u2", {{"compressor", R"({"id": "zlib", "level": 1})"}}), 0},
+      {"big_endian_edges", array_meta("[40, 36]", "[7, 10]", ">u2", {{"fill_value", "3"}}), 3},
+      {"fortran", array_meta("[40, 36]", "[8, 12]", "<u2", {{"order", "\"F\""}}), 0},
+      {"sharded", v3_sharded_meta(), 7},
   };
+}
+
+// What write_and_read writes, as the whole [40, 36] array.
+std::vector<uint16_t> expected_whole(uint16_t fill) {
+  std::vector<uint16_t> v(40 * 36, fill);
+  const std::vector<uint16_t> p = pattern(24 * 36);
+  std::copy(p.begin(), p.end(), v.begin() + 16 * 36);
+  for (size_t r = 20; r < 23; ++r) {
+    for (size_t c = 5; c < 9; ++c) v[r * 36 + c] = 9;
+  }
+  return v;
+}
+
+std::vector<uint16_t> expected_part(uint16_t fill) {
+  const std::vector<uint16_t> whole = expected_whole(fill);
+  std::vector<uint16_t> part;
+  for (size_t r = 3; r < 33; ++r) {
+    for (size_t c = 5; c < 34; ++c) part.push_back(whole[r * 36 + c]);
+  }
+  return part;
 }
 
 // Write the whole array and read back a full and a partial region, with
@@ -80,18 +106,17 @@ TEST_F(ThreadCount, CountAboveTheLimitIsAnInvalidArgument) {
 
 TEST_F(ThreadCount, ReadsAndWritesAreTheSameWithOneAndManyThreads) {
   TempDir dir;
-  for (const auto& [name, meta] : layouts()) {
-    SCOPED_TRACE(name);
-    const Reads one = write_and_read(dir / (name + "_1"), meta, 1);
-    const Reads many = write_and_read(dir / (name + "_4"), meta, 4);
-    EXPECT_TRUE(one.whole == many.whole);
-    EXPECT_TRUE(one.part == many.part);
-    // The one-thread reads match what was written (spot checks).
-    EXPECT_EQ(one.whole[16 * 36], pattern(1)[0]);
-    EXPECT_EQ(one.whole[21 * 36 + 6], 9);
-    // And the files written by either read the same with the other count.
+  for (const Layout& layout : layouts()) {
+    SCOPED_TRACE(layout.name);
+    const Reads one = write_and_read(dir / (layout.name + "_1"), layout.metadata, 1);
+    const Reads many = write_and_read(dir / (layout.name + "_4"), layout.metadata, 4);
+    EXPECT_TRUE(one.whole == expected_whole(layout.fill));
+    EXPECT_TRUE(one.part == expected_part(layout.fill));
+    EXPECT_TRUE(many.whole == expected_whole(layout.fill));
+    EXPECT_TRUE(many.part == expected_part(layout.fill));
+    // And the files written with one thread read the same with four.
     ASSERT_OK(zarr_set_thread_count(4));
-    ArrayPtr a = open_array(dir / (name + "_1"));
+    ArrayPtr a = open_array(dir / (layout.name + "_1"));
     EXPECT_TRUE(read_all<uint16_t>(a) == one.whole);
   }
 }
@@ -108,4 +133,20 @@ TEST_F(ThreadCount, FirstErrorOfAParallelReadIsReported) {
   const uint64_t start[2] = {0, 0}, count[2] = {64, 64};
   EXPECT_STATUS(zarr_read_region(a, 2, start, count, out.data(), out.size() * 2), ZARR_ERR_CODEC, "5.3");
   EXPECT_EQ(read_region<uint16_t>(a, {0, 0}, {8, 64}), std::vector<uint16_t>(pattern(8 * 64)));
+}
+
+// An uncompressed chunk of the wrong size is a codec error naming it, whether
+// its rows are read straight into the region or the chunk is read whole.
+TEST_F(ThreadCount, ShortUncompressedChunkIsACodecError) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "a", array_meta("[16, 16]", "[8, 8]", "<u2"));
+  ASSERT_OK(write_region(a, {0, 0}, {16, 16}, pattern(256)));
+  { std::ofstream(dir / "a/1.0", std::ios::binary | std::ios::trunc) << "short"; }
+  std::vector<uint16_t> out(256);
+  const uint64_t start[2] = {0, 0}, whole[2] = {16, 16}, rows[2] = {8, 16};
+  EXPECT_STATUS(zarr_read_region(a, 2, start, whole, out.data(), 512), ZARR_ERR_CODEC, "1.0");
+  const uint64_t lower[2] = {8, 0};
+  EXPECT_STATUS(zarr_read_region(a, 2, lower, rows, out.data(), 256), ZARR_ERR_CODEC, "1.0");
+  const uint64_t one_chunk[2] = {8, 8};
+  EXPECT_STATUS(zarr_read_region(a, 2, lower, one_chunk, out.data(), 128), ZARR_ERR_CODEC, "1.0");
 }
