@@ -65,6 +65,24 @@ ZARR_API const char *zarr_version_string(void);
 ZARR_API unsigned zarr_version_number(void);
 
 /**
+ * Set how many threads work on one region read or write (zarr_read_region,
+ * zarr_write_region and their strided forms): the calling thread plus n - 1
+ * worker threads of one pool the library shares between all handles, which
+ * decode, encode and copy different chunks at the same time. Calls already
+ * running finish with the threads they started with. Region I/O from several
+ * threads at once shares the same workers.
+ *
+ * @param n  threads per call; 0 restores the default,
+ *           the number of processors (std::thread::hardware_concurrency);
+ *           1 does everything on the calling thread
+ * @return ZARR_OK, or ZARR_ERR_INVALID_ARGUMENT when n is above 1024.
+ */
+ZARR_API int zarr_set_thread_count(size_t n);
+
+/** The number of threads that work on one region read or write (see zarr_set_thread_count); at least 1. */
+ZARR_API size_t zarr_thread_count(void);
+
+/**
  * This thread's message for the last failing call: names the key, file or field
  * at fault. Never NULL; "" when no call on this thread has failed. Valid until
  * the next failing call on the same thread.

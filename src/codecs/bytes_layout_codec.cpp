@@ -42,6 +42,19 @@ class BytesLayoutCodec final : public ArrayToBytesCodec {
 
   size_t fixed_encoded_size(const ArrayRepr& decoded) const override { return decoded.byte_size(); }
 
+  bool decodes_in_buffer() const override { return true; }
+  bool stores_native_layout() const override { return !stored_.needs_byte_swap(); }
+
+  void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const override {
+    check_size(size, decoded);
+    if (stored_.needs_byte_swap()) stored_.swap_in_place(data, size / stored_.item_size());
+  }
+
+  // Swapping is its own inverse (see encode).
+  void encode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const override {
+    decode_in_buffer(data, size, decoded);
+  }
+
  private:
   static void check_size(size_t stored_size, const ArrayRepr& decoded) {
     if (stored_size != decoded.byte_size()) {

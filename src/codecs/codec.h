@@ -101,6 +101,17 @@ class ArrayToBytesCodec {
   virtual Bytes decode_in_place(Bytes stored, const ArrayRepr& decoded) const { return decode(stored, decoded); }
   // Size of every encoded chunk when it is fixed (the bytes codec), else 0.
   virtual size_t fixed_encoded_size(const ArrayRepr&) const { return 0; }
+  // Decoding where the stored bytes already lie, in a buffer of exactly
+  // fixed_encoded_size() bytes (the bytes codec: a byte swap at most), for
+  // codecs whose decodes_in_buffer() is true: the array engine then decodes
+  // chunks straight into the caller's region, with no buffer of their own.
+  virtual bool decodes_in_buffer() const { return false; }
+  // True when the stored bytes are the chunk itself, untouched (the bytes
+  // codec in native byte order): a store may read them straight into place.
+  virtual bool stores_native_layout() const { return false; }
+  virtual void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
+  // And the reverse, encoding where the chunk lies (same codecs).
+  virtual void encode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
 
   // Partial decoding (sharding): read only what part of a chunk needs.
   // `read(offset, length)` returns that byte range of the stored chunk
@@ -109,11 +120,19 @@ class ArrayToBytesCodec {
   // Decodes the box [chunk_offset, chunk_offset + count) of the chunk into
   // `out` laid out by `out_strides` (bytes); elements without data get the
   // fill value. Returns false when the whole chunk is absent (nothing written).
+  // Inner chunks are decoded in parallel (concurrency/thread_pool.h), so
+  // `read` may be called from several threads at once (nested shards).
   using RangeReader = std::function<std::optional<Bytes>(int64_t offset, std::optional<uint64_t> length)>;
   virtual bool supports_partial_decode() const { return false; }
   virtual bool partial_decode(const RangeReader& read, const ArrayRepr& decoded,
                               const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
                               uint8_t* out, const std::vector<int64_t>& out_strides) const;
+  // The same box decoded from the whole stored chunk, already in memory
+  // (the array engine reads a shard it needs whole into a buffer it reuses,
+  // instead of a fresh one per shard). Codecs with partial decoding only.
+  virtual void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
+                          const std::vector<uint64_t>& count, uint8_t* out,
+                          const std::vector<int64_t>& out_strides) const;
 };
 
 using BytesCodecFactory =

@@ -1,5 +1,7 @@
 #include "codecs/codec_chain.h"
 
+#include <cstring>
+
 #include "core/error.h"
 
 namespace zarr {
@@ -15,6 +17,19 @@ size_t ArrayRepr::byte_size() const { return static_cast<size_t>(elements()) * d
 bool ArrayToBytesCodec::partial_decode(const RangeReader&, const ArrayRepr&, const std::vector<uint64_t>&,
                                        const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&) const {
   fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
+}
+
+void ArrayToBytesCodec::decode_box(ByteView, const ArrayRepr&, const std::vector<uint64_t>&,
+                                   const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&) const {
+  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
+}
+
+void ArrayToBytesCodec::decode_in_buffer(uint8_t*, size_t, const ArrayRepr&) const {
+  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' cannot decode in place");
+}
+
+void ArrayToBytesCodec::encode_in_buffer(uint8_t*, size_t, const ArrayRepr&) const {
+  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' cannot encode in place");
 }
 
 CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array,
@@ -68,6 +83,77 @@ Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
     return chunk;
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+}
+
+bool CodecChain::decodes_into() const {
+  return array_to_array_.empty() && array_to_bytes_->decodes_in_buffer() && !decoded().dtype.is_variable_length();
+}
+
+void CodecChain::decode_into(ByteView stored, uint8_t* out, const std::string& key) const {
+  const size_t size = decoded().byte_size();
+  try {
+    if (bytes_to_bytes_.empty()) {
+      check_layout_size(stored.size);
+      if (size) std::memcpy(out, stored.data, size);
+    } else {
+      // Codecs after the first still decode into buffers of their own (their
+      // output sizes are not known); the first writes into `out`.
+      Bytes data;
+      ByteView current = stored;
+      for (size_t i = bytes_to_bytes_.size(); i-- > 1;) {
+        data = bytes_to_bytes_[i]->decode(current, 0);
+        current = data;
+      }
+      bytes_to_bytes_.front()->decode_into(current, out, size);
+    }
+    array_to_bytes_->decode_in_buffer(out, size, reprs_.back());
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+}
+
+ByteView CodecChain::encode_from(uint8_t* chunk, ScratchBuffer& out, Bytes& keep) const {
+  const size_t size = decoded().byte_size();
+  array_to_bytes_->encode_in_buffer(chunk, size, reprs_.back());
+  if (bytes_to_bytes_.empty()) return ByteView(chunk, size);
+  ByteView current(chunk, size);
+  for (size_t i = 0; i + 1 < bytes_to_bytes_.size(); ++i) {
+    keep = bytes_to_bytes_[i]->encode(current);
+    current = keep;
+  }
+  const BytesCodec& last = *bytes_to_bytes_.back();
+  const size_t bound = last.encoded_bound(current.size);
+  if (bound == 0) {
+    Bytes encoded = last.encode(current);
+    keep = std::move(encoded);
+    return keep;
+  }
+  uint8_t* target = out.reserve(bound);
+  return ByteView(target, last.encode_into(current, target, bound));
+}
+
+void CodecChain::decode_stored_in_place(uint8_t* data, size_t size, const std::string& key) const {
+  try {
+    check_layout_size(size);
+    array_to_bytes_->decode_in_buffer(data, size, reprs_.back());
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+}
+
+void CodecChain::check_stored_size(size_t size, const std::string& key) const {
+  try {
+    check_layout_size(size);
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+}
+
+void CodecChain::check_layout_size(size_t stored_size) const {
+  if (stored_size != decoded().byte_size()) {
+    fail(ZARR_ERR_CODEC, "codec '" + array_to_bytes_->name() + "': chunk is " + std::to_string(stored_size) +
+                             " bytes, expected " + std::to_string(decoded().byte_size()));
   }
 }
 

@@ -46,6 +46,31 @@ class CodecChain {
   // error names the chunk `key`.
   Bytes decode(ByteView stored, const std::string& key) const;
 
+  // Decoding into a caller's buffer of decoded().byte_size() bytes (a
+  // per-thread scratch buffer, or the chunk's place in the caller's region),
+  // when decodes_into(): no array->array codec and an array->bytes codec
+  // that decodes in a buffer (bytes). Saves a chunk-sized allocation and a
+  // copy per chunk. Errors name the chunk `key`; `out` may hold anything then.
+  bool decodes_into() const;
+  void decode_into(ByteView stored, uint8_t* out, const std::string& key) const;
+  // The reverse of decode_into, for chains with decodes_into(): the chunk in
+  // `chunk` (decoded().byte_size() bytes, the caller's; the byte swap, if
+  // any, happens there) encoded into `out` when the last compressor has a
+  // bound, else into a buffer of the chain's. The result views `chunk`,
+  // `out` or that buffer (`keep`): valid while all three are.
+  ByteView encode_from(uint8_t* chunk, ScratchBuffer& out, Bytes& keep) const;
+  // For a chain with decodes_into() and no bytes->bytes codec, the stored
+  // bytes are the chunk: decode them where they lie (a byte swap at most).
+  void decode_stored_in_place(uint8_t* data, size_t size, const std::string& key) const;
+  // True when stored chunks are the decoded chunk byte for byte (only the
+  // bytes codec, native byte order): parts of them can be read into place.
+  bool stores_native_layout() const {
+    return decodes_into() && bytes_to_bytes_.empty() && array_to_bytes_->stores_native_layout();
+  }
+  // ZARR_ERR_CODEC naming chunk `key` unless a stored chunk of such a chain
+  // has `size` bytes.
+  void check_stored_size(size_t size, const std::string& key) const;
+
   const ArrayRepr& decoded() const { return reprs_.front(); }
   // True when the chain is just an array->bytes codec that decodes parts of a
   // chunk from byte ranges (sharding): then reads go through partial_decode.
@@ -59,6 +84,8 @@ class CodecChain {
   size_t bytes_to_bytes_typesize() const { return reprs_.back().dtype.item_size(); }
 
  private:
+  void check_layout_size(size_t stored_size) const;
+
   std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array_;
   std::shared_ptr<const ArrayToBytesCodec> array_to_bytes_;
   std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes_;

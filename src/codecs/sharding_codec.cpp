@@ -12,6 +12,7 @@
 #include "codecs/builtin_codecs.h"
 #include "codecs/v3_codecs.h"
 #include "codecs/vlen_codecs.h"
+#include "concurrency/thread_pool.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/strided_copy.h"
@@ -292,13 +293,52 @@ std::vector<uint64_t> ShardingCodec::decode_index(ByteView encoded) const {
   return entries;
 }
 
+namespace {
+
+// Each thread's buffer for an inner chunk that cannot be decoded straight
+// into its place (a part of it, or a place laid out otherwise), kept across
+// inner chunks as the array engine keeps its own (core/bytes.h).
+ScratchBuffer& inner_chunk_scratch() {
+  thread_local ScratchBuffer scratch;
+  return scratch;
+}
+
+// Inner chunks are small; a huge one is not kept on its thread after use.
+constexpr size_t kInnerScratchKeepLimit = size_t{64} << 20;
+
+// True when a whole inner chunk's elements lie at `out_strides` exactly as in
+// a C-order inner chunk.
+bool lands_contiguously(const std::vector<uint64_t>& count, const std::vector<int64_t>& out_strides,
+                        const std::vector<int64_t>& inner_strides) {
+  for (size_t d = 0; d < count.size(); ++d) {
+    if (count[d] > 1 && out_strides[d] != inner_strides[d]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out,
                                 const std::vector<int64_t>& out_strides) const {
-  const Bytes inner = inner_.decode(stored, inner_name(ov.index));
+  const std::string name = inner_name(ov.index);
   const size_t item = shard_.dtype.item_size();
   const std::vector<int64_t> inner_strides = c_order_strides(inner_shape_, item);
-  strided_copy(ov.count, item, inner.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides,
-               out + byte_offset(ov.box_offset, out_strides), out_strides);
+  uint8_t* const dst = out + byte_offset(ov.box_offset, out_strides);
+  if (!inner_.decodes_into()) {
+    const Bytes inner = inner_.decode(stored, name);
+    strided_copy(ov.count, item, inner.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides, dst,
+                 out_strides);
+    return;
+  }
+  if (ov.whole && lands_contiguously(ov.count, out_strides, inner_strides)) {
+    inner_.decode_into(stored, dst, name);
+    return;
+  }
+  ScratchBuffer& scratch = inner_chunk_scratch();
+  inner_.decode_into(stored, scratch.reserve(inner_.decoded().byte_size()), name);
+  strided_copy(ov.count, item, scratch.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides, dst,
+               out_strides);
+  scratch.release_above(kInnerScratchKeepLimit);
 }
 
 // ---- encode -------------------------------------------------------------------
@@ -395,7 +435,12 @@ Bytes ShardingCodec::decode(ByteView stored, const ArrayRepr& decoded) const {
   }
   Bytes out(shard_.byte_size());
   const std::vector<int64_t> strides = c_order_strides(shard_.shape, shard_.dtype.item_size());
-  for_each_overlap(std::vector<uint64_t>(shard_.shape.size(), 0), shard_.shape, [&](const Overlap& ov) {
+  std::vector<Overlap> all;
+  for_each_overlap(std::vector<uint64_t>(shard_.shape.size(), 0), shard_.shape,
+                   [&](const Overlap& ov) { all.push_back(ov); });
+  // Inner chunks fill disjoint parts of the shard: decode them in parallel.
+  parallel_for(all.size(), [&](size_t k) {
+    const Overlap& ov = all[k];
     const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
     if (offset == kEmpty) {
       strided_fill(ov.count, shard_.fill_item, out.data() + byte_offset(ov.box_offset, strides), strides);
@@ -432,9 +477,10 @@ Bytes ShardingCodec::decode_vlen(ByteView stored, const std::vector<uint64_t>& e
 
 // ---- partial decode -------------------------------------------------------------
 
-bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& decoded,
-                                   const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
-                                   uint8_t* out, const std::vector<int64_t>& out_strides) const {
+std::vector<ShardingCodec::Overlap> ShardingCodec::box_overlaps(const ArrayRepr& decoded,
+                                                                const std::vector<uint64_t>& chunk_offset,
+                                                                const std::vector<uint64_t>& count,
+                                                                const std::vector<int64_t>& out_strides) const {
   check_shape(decoded);
   if (shard_.dtype.is_variable_length()) {
     fail(ZARR_ERR_INTERNAL, kPrefix + std::string("no partial decoding of variable-length elements"));
@@ -451,6 +497,39 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
   }
   std::vector<Overlap> needed;
   for_each_overlap(chunk_offset, count, [&](const Overlap& ov) { needed.push_back(ov); });
+  return needed;
+}
+
+void ShardingCodec::decode_needed(ByteView stored, const std::vector<Overlap>& needed, uint8_t* out,
+                                  const std::vector<int64_t>& out_strides) const {
+  if (stored.size < index_size_) {
+    fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(stored.size) +
+                             " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
+  }
+  const std::vector<uint64_t> entries =
+      decode_index(ByteView(stored.data + (index_at_end_ ? stored.size - index_size_ : 0), index_size_));
+  parallel_for(needed.size(), [&](size_t k) {
+    const Overlap& ov = needed[k];
+    const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
+    if (offset == kEmpty) {
+      strided_fill(ov.count, shard_.fill_item, out + byte_offset(ov.box_offset, out_strides), out_strides);
+      return;
+    }
+    check_inside(ov.index, offset, nbytes, stored.size);
+    decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out, out_strides);
+  });
+}
+
+void ShardingCodec::decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
+                               const std::vector<uint64_t>& count, uint8_t* out,
+                               const std::vector<int64_t>& out_strides) const {
+  decode_needed(stored, box_overlaps(decoded, chunk_offset, count, out_strides), out, out_strides);
+}
+
+bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& decoded,
+                                   const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
+                                   uint8_t* out, const std::vector<int64_t>& out_strides) const {
+  const std::vector<Overlap> needed = box_overlaps(decoded, chunk_offset, count, out_strides);
   if (needed.empty()) return true;
 
   auto fill = [&](const Overlap& ov) {
@@ -461,22 +540,7 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
   if (needed.size() == n_inner_) {
     std::optional<Bytes> whole = read(0, std::nullopt);
     if (!whole) return false;
-    const ByteView stored(*whole);
-    if (stored.size < index_size_) {
-      fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(stored.size) +
-                               " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
-    }
-    const std::vector<uint64_t> entries =
-        decode_index(ByteView(stored.data + (index_at_end_ ? stored.size - index_size_ : 0), index_size_));
-    for (const Overlap& ov : needed) {
-      const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
-      if (offset == kEmpty) {
-        fill(ov);
-        continue;
-      }
-      check_inside(ov.index, offset, nbytes, stored.size);
-      decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out, out_strides);
-    }
+    decode_needed(*whole, needed, out, out_strides);
     return true;
   }
 
@@ -543,7 +607,9 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
     g = h;
   }
 
-  for (size_t k = 0; k < needed.size(); ++k) {
+  // Each inner chunk fills its own part of the box: decode them in parallel
+  // (nested shards read their ranges from these tasks too).
+  parallel_for(needed.size(), [&](size_t k) {
     const Overlap& ov = needed[k];
     const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
     if (offset == kEmpty) {
@@ -574,7 +640,7 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
       }
       if (!present) fill(ov);
     }
-  }
+  });
   return true;
 }
 

@@ -36,10 +36,20 @@ struct DCtxFree {
 using CCtx = std::unique_ptr<ZSTD_CCtx, CCtxFree>;
 using DCtx = std::unique_ptr<ZSTD_DCtx, DCtxFree>;
 
-DCtx new_dctx() {
-  DCtx d(ZSTD_createDCtx());
+// One context of each kind per thread, kept across chunks: creating one
+// costs about 100 KiB of allocation and initialisation, as much as decoding
+// a small chunk. A context finishes each call in a clean state (a failed
+// call included: the next call starts a new frame), so reusing it is safe.
+ZSTD_DCtx* thread_dctx() {
+  thread_local DCtx d(ZSTD_createDCtx());
   if (!d) codec_error(kId, "cannot create a decompression context");
-  return d;
+  return d.get();
+}
+
+ZSTD_CCtx* thread_cctx() {
+  thread_local CCtx c(ZSTD_createCCtx());
+  if (!c) codec_error(kId, "cannot create a compression context");
+  return c.get();
 }
 
 // The decoded size the frame headers state in total: ZSTD_CONTENTSIZE_UNKNOWN
@@ -75,7 +85,7 @@ void decode_known_size(ByteView in, uint8_t* out, size_t expected) {
     codec_error(kId, "frame header claims " + std::to_string(claimed) + " decoded bytes, expected " +
                          std::to_string(expected));
   }
-  size_t n = ZSTD_decompressDCtx(new_dctx().get(), out, expected, in.data, in.size);
+  size_t n = ZSTD_decompressDCtx(thread_dctx(), out, expected, in.data, in.size);
   if (ZSTD_isError(n) && ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall) {
     codec_error(kId, "decoded more than the expected " + std::to_string(expected) + " bytes");
   }
@@ -86,12 +96,14 @@ void decode_known_size(ByteView in, uint8_t* out, size_t expected) {
 // Unknown size: stream, so memory follows the output actually produced
 // (frames need not state their content size, and when they do it may lie).
 Bytes decode_streaming(ByteView in) {
-  DCtx d = new_dctx();
+  ZSTD_DCtx* d = thread_dctx();
+  // A stream a previous call left half-way (an error) must not carry over.
+  check(ZSTD_DCtx_reset(d, ZSTD_reset_session_only), "cannot reset the decompression context");
   OutputBuffer out(kId, 0, initial_decode_guess(in.size));
   ZSTD_inBuffer src{in.data, in.size, 0};
   for (;;) {
     ZSTD_outBuffer dst{out.next(), out.room(), 0};
-    size_t rc = ZSTD_decompressStream(d.get(), &dst, &src);
+    size_t rc = ZSTD_decompressStream(d, &dst, &src);
     check(rc, "corrupt input");
     out.commit(dst.pos);
     bool input_done = src.pos == src.size;
@@ -126,7 +138,8 @@ class ZstdCodec final : public BytesCodec {
 
   size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const override {
     size_t n = checksum_ ? compress_with_checksum(decoded, out, capacity)
-                         : ZSTD_compress(out, capacity, decoded.data, decoded.size, effective_level(level_));
+                         : ZSTD_compressCCtx(thread_cctx(), out, capacity, decoded.data, decoded.size,
+                                             effective_level(level_));
     check(n, "compression failed");
     return n;
   }
@@ -153,11 +166,12 @@ class ZstdCodec final : public BytesCodec {
   // Newer numcodecs' path for checksum=true: the advanced API, which
   // otherwise gives the same frame as ZSTD_compress.
   size_t compress_with_checksum(ByteView in, uint8_t* out, size_t capacity) const {
-    CCtx c(ZSTD_createCCtx());
-    if (!c) codec_error(kId, "cannot create a compression context");
-    check(ZSTD_CCtx_setParameter(c.get(), ZSTD_c_compressionLevel, effective_level(level_)), "bad level");
-    check(ZSTD_CCtx_setParameter(c.get(), ZSTD_c_checksumFlag, 1), "cannot enable the checksum");
-    return ZSTD_compress2(c.get(), out, capacity, in.data, in.size);
+    ZSTD_CCtx* c = thread_cctx();
+    // The thread's context is shared by every zstd codec: start from defaults.
+    check(ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters), "cannot reset the compression context");
+    check(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, effective_level(level_)), "bad level");
+    check(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1), "cannot enable the checksum");
+    return ZSTD_compress2(c, out, capacity, in.data, in.size);
   }
 
   int level_;

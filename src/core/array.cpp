@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 
+#include "concurrency/thread_pool.h"
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "core/json.h"
@@ -58,6 +59,48 @@ bool float_item_matches(const uint8_t* item, const uint8_t* fill, size_t item_si
   }
   return true;
 }
+
+// Buffers each thread keeps from one chunk to the next (core/bytes.h's
+// ScratchBuffer): the stored bytes of a chunk, and its decoded elements when
+// they cannot be decoded straight into the region.
+struct ChunkScratch {
+  ScratchBuffer stored;
+  ScratchBuffer decoded;
+
+  void release_above(size_t limit) {
+    stored.release_above(limit);
+    decoded.release_above(limit);
+  }
+};
+
+ChunkScratch& thread_scratch() {
+  thread_local ChunkScratch scratch;
+  return scratch;
+}
+
+// How many chunk overlaps a region operation lists at a time: enough to keep
+// every thread busy, few enough that listing a region of millions of chunks
+// does not take memory of its own.
+constexpr size_t kOverlapsPerBatch = 1024;
+
+// Visit the overlaps of a region `batch_size` at a time (the last batch may
+// be smaller), in C order of chunk coordinates.
+void for_each_overlap_batch(const ChunkGrid& grid, const std::vector<uint64_t>& start,
+                            const std::vector<uint64_t>& count, size_t batch_size,
+                            const std::function<void(const std::vector<ChunkOverlap>&)>& visit) {
+  std::vector<ChunkOverlap> batch;
+  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
+    batch.push_back(ov);
+    if (batch.size() < batch_size) return;
+    visit(batch);
+    batch.clear();
+  });
+  if (!batch.empty()) visit(batch);
+}
+
+// Scratch buffers up to this size stay with their thread; bigger ones (huge
+// chunks) are freed after each chunk.
+constexpr size_t kScratchKeepLimit = size_t{64} << 20;
 
 }  // namespace
 
@@ -219,15 +262,15 @@ Bytes Array::filled_chunk() const {
   return chunk;
 }
 
-bool Array::is_fill_everywhere(const Bytes& chunk) const {
+bool Array::is_fill_everywhere(const uint8_t* chunk, size_t size) const {
   // A null fill value has no value to compare with: zarr-python stores every chunk.
   if (!meta_.fill_value) return false;
   const size_t item = item_size();
   const DTypeKind kind = meta_.dtype.kind();
   const size_t float_size = kind == DTypeKind::Float ? item : kind == DTypeKind::Complex ? item / 2 : 0;
-  for (size_t off = 0; off < chunk.size(); off += item) {
-    bool same = float_size ? float_item_matches(chunk.data() + off, fill_item_.data(), item, float_size)
-                           : std::memcmp(chunk.data() + off, fill_item_.data(), item) == 0;
+  for (size_t off = 0; off < size; off += item) {
+    bool same = float_size ? float_item_matches(chunk + off, fill_item_.data(), item, float_size)
+                           : std::memcmp(chunk + off, fill_item_.data(), item) == 0;
     if (!same) return false;
   }
   return true;
@@ -240,30 +283,54 @@ std::mutex& Array::chunk_lock(const std::string& key) const {
 void Array::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
                         size_t nbytes, const int64_t* strides) {
   std::shared_lock lock(shape_mutex_);
-  const std::vector<int64_t> out_strides = check_region(start, count, nbytes, strides);
-  uint8_t* base = static_cast<uint8_t*>(out);
+  const RegionTarget target{static_cast<uint8_t*>(out), check_region(start, count, nbytes, strides), chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  if (meta_.codecs.partial_reads()) {
-    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-      // Sharded: fetch the index and only the inner chunks this part needs.
-      uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
-      if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, out_strides)) {
-        strided_fill(ov.count, fill_item_, dst, out_strides);
-      }
-    });
+  if (store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
+    // Remote stores: the store fetches a batch of chunks at once (many
+    // requests in flight), the pool decodes them.
+    for_each_overlap_batch(grid, start, count, read_batch_size(),
+                           [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, target); });
     return;
   }
-  // Whole chunks, fetched a batch at a time so that remote stores have many
-  // requests in flight at once.
-  std::vector<ChunkOverlap> batch;
-  const size_t batch_size = read_batch_size();
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    batch.push_back(ov);
-    if (batch.size() < batch_size) return;
-    read_chunks(batch, base, out_strides);
-    batch.clear();
+  // Each chunk is a task of its own: its part of the region is disjoint
+  // from every other chunk's.
+  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+    parallel_for(batch.size(), [&](size_t i) { read_chunk(batch[i], target); });
   });
-  read_chunks(batch, base, out_strides);
+}
+
+void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+  if (!meta_.codecs.partial_reads()) {
+    read_whole_chunk(ov, target);
+  } else if (ov.covers_chunk) {
+    read_whole_shard(ov, target);
+  } else {
+    // Sharded, in part: fetch the index and only the inner chunks this part needs.
+    uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
+    if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides)) fill_overlap(ov, target);
+  }
+}
+
+// A shard the region covers: one read into the thread's scratch (a single
+// get, so no lock is needed to pair its index with its inner chunks), then
+// its inner chunks decoded in parallel.
+void Array::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::string key = chunk_key(ov.chunk_coords);
+  ChunkScratch& scratch = thread_scratch();
+  uint8_t* landed = nullptr;
+  std::optional<size_t> size = store_->get_into(key, [&](size_t n) { return landed = scratch.stored.reserve(n); });
+  if (!size) {
+    fill_overlap(ov, target);
+    return;
+  }
+  try {
+    meta_.codecs.array_to_bytes()->decode_box(ByteView(landed, *size), meta_.codecs.decoded(), ov.chunk_offset,
+                                              ov.count, target.base + byte_offset(ov.region_offset, target.strides),
+                                              target.strides);
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+  scratch.release_above(kScratchKeepLimit);
 }
 
 // Enough chunks to keep a remote store busy, few enough that their stored
@@ -275,25 +342,133 @@ size_t Array::read_batch_size() const {
   return static_cast<size_t>(std::clamp<uint64_t>(kBatchBytes / chunk_bytes, 1, kMaxChunks));
 }
 
-void Array::read_chunks(const std::vector<ChunkOverlap>& overlaps, uint8_t* base,
-                        const std::vector<int64_t>& out_strides) const {
+void Array::read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const {
   if (overlaps.empty()) return;
   std::vector<std::string> keys;
   for (const ChunkOverlap& ov : overlaps) keys.push_back(chunk_key(ov.chunk_coords));
   std::vector<std::optional<Bytes>> stored = store_->get_many(keys);
-  const std::vector<int64_t> in_chunk = chunk_strides();
-  for (size_t i = 0; i < overlaps.size(); ++i) {
-    const ChunkOverlap& ov = overlaps[i];
-    uint8_t* dst = base + byte_offset(ov.region_offset, out_strides);
+  parallel_for(overlaps.size(), [&](size_t i) {
     if (!stored[i]) {
-      strided_fill(ov.count, fill_item_, dst, out_strides);
-      continue;
+      fill_overlap(overlaps[i], target);
+      return;
     }
-    Bytes chunk = decode_chunk(*stored[i], keys[i]);
+    place_chunk(*stored[i], keys[i], overlaps[i], target);
     stored[i].reset();  // the stored bytes are not needed once decoded
-    strided_copy(ov.count, item_size(), chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk, dst,
-                 out_strides);
+  });
+}
+
+void Array::fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const {
+  strided_fill(ov.count, fill_item_, target.base + byte_offset(ov.region_offset, target.strides), target.strides);
+}
+
+// True when the overlap is a whole chunk whose elements lie in the region's
+// buffer exactly as in a C-order chunk: it can be decoded right there.
+bool Array::lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const {
+  for (size_t d = 0; d < ndim(); ++d) {
+    if (ov.count[d] != meta_.chunks[d]) return false;
+    if (ov.count[d] > 1 && target.strides[d] != target.chunk_strides[d]) return false;
   }
+  return true;
+}
+
+void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::string key = chunk_key(ov.chunk_coords);
+  const CodecChain& chain = meta_.codecs;
+  ChunkScratch& scratch = thread_scratch();
+  // Chunks stored as they are laid out in memory (no compressor) are read
+  // straight into the region when they fit there, else into scratch.
+  const bool stored_as_laid_out = chain.decodes_into() && chain.bytes_to_bytes().empty();
+  uint8_t* const in_region = target.base + byte_offset(ov.region_offset, target.strides);
+  const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
+  if (!read_in_region && chain.stores_native_layout() && read_scattered(key, ov, target)) return;
+  uint8_t* landed = nullptr;
+  std::optional<size_t> size = store_->get_into(key, [&](size_t n) {
+    landed = read_in_region && n == meta_.chunk_bytes() ? in_region : scratch.stored.reserve(n);
+    return landed;
+  });
+  if (!size) {
+    fill_overlap(ov, target);
+  } else if (stored_as_laid_out) {
+    chain.decode_stored_in_place(landed, *size, key);
+    if (landed != in_region) copy_out(landed, ov, target);
+  } else {
+    place_chunk(ByteView(landed, *size), key, ov, target);
+  }
+  scratch.release_above(kScratchKeepLimit);
+}
+
+// An uncompressed chunk whose part of the region is not one block: its rows
+// read by the store straight into place (one copy). False when the region's
+// layout would make the rows single elements (then the caller reads the
+// chunk into scratch instead).
+bool Array::read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::vector<Store::Piece> pieces = scatter_pieces(ov, target);
+  if (pieces.empty()) return false;
+  std::optional<size_t> size = store_->get_scattered(key, meta_.chunk_bytes(), pieces);
+  if (!size) {
+    fill_overlap(ov, target);
+  } else {
+    meta_.codecs.check_stored_size(*size, key);
+  }
+  return true;
+}
+
+// The overlap as runs of bytes contiguous both in the stored chunk (C order)
+// and in the region: trailing dimensions are merged while both layouts
+// allow. Empty when the region's last dimension is not contiguous.
+std::vector<Store::Piece> Array::scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const size_t n = ndim();
+  const int64_t item = static_cast<int64_t>(item_size());
+  std::vector<Store::Piece> pieces;
+  if (n == 0 || target.strides[n - 1] != item) return pieces;
+  size_t first = n - 1;  // the run covers dimensions [first, n)
+  int64_t run = static_cast<int64_t>(ov.count[n - 1]) * item;
+  while (first > 0 && ov.count[first] == meta_.chunks[first] && target.strides[first - 1] == run &&
+         target.chunk_strides[first - 1] == run) {
+    --first;
+    run *= static_cast<int64_t>(ov.count[first]);
+  }
+  if (run == 0) return pieces;
+  // One piece per index of the dimensions before `first`, in C order (so
+  // offsets in the chunk increase).
+  std::vector<uint64_t> in_chunk = ov.chunk_offset, in_region = ov.region_offset;
+  for (;;) {
+    pieces.push_back({static_cast<uint64_t>(byte_offset(in_chunk, target.chunk_strides)),
+                      target.base + byte_offset(in_region, target.strides), static_cast<size_t>(run)});
+    size_t d = first;
+    while (d > 0) {
+      --d;
+      if (++in_chunk[d] < ov.chunk_offset[d] + ov.count[d]) {
+        ++in_region[d];
+        break;
+      }
+      in_chunk[d] = ov.chunk_offset[d];
+      in_region[d] = ov.region_offset[d];
+      if (d == 0) return pieces;
+    }
+    if (first == 0) return pieces;
+  }
+}
+
+void Array::place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                        const RegionTarget& target) const {
+  const CodecChain& chain = meta_.codecs;
+  if (!chain.decodes_into()) {
+    copy_out(decode_chunk(stored, key).data(), ov, target);
+    return;
+  }
+  if (lands_contiguously(ov, target)) {
+    chain.decode_into(stored, target.base + byte_offset(ov.region_offset, target.strides), key);
+    return;
+  }
+  ScratchBuffer& decoded = thread_scratch().decoded;
+  chain.decode_into(stored, decoded.reserve(meta_.chunk_bytes()), key);
+  copy_out(decoded.data(), ov, target);
+}
+
+void Array::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const {
+  strided_copy(ov.count, item_size(), chunk + byte_offset(ov.chunk_offset, target.chunk_strides),
+               target.chunk_strides, target.base + byte_offset(ov.region_offset, target.strides), target.strides);
 }
 
 bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
@@ -325,24 +500,71 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
   require_writable("write to");
   std::shared_lock lock(shape_mutex_);
   const std::vector<int64_t> in_strides = check_region(start, count, nbytes, strides);
-  const std::vector<int64_t> in_chunk = chunk_strides();
-  const uint8_t* base = static_cast<const uint8_t*>(data);
+  const RegionSource source{static_cast<const uint8_t*>(data), in_strides, chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    const std::string key = chunk_key(ov.chunk_coords);
-    std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
-    // A chunk only partly overwritten keeps its other elements: read it first.
-    Bytes chunk;
-    std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
-    chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
-    strided_copy(ov.count, item_size(), base + byte_offset(ov.region_offset, in_strides), in_strides,
-                 chunk.data() + byte_offset(ov.chunk_offset, in_chunk), in_chunk);
-    if (!options_.write_empty_chunks && is_fill_everywhere(chunk)) {
-      store_->erase(key);
-    } else {
-      store_->set(key, encode_chunk(std::move(chunk)).view());
-    }
+  // Each chunk is a task of its own, atomic as before: a failure leaves
+  // every chunk either as it was or wholly written.
+  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+    parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], source); });
   });
+}
+
+void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
+  if (!meta_.codecs.decodes_into()) {
+    write_chunk_through_copies(ov, source);
+    return;
+  }
+  const std::string key = chunk_key(ov.chunk_coords);
+  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+  // The chunk is built in the thread's scratch, and encoded into its other
+  // scratch buffer: no chunk-sized allocation per chunk.
+  ChunkScratch& scratch = thread_scratch();
+  const size_t chunk_bytes = meta_.chunk_bytes();
+  uint8_t* chunk = scratch.decoded.reserve(chunk_bytes);
+  if (!overwrites_every_element(ov)) {
+    // A chunk only partly overwritten keeps its other elements: read it first
+    // (edge chunks: the part outside the array gets the fill value).
+    std::optional<size_t> size;
+    if (!ov.covers_chunk) size = store_->get_into(key, [&](size_t n) { return scratch.stored.reserve(n); });
+    if (size) {
+      meta_.codecs.decode_into(ByteView(scratch.stored.data(), *size), chunk, key);
+    } else {
+      strided_fill({chunk_bytes / item_size()}, fill_item_, chunk, {static_cast<int64_t>(item_size())});
+    }
+  }
+  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
+               chunk + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  if (!options_.write_empty_chunks && is_fill_everywhere(chunk, chunk_bytes)) {
+    store_->erase(key);
+  } else {
+    Bytes keep;
+    store_->set(key, meta_.codecs.encode_from(chunk, scratch.stored, keep));
+  }
+  scratch.release_above(kScratchKeepLimit);
+}
+
+bool Array::overwrites_every_element(const ChunkOverlap& ov) const {
+  for (size_t d = 0; d < ndim(); ++d) {
+    if (ov.count[d] != meta_.chunks[d]) return false;
+  }
+  return true;
+}
+
+// Chains with an array->array codec (transpose) or variable-length elements:
+// chunks as Bytes through the whole chain.
+void Array::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
+  const std::string key = chunk_key(ov.chunk_coords);
+  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+  std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
+  Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
+  stored.reset();
+  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
+               chunk.data() + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  if (!options_.write_empty_chunks && is_fill_everywhere(chunk.data(), chunk.size())) {
+    store_->erase(key);
+  } else {
+    store_->set(key, encode_chunk(std::move(chunk)).view());
+  }
 }
 
 std::string Array::serialized_metadata() const {

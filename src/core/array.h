@@ -111,14 +111,46 @@ class Array {
   // chunk is absent.
   bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides) const;
-  // Whole chunks of a region read: how many are fetched together, and
-  // fetching a batch of them (Store::get_many) then copying each into place.
+  // Where a region read puts its elements: the caller's buffer and its byte
+  // strides, and the strides of a C-order chunk.
+  struct RegionTarget {
+    uint8_t* base;
+    std::vector<int64_t> strides;
+    std::vector<int64_t> chunk_strides;
+  };
+  // One chunk's part of a region read (a task of the thread pool): whole
+  // chunks are fetched into per-thread scratch (or straight into the
+  // region), decoded, copied into place; shards are read in part.
+  void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
+  bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
+  std::vector<Store::Piece> scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const;
+  // Where a region write takes its elements from.
+  struct RegionSource {
+    const uint8_t* base;
+    std::vector<int64_t> strides;
+    std::vector<int64_t> chunk_strides;
+  };
+  // One chunk's part of a region write (a task of the thread pool): under
+  // the chunk's lock, read-modify-write, encode, set (or erase when empty).
+  void write_chunk(const ChunkOverlap& ov, const RegionSource& source);
+  void write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source);
+  // True when the overlap is the whole chunk, every element of it.
+  bool overwrites_every_element(const ChunkOverlap& ov) const;
+  // Remote stores: how many whole chunks are fetched together
+  // (Store::get_many), and fetching a batch of them then placing each.
   size_t read_batch_size() const;
-  void read_chunks(const std::vector<ChunkOverlap>& overlaps, uint8_t* base,
-                   const std::vector<int64_t>& out_strides) const;
+  void read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const;
+  // Decode a stored chunk and put its part of the region in place.
+  void place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                   const RegionTarget& target) const;
+  bool lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const;
+  void fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const;
   // A whole chunk painted with the fill value.
   Bytes filled_chunk() const;
-  bool is_fill_everywhere(const Bytes& chunk) const;
+  bool is_fill_everywhere(const uint8_t* chunk, size_t size) const;
   std::string serialized_metadata() const;
   void write_metadata();
   void erase_chunks_outside(const std::vector<uint64_t>& shape);

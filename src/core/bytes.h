@@ -48,4 +48,35 @@ class RawBuffer {
   size_t size_ = 0;
 };
 
+// A buffer reused from one chunk to the next (the engine keeps one or two
+// per thread): it grows on demand and is never zeroed, so a chunk read into
+// it costs no allocation, no zeroing and no page faults once it has grown.
+// What it held before a resize is not kept.
+class ScratchBuffer {
+ public:
+  // Room for at least n bytes; returns where they go.
+  uint8_t* reserve(size_t n) {
+    if (n > capacity_) {
+      data_.reset();  // free first so that old and new never coexist
+      data_.reset(new uint8_t[n]);
+      capacity_ = n;
+    }
+    return data_.get();
+  }
+  uint8_t* data() { return data_.get(); }
+  size_t capacity() const { return capacity_; }
+  // Give the memory back when it grew past `limit` (one huge chunk should
+  // not pin its size on a thread for the life of the process).
+  void release_above(size_t limit) {
+    if (capacity_ > limit) {
+      data_.reset();
+      capacity_ = 0;
+    }
+  }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t capacity_ = 0;
+};
+
 }  // namespace zarr

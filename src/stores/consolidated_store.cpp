@@ -47,6 +47,19 @@ class ConsolidatedStore final : public Store {
     return values;
   }
 
+  std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override {
+    if (source(key) == Source::Inner) return inner_->get_into(key, destination);
+    return Store::get_into(key, destination);
+  }
+
+  std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                      const std::vector<Piece>& pieces) const override {
+    if (source(key) == Source::Inner) return inner_->get_scattered(key, expected_size, pieces);
+    return Store::get_scattered(key, expected_size, pieces);
+  }
+
+  bool fetches_concurrently() const override { return inner_->fetches_concurrently(); }
+
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     if (source(key) != Source::Inner) {
       std::optional<Bytes> whole = get(key);

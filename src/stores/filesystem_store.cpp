@@ -8,12 +8,15 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <system_error>
@@ -47,6 +50,15 @@ class Fd {
   }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = other.fd_;
+      other.fd_ = -1;
+    }
+    return *this;
+  }
   int get() const { return fd_; }
   // Close now and report failure: for written files a failing close can be
   // the only sign that the data did not make it (NFS, quotas). EINTR still
@@ -269,6 +281,9 @@ class FilesystemStore final : public Store {
 
   std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override;
+  std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override;
+  std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                      const std::vector<Piece>& pieces) const override;
   bool exists(const std::string& key) const override;
   std::optional<uint64_t> value_size(const std::string& key) const override;
   void set(const std::string& key, ByteView value) override;
@@ -286,6 +301,15 @@ class FilesystemStore final : public Store {
     return relative.empty() ? root_ : (root_ == "/" ? "/" : root_ + "/") + relative;
   }
   void write(const std::string& key, ByteView value) const;
+  // A value's file, open for reading, and its size.
+  struct OpenValue {
+    Fd fd;
+    std::string file;
+    uint64_t size;
+  };
+  std::optional<OpenValue> open_value(const std::string& key) const;
+  static size_t read_at(const OpenValue& value, uint64_t offset, uint8_t* out, size_t size);
+  static size_t read_vector_at(const OpenValue& value, uint64_t offset, std::vector<iovec>& iov);
   void prune_empty_dirs(std::string relative_dir) const;
   void collect_keys(const std::string& relative_dir, int depth, std::vector<std::string>& out) const;
 
@@ -293,34 +317,101 @@ class FilesystemStore final : public Store {
   FilesystemStoreOptions options_;
 };
 
-std::optional<Bytes> FilesystemStore::get_range(const std::string& key, const ByteRange& range) const {
+std::optional<FilesystemStore::OpenValue> FilesystemStore::open_value(const std::string& key) const {
   keys::check_key(key);
-  std::string file = file_of(key);
+  OpenValue value{Fd(-1), file_of(key), 0};
   // O_NONBLOCK: opening a FIFO someone left in the tree must not hang.
-  Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  if (fd.get() < 0) {
+  value.fd = Fd(::open(value.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (value.fd.get() < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
-    fail_io("open", file, errno);
+    fail_io("open", value.file, errno);
   }
   struct stat st;
-  if (::fstat(fd.get(), &st) != 0) fail_io("inspect", file, errno);
+  if (::fstat(value.fd.get(), &st) != 0) fail_io("inspect", value.file, errno);
   if (S_ISDIR(st.st_mode)) return std::nullopt;  // a "folder" of keys, not a key
-  if (!S_ISREG(st.st_mode)) fail(ZARR_ERR_IO, "cannot read " + keys::quote(file) + ": not a regular file");
+  if (!S_ISREG(st.st_mode)) fail(ZARR_ERR_IO, "cannot read " + keys::quote(value.file) + ": not a regular file");
+  value.size = static_cast<uint64_t>(st.st_size);
+  return value;
+}
 
-  keys::Span span = keys::clip(static_cast<uint64_t>(st.st_size), range);
-  Bytes out(span.end - span.begin);
+// Up to `size` bytes from `offset`; fewer only when the file was truncated
+// behind our back by someone else (then what is there).
+size_t FilesystemStore::read_at(const OpenValue& value, uint64_t offset, uint8_t* out, size_t size) {
   size_t done = 0;
-  while (done < out.size()) {
-    ssize_t n = ::pread(fd.get(), out.data() + done, out.size() - done, static_cast<off_t>(span.begin + done));
+  while (done < size) {
+    ssize_t n = ::pread(value.fd.get(), out + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail_io("read", file, errno);
+      fail_io("read", value.file, errno);
     }
-    if (n == 0) break;  // truncated behind our back by someone else: return what is there
+    if (n == 0) break;
     done += static_cast<size_t>(n);
   }
-  out.resize(done);
+  return done;
+}
+
+std::optional<Bytes> FilesystemStore::get_range(const std::string& key, const ByteRange& range) const {
+  std::optional<OpenValue> value = open_value(key);
+  if (!value) return std::nullopt;
+  keys::Span span = keys::clip(value->size, range);
+  Bytes out(span.end - span.begin);
+  out.resize(read_at(*value, span.begin, out.data(), out.size()));
   return out;
+}
+
+std::optional<size_t> FilesystemStore::get_into(const std::string& key, const Destination& destination) const {
+  std::optional<OpenValue> value = open_value(key);
+  if (!value) return std::nullopt;
+  if (value->size > SIZE_MAX) fail(ZARR_ERR_IO, "cannot read " + keys::quote(value->file) + ": too large for memory");
+  const size_t size = static_cast<size_t>(value->size);
+  if (size == 0) return 0;
+  return read_at(*value, 0, destination(size), size);
+}
+
+std::optional<size_t> FilesystemStore::get_scattered(const std::string& key, size_t expected_size,
+                                                     const std::vector<Piece>& pieces) const {
+  std::optional<OpenValue> value = open_value(key);
+  if (!value) return std::nullopt;
+  if (value->size != expected_size) return static_cast<size_t>(std::min<uint64_t>(value->size, SIZE_MAX));
+  // Pieces that follow one another in the file are one preadv each (at most
+  // IOV_MAX of them per call).
+  std::vector<iovec> iov;
+  for (size_t i = 0; i < pieces.size();) {
+    const uint64_t begin = pieces[i].offset;
+    uint64_t end = begin;
+    iov.clear();
+    for (; i < pieces.size() && pieces[i].offset == end && iov.size() < IOV_MAX; ++i) {
+      iov.push_back({pieces[i].to, pieces[i].size});
+      end += pieces[i].size;
+    }
+    if (read_vector_at(*value, begin, iov) != end - begin) return static_cast<size_t>(begin);  // cut short meanwhile
+  }
+  return expected_size;
+}
+
+// All of `iov` from `offset` on (advancing over short reads); fewer bytes only
+// at the end of the file.
+size_t FilesystemStore::read_vector_at(const OpenValue& value, uint64_t offset, std::vector<iovec>& iov) {
+  size_t done = 0;
+  size_t first = 0;
+  while (first < iov.size()) {
+    ssize_t n = ::preadv(value.fd.get(), iov.data() + first, static_cast<int>(iov.size() - first),
+                         static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_io("read", value.file, errno);
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+    for (size_t left = static_cast<size_t>(n); left > 0 && first < iov.size();) {
+      const size_t step = std::min(left, iov[first].iov_len);
+      iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + step;
+      iov[first].iov_len -= step;
+      left -= step;
+      if (iov[first].iov_len == 0) ++first;
+    }
+  }
+  return done;
 }
 
 std::optional<uint64_t> FilesystemStore::value_size(const std::string& key) const {

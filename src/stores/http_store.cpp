@@ -55,6 +55,7 @@ class HttpStore final : public Store {
 
   std::optional<Bytes> get(const std::string& key) const override { return std::move(get_many({key}).front()); }
 
+  bool fetches_concurrently() const override { return true; }
   std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const override {
     std::vector<HttpRequest> requests;
     for (const std::string& key : keys) requests.push_back(request("GET", key));

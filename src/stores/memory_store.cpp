@@ -1,5 +1,6 @@
 // In-process store: an ordered map key -> bytes behind a shared_mutex, shared
 // by every handle opened on the same name while any of them is alive.
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -38,6 +39,26 @@ class MemoryStore final : public Store {
     keys::Span span = keys::clip(it->second.size(), range);
     return Bytes(it->second.begin() + static_cast<std::ptrdiff_t>(span.begin),
                  it->second.begin() + static_cast<std::ptrdiff_t>(span.end));
+  }
+
+  std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override {
+    keys::check_key(key);
+    std::shared_lock lock(data_->mutex);
+    auto it = data_->values.find(key);
+    if (it == data_->values.end()) return std::nullopt;
+    const Bytes& value = it->second;
+    if (!value.empty()) std::memcpy(destination(value.size()), value.data(), value.size());
+    return value.size();
+  }
+
+  std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                      const std::vector<Piece>& pieces) const override {
+    keys::check_key(key);
+    std::shared_lock lock(data_->mutex);
+    auto it = data_->values.find(key);
+    if (it == data_->values.end()) return std::nullopt;
+    if (it->second.size() == expected_size) copy_pieces(it->second.data(), pieces);
+    return it->second.size();
   }
 
   bool exists(const std::string& key) const override {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +44,42 @@ class Store {
     for (const std::string& key : keys) values.push_back(get(key));
     return values;
   }
+  // Where get_into puts a value: asked once, with the value's size, it
+  // gives a buffer of at least that many bytes.
+  using Destination = std::function<uint8_t*(size_t size)>;
+  // The whole value written into the buffer `destination` gives for its
+  // size, sparing get()'s fresh zeroed buffer: the array engine passes a
+  // buffer it reuses across chunks, or the caller's own memory. Returns the
+  // bytes written (fewer than the size only when the value was cut short
+  // meanwhile), std::nullopt when absent. By default, get() and a copy.
+  virtual std::optional<size_t> get_into(const std::string& key, const Destination& destination) const {
+    std::optional<Bytes> value = get(key);
+    if (!value) return std::nullopt;
+    if (!value->empty()) std::memcpy(destination(value->size()), value->data(), value->size());
+    return value->size();
+  }
+  // Bytes [offset, offset + size) of a value, to be put at `to`.
+  struct Piece {
+    uint64_t offset;
+    uint8_t* to;
+    size_t size;
+  };
+  // The pieces of a value read straight to where they go (an uncompressed
+  // chunk's rows into the caller's region: one copy, the store's), when the
+  // value is `expected_size` bytes; pieces lie inside that size, in
+  // increasing order of offset. Returns the value's size (the pieces are
+  // written only when it is expected_size), std::nullopt when absent. By
+  // default, get() and a copy of each piece.
+  virtual std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
+                                              const std::vector<Piece>& pieces) const {
+    std::optional<Bytes> value = get(key);
+    if (!value) return std::nullopt;
+    if (value->size() == expected_size) copy_pieces(value->data(), pieces);
+    return value->size();
+  }
+  static void copy_pieces(const uint8_t* value, const std::vector<Piece>& pieces) {
+    for (const Piece& p : pieces) std::memcpy(p.to, value + p.offset, p.size);
+  }
   virtual bool exists(const std::string& key) const = 0;
   // Bytes a value occupies in the store, std::nullopt when absent: its size,
   // except in a zip archive, where it is the compressed size (as zarr-python's
@@ -72,6 +110,9 @@ class Store {
   virtual bool writable() const { return true; }
   virtual bool listable() const { return true; }
   virtual bool supports_partial_reads() const { return true; }
+  // True when get_many fetches its keys concurrently (remote stores): the
+  // array engine then fetches chunks in batches instead of one at a time.
+  virtual bool fetches_concurrently() const { return false; }
   // Human-readable location for error messages ("/data/x.zarr", "memory://a").
   virtual std::string describe() const = 0;
 };

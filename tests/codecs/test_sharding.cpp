@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "codecs/sharding_codec.h"
 #include "codecs/v3_codecs.h"
 #include "codecs/vlen_codecs.h"
+#include "concurrency/thread_pool.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/strided_copy.h"
@@ -118,6 +120,7 @@ uint32_t crc32c_of(const uint8_t* p, size_t n) {
 struct CountingReader {
   explicit CountingReader(std::optional<Bytes> s) : stored(std::move(s)) {}
   std::optional<Bytes> stored;
+  std::mutex mutex;
   std::vector<std::pair<int64_t, uint64_t>> requests;  // (offset, bytes returned)
   uint64_t bytes_read = 0;
 
@@ -133,6 +136,7 @@ struct CountingReader {
         begin = std::min<uint64_t>(size, static_cast<uint64_t>(offset));
         end = length ? std::min<uint64_t>(size, begin + *length) : size;
       }
+      std::lock_guard<std::mutex> lock(mutex);  // nested shards read from parallel tasks
       requests.emplace_back(offset, end - begin);
       bytes_read += end - begin;
       return Bytes(stored->begin() + static_cast<ptrdiff_t>(begin), stored->begin() + static_cast<ptrdiff_t>(end));
@@ -359,6 +363,33 @@ TEST(Sharding, NestedShardingRoundTripsAndReadsPartially) {
   std::string json = codec_of(c).v3_config_json();
   EXPECT_NE(json.find(R"("codecs":[{"name":"sharding_indexed","configuration":{"chunk_shape":[2,2])"), std::string::npos)
       << json;
+}
+
+// decode_box (the shard whole in memory) gives what partial_decode gives, for
+// boxes cutting inner chunks, whole inner chunks and the whole shard, with one
+// thread and several decoding the inner chunks.
+TEST(Sharding, DecodeBoxMatchesPartialDecodeWithAnyThreadCount) {
+  CodecChain c = chain(sharding(config("[2, 3]")), repr_of("int32", {8, 9}));
+  std::vector<int32_t> v = iota32(72);
+  for (size_t i = 0; i < 9; ++i) v[i] = 0;  // some inner chunks stay empty (fill)
+  v[4] = 0;
+  const Bytes stored = c.encode_bytes(bytes_of(v));
+  const std::vector<std::pair<std::vector<uint64_t>, std::vector<uint64_t>>> boxes = {
+      {{0, 0}, {8, 9}}, {{1, 1}, {6, 7}}, {{2, 3}, {2, 3}}, {{7, 8}, {1, 1}}, {{0, 0}, {2, 9}}};
+  for (size_t threads : {1, 4}) {
+    set_thread_count(threads);
+    for (const auto& [offset, count] : boxes) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, box at " + std::to_string(offset[0]) + "," +
+                   std::to_string(offset[1]));
+      CountingReader r{stored};
+      const Bytes expected = read_box(c, r, offset, count);
+      Bytes out(expected.size(), 0xee);
+      c.array_to_bytes()->decode_box(stored, c.decoded(), offset, count, out.data(), c_order_strides(count, 4));
+      EXPECT_EQ(out, expected);
+      EXPECT_EQ(values_of<int32_t>(out), box_of(v, 9, offset[0], offset[1], count[0], count[1]));
+    }
+  }
+  set_thread_count(0);
 }
 
 TEST(Sharding, VariableLengthStringsRoundTrip) {

@@ -142,6 +142,55 @@ TEST_P(StoreReadConformance, WholeValuesReadBackExactly) {
   }
 }
 
+// get_into reads a value into the buffer its caller gives for the size it
+// states, reused across values as the array engine does.
+TEST_P(StoreReadConformance, GetIntoWritesWholeValuesWhereAsked) {
+  std::vector<uint8_t> buffer;
+  for (const auto& [key, value] : read_fixture()) {
+    SCOPED_TRACE(key);
+    size_t asked = SIZE_MAX;
+    std::optional<size_t> got = store_->get_into(key, [&](size_t n) {
+      asked = n;
+      if (buffer.size() < n) buffer.resize(n);
+      return buffer.data();
+    });
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(*got, value.size());
+    if (!value.empty()) {
+      EXPECT_EQ(asked, value.size());
+    }
+    EXPECT_TRUE(std::string(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(*got)) == value);
+  }
+  bool asked_for_absent = false;
+  EXPECT_FALSE(store_->get_into("missing", [&](size_t) {
+    asked_for_absent = true;
+    return buffer.data();
+  }));
+  EXPECT_FALSE(asked_for_absent);
+}
+
+// get_scattered puts pieces of a value where asked, only when the value has
+// the size expected (else it just says the size).
+TEST_P(StoreReadConformance, GetScatteredPutsPiecesWhereAsked) {
+  for (const auto& [key, value] : read_fixture()) {
+    if (value.size() < 10) continue;
+    SCOPED_TRACE(key);
+    std::string out(9, '.');
+    auto* at = reinterpret_cast<uint8_t*>(out.data());
+    const std::vector<Store::Piece> pieces = {{0, at + 6, 3}, {3, at, 2}, {value.size() - 4, at + 2, 4}};
+    std::optional<size_t> size = store_->get_scattered(key, value.size(), pieces);
+    ASSERT_TRUE(size.has_value());
+    EXPECT_EQ(*size, value.size());
+    EXPECT_EQ(out, value.substr(3, 2) + value.substr(value.size() - 4) + value.substr(0, 3));
+    std::string untouched(9, '.');
+    size = store_->get_scattered(key, value.size() + 1, {{0, reinterpret_cast<uint8_t*>(untouched.data()), 3}});
+    ASSERT_TRUE(size.has_value());
+    EXPECT_EQ(*size, value.size());
+    EXPECT_EQ(untouched, std::string(9, '.'));
+  }
+  EXPECT_FALSE(store_->get_scattered("missing", 4, {}).has_value());
+}
+
 TEST_P(StoreReadConformance, EmptyValueExists) {
   std::optional<Bytes> empty = store_->get("empty");
   ASSERT_TRUE(empty.has_value());

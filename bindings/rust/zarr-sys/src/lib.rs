@@ -43,6 +43,8 @@ extern "C" {
     // Library
     pub fn zarr_version_string() -> *const c_char;
     pub fn zarr_version_number() -> c_uint;
+    pub fn zarr_set_thread_count(n: usize) -> c_int;
+    pub fn zarr_thread_count() -> usize;
     pub fn zarr_last_error() -> *const c_char;
     pub fn zarr_status_name(status: c_int) -> *const c_char;
     pub fn zarr_free(p: *mut c_void);

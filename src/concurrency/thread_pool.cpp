@@ -1,0 +1,183 @@
+#include "concurrency/thread_pool.h"
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <system_error>
+
+#include "core/error.h"
+
+namespace zarr {
+
+// ---- ThreadPool ----------------------------------------------------------------
+
+ThreadPool::ThreadPool(size_t workers) : queue_(std::make_shared<Queue>()) {
+  threads_.reserve(workers);
+  for (size_t i = 0; i < workers; ++i) {
+    try {
+      threads_.emplace_back(work, queue_);
+    } catch (const std::system_error&) {
+      break;  // the system refuses more threads: fewer workers still do the work (callers run tasks too)
+    }
+  }
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(queue_->mutex);
+    queue_->stopping = true;
+  }
+  queue_->wake.notify_all();
+  for (std::thread& t : threads_) {
+    // A worker cannot join itself: it finishes its job, sees `stopping` in
+    // the queue it shares, and ends on its own.
+    if (t.get_id() == std::this_thread::get_id()) {
+      t.detach();
+    } else {
+      t.join();
+    }
+  }
+}
+
+void ThreadPool::submit(std::function<void()> job) {
+  {
+    std::lock_guard<std::mutex> lock(queue_->mutex);
+    queue_->jobs.push_back(std::move(job));
+  }
+  queue_->wake.notify_one();
+}
+
+void ThreadPool::work(const std::shared_ptr<Queue>& queue) {
+  std::shared_ptr<Queue> keep = queue;  // outlives the pool if need be (see Queue)
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock<std::mutex> lock(keep->mutex);
+      keep->wake.wait(lock, [&] { return keep->stopping || !keep->jobs.empty(); });
+      if (keep->jobs.empty()) return;  // stopping, and nothing left to run
+      job = std::move(keep->jobs.front());
+      keep->jobs.pop_front();
+    }
+    job();  // jobs catch their own exceptions (parallel_for's do)
+  }
+}
+
+// ---- the library's pool --------------------------------------------------------
+
+namespace {
+
+size_t default_thread_count() { return std::max<size_t>(1, std::thread::hardware_concurrency()); }
+
+struct SharedPool {
+  std::mutex mutex;
+  size_t threads = 0;  // 0: not chosen yet (the default on first use)
+  std::shared_ptr<ThreadPool> pool;
+};
+
+SharedPool& shared_pool() {
+  static SharedPool shared;
+  return shared;
+}
+
+// The pool of the current thread count, made on first use.
+std::shared_ptr<ThreadPool> current_pool(size_t& threads) {
+  SharedPool& shared = shared_pool();
+  std::lock_guard<std::mutex> lock(shared.mutex);
+  if (shared.threads == 0) shared.threads = default_thread_count();
+  if (!shared.pool) shared.pool = std::make_shared<ThreadPool>(shared.threads - 1);
+  threads = shared.threads;
+  return shared.pool;
+}
+
+// One parallel_for call: the next task to hand out, how many are running,
+// and the first failure. Claims are made under the lock so that once the
+// caller has seen the last task finish no late worker can start another.
+class TaskBatch {
+ public:
+  TaskBatch(size_t n, const std::function<void(size_t)>& task) : n_(n), task_(&task) {}
+
+  // Take tasks until none are left (or one failed).
+  void run() {
+    size_t i;
+    while (claim(i)) {
+      std::exception_ptr error;
+      try {
+        (*task_)(i);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      finish(error);
+    }
+  }
+
+  // After the caller's own run(): wait for tasks running elsewhere, then
+  // rethrow the first failure.
+  void wait_and_rethrow() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    all_done_.wait(lock, [&] { return running_ == 0; });
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  bool claim(size_t& i) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error_ || next_ == n_) return false;
+    ++running_;
+    i = next_++;
+    return true;
+  }
+
+  void finish(std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error && !error_) error_ = error;
+    if (--running_ == 0) all_done_.notify_all();
+  }
+
+  std::mutex mutex_;
+  std::condition_variable all_done_;
+  const size_t n_;
+  const std::function<void(size_t)>* task_;  // valid while the caller waits
+  size_t next_ = 0;
+  size_t running_ = 0;
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
+size_t thread_count() {
+  size_t threads = 0;
+  current_pool(threads);
+  return threads;
+}
+
+void set_thread_count(size_t n) {
+  if (n > kMaxThreadCount) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "thread count " + std::to_string(n) + " is above the limit of " +
+                                        std::to_string(kMaxThreadCount));
+  }
+  const size_t threads = n == 0 ? default_thread_count() : n;
+  std::shared_ptr<ThreadPool> replaced;  // joined outside the lock, once its last user lets go
+  SharedPool& shared = shared_pool();
+  std::lock_guard<std::mutex> lock(shared.mutex);
+  if (threads == shared.threads && shared.pool) return;
+  replaced = std::move(shared.pool);
+  shared.threads = threads;
+  shared.pool.reset();  // made on next use
+}
+
+void parallel_for(size_t n, const std::function<void(size_t)>& task) {
+  if (n == 0) return;
+  size_t threads = 0;
+  std::shared_ptr<ThreadPool> pool = current_pool(threads);
+  if (n == 1 || threads == 1) {
+    for (size_t i = 0; i < n; ++i) task(i);
+    return;
+  }
+  auto batch = std::make_shared<TaskBatch>(n, task);
+  const size_t helpers = std::min(n - 1, pool->workers());
+  for (size_t h = 0; h < helpers; ++h) pool->submit([batch] { batch->run(); });
+  batch->run();
+  batch->wait_and_rethrow();
+}
+
+}  // namespace zarr
