@@ -72,10 +72,13 @@ ZARR_API unsigned zarr_version_number(void);
  * running finish with the threads they started with. Region I/O from several
  * threads at once shares the same workers.
  *
- * @param n  threads per call; 0 restores the default,
- *           the number of processors (std::thread::hardware_concurrency);
+ * @param n  threads per call; 0 restores the default: the environment
+ *           variable ZARR_NUM_THREADS when set (1 to 1024), else the
+ *           processors this process may run on (its affinity mask);
  *           1 does everything on the calling thread
- * @return ZARR_OK, or ZARR_ERR_INVALID_ARGUMENT when n is above 1024.
+ * @return ZARR_OK, or ZARR_ERR_INVALID_ARGUMENT when n is above 1024 or
+ *         ZARR_NUM_THREADS is not a count (region calls fail the same way
+ *         until it is fixed or a count is set).
  */
 ZARR_API int zarr_set_thread_count(size_t n);
 
@@ -283,8 +286,9 @@ ZARR_API int zarr_get_metadata(const zarr_array *array, char **json_out);
  * "fill_value", "dimension_names", "attributes", "nbytes" (logical bytes; null
  * for variable-length elements), "nbytes_stored" (every key of the array,
  * metadata included) and "chunks_initialized" (chunk keys present; both null
- * on stores that cannot list, such as HTTP), "chunks_total", "store", "path".
- * Members may be added in later versions. It lists the array's keys: on
+ * on stores that cannot list, such as HTTP), "chunks_total", "store", "path",
+ * "cache_pool" (null, or {"total_bytes_limit", "bytes_used", "chunks_held"}
+ * of the handle's cache of decoded chunks). Members may be added in later versions. It lists the array's keys: on
  * remote stores that is one listing, plus a read per key where sizes are not
  * listed.
  */

@@ -1,6 +1,10 @@
 #include "concurrency/thread_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <system_error>
@@ -66,7 +70,28 @@ void ThreadPool::work(const std::shared_ptr<Queue>& queue) {
 
 namespace {
 
-size_t default_thread_count() { return std::max<size_t>(1, std::thread::hardware_concurrency()); }
+// The processors this process may run on (its affinity mask, which
+// containers and taskset narrow), else what the hardware reports.
+size_t available_processors() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max<size_t>(1, std::thread::hardware_concurrency());
+}
+
+// ZARR_NUM_THREADS chooses the default without code (as OMP_NUM_THREADS and
+// BLOSC_NTHREADS do); a value that is not a count is an error, not ignored.
+size_t default_thread_count() {
+  const char* text = std::getenv("ZARR_NUM_THREADS");
+  if (text == nullptr || *text == '\0') return available_processors();
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0' || n < 1 || n > kMaxThreadCount || *text == '-') {
+    fail(ZARR_ERR_INVALID_ARGUMENT, std::string("environment variable ZARR_NUM_THREADS='") + text +
+                                        "' is not a thread count from 1 to " + std::to_string(kMaxThreadCount));
+  }
+  return static_cast<size_t>(n);
+}
 
 struct SharedPool {
   std::mutex mutex;

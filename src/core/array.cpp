@@ -102,6 +102,23 @@ void for_each_overlap_batch(const ChunkGrid& grid, const std::vector<uint64_t>& 
 // chunks) are freed after each chunk.
 constexpr size_t kScratchKeepLimit = size_t{64} << 20;
 
+// {"total_bytes_limit": N}, as TensorStore's cache_pool; 0 keeps nothing.
+uint64_t parse_cache_pool(const rapidjson::Value& value) {
+  const char* what = "options: 'cache_pool' must be an object {\"total_bytes_limit\": bytes}";
+  if (!value.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, what);
+  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+    if (std::string(it->name.GetString()) != "total_bytes_limit") {
+      fail(ZARR_ERR_INVALID_ARGUMENT,
+           std::string("options: 'cache_pool' has unknown member '") + it->name.GetString() + "'");
+    }
+  }
+  auto limit = value.FindMember("total_bytes_limit");
+  if (limit == value.MemberEnd() || !limit->value.IsUint64()) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'cache_pool.total_bytes_limit' must be a number of bytes, 0 or more");
+  }
+  return limit->value.GetUint64();
+}
+
 }  // namespace
 
 ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
@@ -116,6 +133,8 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
       const bool known = it->value.IsInt() && it->value.GetInt() >= 1 && it->value.GetInt() <= 3;
       if (!known) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' must be 1, 2 or 3");
       options.zarr_format = it->value.GetInt();
+    } else if (name == "cache_pool") {
+      options.cache_bytes = parse_cache_pool(it->value);
     } else {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
     }
@@ -135,6 +154,7 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
   data_type_name_ = v3 ? *v3 : meta_.dtype.to_v2_json();
   // For variable-length elements the fill "item" is the fill value's bytes.
   fill_item_ = variable_length_ ? meta_.codecs.decoded().fill_item : meta_.fill_item();
+  if (options_.cache_bytes > 0 && !variable_length_) cache_ = std::make_unique<ChunkCache>(options_.cache_bytes);
 }
 
 std::unique_ptr<Array> Array::open(std::shared_ptr<Store> store, const std::string& path, bool writable,
@@ -300,7 +320,9 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
 }
 
 void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
-  if (!meta_.codecs.partial_reads()) {
+  if (caches_chunks()) {
+    read_chunk_through_cache(ov, target);
+  } else if (!meta_.codecs.partial_reads()) {
     read_whole_chunk(ov, target);
   } else if (ov.covers_chunk) {
     read_whole_shard(ov, target);
@@ -309,6 +331,44 @@ void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const
     uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
     if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides)) fill_overlap(ov, target);
   }
+}
+
+bool Array::caches_chunks() const { return cache_ && meta_.chunk_bytes() <= options_.cache_bytes; }
+
+bool Array::read_cached(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
+  std::optional<ChunkCache::Entry> cached = cache_->find(key);
+  if (!cached) return false;
+  if (*cached) {
+    copy_out((*cached)->data(), ov, target);
+  } else {
+    fill_overlap(ov, target);
+  }
+  return true;
+}
+
+// A miss costs one get of the whole chunk (or shard) and a decode of all of
+// it, even for a small part: the next reads of any part are then free.
+void Array::read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::string key = chunk_key(ov.chunk_coords);
+  if (read_cached(key, ov, target)) return;
+  const uint64_t generation = cache_->generation();
+  decode_and_cache(store_->get(key), key, generation, ov, target);
+}
+
+void Array::decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
+                             const ChunkOverlap& ov, const RegionTarget& target) const {
+  ChunkCache::Entry chunk;
+  if (stored) {
+    chunk = std::make_shared<const Bytes>(decode_chunk(*stored, key));
+    copy_out(chunk->data(), ov, target);
+  } else {
+    fill_overlap(ov, target);
+  }
+  cache_->put(key, std::move(chunk), generation);
+}
+
+void Array::forget_cached(const std::string& key) const {
+  if (cache_) cache_->forget(key);
 }
 
 // A shard the region covers: one read into the thread's scratch (a single
@@ -342,17 +402,26 @@ size_t Array::read_batch_size() const {
   return static_cast<size_t>(std::clamp<uint64_t>(kBatchBytes / chunk_bytes, 1, kMaxChunks));
 }
 
-void Array::read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const {
-  if (overlaps.empty()) return;
+void Array::read_chunk_batch(const std::vector<ChunkOverlap>& all, const RegionTarget& target) const {
+  std::vector<ChunkOverlap> overlaps;  // those the cache does not have
   std::vector<std::string> keys;
-  for (const ChunkOverlap& ov : overlaps) keys.push_back(chunk_key(ov.chunk_coords));
+  for (const ChunkOverlap& ov : all) {
+    std::string key = chunk_key(ov.chunk_coords);
+    if (caches_chunks() && read_cached(key, ov, target)) continue;
+    overlaps.push_back(ov);
+    keys.push_back(std::move(key));
+  }
+  if (overlaps.empty()) return;
+  const uint64_t generation = cache_ ? cache_->generation() : 0;
   std::vector<std::optional<Bytes>> stored = store_->get_many(keys);
   parallel_for(overlaps.size(), [&](size_t i) {
-    if (!stored[i]) {
+    if (caches_chunks()) {
+      decode_and_cache(stored[i], keys[i], generation, overlaps[i], target);
+    } else if (!stored[i]) {
       fill_overlap(overlaps[i], target);
-      return;
+    } else {
+      place_chunk(*stored[i], keys[i], overlaps[i], target);
     }
-    place_chunk(*stored[i], keys[i], overlaps[i], target);
     stored[i].reset();  // the stored bytes are not needed once decoded
   });
 }
@@ -540,6 +609,7 @@ void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
     Bytes keep;
     store_->set(key, meta_.codecs.encode_from(chunk, scratch.stored, keep));
   }
+  forget_cached(key);
   scratch.release_above(kScratchKeepLimit);
 }
 
@@ -565,6 +635,7 @@ void Array::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSourc
   } else {
     store_->set(key, encode_chunk(std::move(chunk)).view());
   }
+  forget_cached(key);
 }
 
 std::string Array::serialized_metadata() const {
@@ -601,6 +672,7 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
     throw;
   }
   erase_chunks_outside(new_shape);
+  if (cache_) cache_->forget_all();
 }
 
 void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) {

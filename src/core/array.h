@@ -18,6 +18,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/chunk_cache.h"
 #include "grid/chunk_grid.h"
 #include "metadata/array_metadata.h"
 #include "stores/store.h"
@@ -27,6 +28,7 @@ namespace zarr {
 struct ArrayOptions {
   bool write_empty_chunks = false;  // store chunks equal to the fill value everywhere
   int zarr_format = 0;              // open: look for this format's metadata only (0: any)
+  uint64_t cache_bytes = 0;         // "cache_pool": decoded chunks kept per handle (0: none)
 };
 
 // The options of zarr_open_ex / zarr_create_ex (a parsed JSON object, see
@@ -80,7 +82,8 @@ class Array {
   // data_type, shape, chunks, shards (null unless sharded), codecs,
   // fill_value, dimension_names, attributes, nbytes, nbytes_stored and
   // chunks_initialized (null on stores that cannot list), chunks_total,
-  // store, path (core/array_info.cpp).
+  // store, path, cache_pool (null, or its limit, bytes used and chunks
+  // held) (core/array_info.cpp).
   std::string info_json() const;
   // The stored keys under the array, sorted out: {"chunks": [[grid index],
   // ...]} for chunk keys inside the grid, "stray_keys" for every other key
@@ -122,6 +125,16 @@ class Array {
   // chunks are fetched into per-thread scratch (or straight into the
   // region), decoded, copied into place; shards are read in part.
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  // The cache_pool: whether it takes this array's chunks (not vlen, not
+  // chunks or shards above the limit), serving a chunk from it (false on a
+  // miss), and a chunk read through it (fetched, decoded whole, kept).
+  bool caches_chunks() const;
+  bool read_cached(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
+                        const ChunkOverlap& ov, const RegionTarget& target) const;
+  // A write changed the chunk: the cache must not serve its old bytes.
+  void forget_cached(const std::string& key) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
   bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
@@ -186,6 +199,7 @@ class Array {
   // are read once per handle (v3 keeps them in meta_).
   mutable std::mutex attributes_mutex_;
   mutable std::optional<std::string> attributes_;
+  std::unique_ptr<ChunkCache> cache_;  // null unless opened with "cache_pool"
 };
 
 }  // namespace zarr

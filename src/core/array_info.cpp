@@ -168,6 +168,19 @@ std::string Array::info_json() const {
   w.String(store_->describe().c_str());
   w.Key("path");
   w.String(path_.c_str());
+  w.Key("cache_pool");
+  if (cache_) {
+    w.StartObject();
+    w.Key("total_bytes_limit");
+    w.Uint64(options_.cache_bytes);
+    w.Key("bytes_used");
+    w.Uint64(cache_->bytes_used());
+    w.Key("chunks_held");
+    w.Uint64(cache_->chunks_held());
+    w.EndObject();
+  } else {
+    w.Null();
+  }
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize());
 }

@@ -51,6 +51,17 @@ static std::string take_string(int status, char* s) {
   return out;
 }
 
+rapidjson::Document info_of(const zarr_array* a) {
+  char* text = nullptr;
+  int status = zarr_info(a, &text);
+  EXPECT_EQ(status, ZARR_OK) << status_text(status);
+  rapidjson::Document doc;
+  doc.Parse(text ? text : "null");
+  zarr_free(text);
+  EXPECT_TRUE(doc.IsObject());
+  return doc;
+}
+
 std::string metadata_of(const zarr_array* a) {
   char* s = nullptr;
   int status = zarr_get_metadata(a, &s);

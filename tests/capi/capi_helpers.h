@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <cstring>
 #include <map>
@@ -128,6 +129,8 @@ int write_strings(zarr_array* a, std::vector<uint64_t> start, std::vector<uint64
 
 // Metadata / attributes as strings (freed here).
 std::string metadata_of(const zarr_array* a);
+// zarr_info as a parsed document (a failure is a test failure).
+rapidjson::Document info_of(const zarr_array* a);
 std::string attributes_of(const zarr_array* a);
 
 // A group's attributes; the names zarr_group_list gives for its children, or

@@ -13,17 +13,6 @@ using namespace zarr::test;
 
 namespace {
 
-rapidjson::Document info_of(const zarr_array* a) {
-  char* text = nullptr;
-  int status = zarr_info(a, &text);
-  EXPECT_EQ(status, ZARR_OK) << status_text(status);
-  rapidjson::Document doc;
-  doc.Parse(text ? text : "null");
-  zarr_free(text);
-  EXPECT_TRUE(doc.IsObject());
-  return doc;
-}
-
 std::vector<uint64_t> list_of(const rapidjson::Value& v) {
   std::vector<uint64_t> out;
   for (const auto& x : v.GetArray()) out.push_back(x.GetUint64());

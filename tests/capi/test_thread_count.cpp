@@ -1,5 +1,8 @@
 // zarr_set_thread_count / zarr_thread_count, and region I/O giving the same
 // values whether one thread or several do the chunks.
+#include <sched.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <numeric>
 #include <thread>
@@ -16,6 +19,12 @@ class ThreadCount : public testing::Test {
  protected:
   void TearDown() override { EXPECT_EQ(zarr_set_thread_count(0), ZARR_OK); }
 };
+
+size_t available_processors() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
+  return std::max<size_t>(1, std::thread::hardware_concurrency());
+}
 
 std::vector<uint16_t> pattern(size_t n) {
   std::vector<uint16_t> v(n);
@@ -89,13 +98,31 @@ Reads write_and_read(const std::string& url, const std::string& meta, size_t thr
 }  // namespace
 
 TEST_F(ThreadCount, DefaultIsTheProcessorCountAndCanBeSet) {
-  EXPECT_EQ(zarr_thread_count(), std::max<size_t>(1, std::thread::hardware_concurrency()));
+  EXPECT_EQ(zarr_thread_count(), available_processors());
   ASSERT_OK(zarr_set_thread_count(3));
   EXPECT_EQ(zarr_thread_count(), 3u);
   ASSERT_OK(zarr_set_thread_count(1));
   EXPECT_EQ(zarr_thread_count(), 1u);
   ASSERT_OK(zarr_set_thread_count(0));
-  EXPECT_EQ(zarr_thread_count(), std::max<size_t>(1, std::thread::hardware_concurrency()));
+  EXPECT_EQ(zarr_thread_count(), available_processors());
+}
+
+TEST_F(ThreadCount, EnvironmentVariableChoosesTheDefault) {
+  EnvironmentGuard environment;
+  environment.set("ZARR_NUM_THREADS", "3");
+  ASSERT_OK(zarr_set_thread_count(0));
+  EXPECT_EQ(zarr_thread_count(), 3u);
+  ASSERT_OK(zarr_set_thread_count(2));  // the function still overrides it
+  EXPECT_EQ(zarr_thread_count(), 2u);
+}
+
+TEST_F(ThreadCount, EnvironmentVariableThatIsNotACountIsAnInvalidArgument) {
+  EnvironmentGuard environment;
+  for (const char* bad : {"abc", "0", "-2", "2x", "5000"}) {
+    environment.set("ZARR_NUM_THREADS", bad);
+    EXPECT_STATUS(zarr_set_thread_count(0), ZARR_ERR_INVALID_ARGUMENT,
+                  std::string("ZARR_NUM_THREADS='") + bad + "'");
+  }
 }
 
 TEST_F(ThreadCount, CountAboveTheLimitIsAnInvalidArgument) {

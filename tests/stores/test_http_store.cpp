@@ -4,6 +4,7 @@
 // HTTP as it reads from disk, written arrays (v2, v3, sharded) in full and in
 // part, missing keys and chunks, server errors, dropped connections, bounded
 // retries, concurrent chunk fetches, listing refused, consolidated groups.
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <filesystem>
@@ -510,6 +511,30 @@ TEST_F(MisbehavingServerTest, ConsolidatedHierarchiesFetchChunksConcurrently) {
   EXPECT_GE(server.max_in_flight(), 6);
   zarr_close(array);
   zarr_group_close(group);
+}
+
+// Remote reads fetch chunks in batches; with a cache_pool, the second read of
+// the array asks the server for no chunk at all.
+TEST_F(MisbehavingServerTest, CachedChunksAreNotFetchedAgain) {
+  std::atomic<int> chunk_requests{0};
+  test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {
+    if (is_chunk_path(r.path)) ++chunk_requests;
+    return test::ScriptedHttpServer::serve_file(dir_.path(), r);
+  });
+  zarr_array* array = nullptr;
+  ASSERT_EQ(zarr_open_ex(&array, (server.url() + "/a").c_str(), "r", R"({"cache_pool": {"total_bytes_limit": 1000000}})"),
+            ZARR_OK)
+      << zarr_last_error();
+  std::vector<int32_t> values(remote_test::kRows * remote_test::kCols);
+  uint64_t start[2] = {0, 0}, count[2] = {remote_test::kRows, remote_test::kCols};
+  EXPECT_EQ(zarr_read_region(array, 2, start, count, values.data(), values.size() * 4), ZARR_OK) << zarr_last_error();
+  const int first = chunk_requests;
+  EXPECT_GT(first, 0);
+  std::fill(values.begin(), values.end(), -7);
+  EXPECT_EQ(zarr_read_region(array, 2, start, count, values.data(), values.size() * 4), ZARR_OK) << zarr_last_error();
+  EXPECT_EQ(values, remote_test::expected_contents());
+  EXPECT_EQ(chunk_requests, first) << "every chunk, stored or absent, came from the cache";
+  zarr_close(array);
 }
 
 TEST_F(MisbehavingServerTest, CustomHeadersAreSentWithEveryRequest) {

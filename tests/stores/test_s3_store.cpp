@@ -441,32 +441,6 @@ TEST_F(S3ArrayTest, WrongCredentialsArePermissionDenied) {
             ZARR_ERR_IO);
 }
 
-// Sets environment variables for one test and restores them after.
-class EnvironmentGuard {
- public:
-  void set(const char* name, const std::string& value) {
-    save(name);
-    setenv(name, value.c_str(), 1);
-  }
-  void unset(const char* name) {
-    save(name);
-    unsetenv(name);
-  }
-  ~EnvironmentGuard() {
-    for (const auto& [name, value] : saved_) {
-      if (value) setenv(name.c_str(), value->c_str(), 1); else unsetenv(name.c_str());
-    }
-  }
-
- private:
-  void save(const char* name) {
-    if (saved_.count(name)) return;
-    const char* value = std::getenv(name);
-    saved_[name] = value ? std::optional<std::string>(value) : std::nullopt;
-  }
-  std::map<std::string, std::optional<std::string>> saved_;
-};
-
 constexpr const char* kAwsVariables[] = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
                                          "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
                                          "AWS_ENDPOINT_URL_S3"};
@@ -474,7 +448,7 @@ constexpr const char* kAwsVariables[] = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS
 TEST_F(S3ArrayTest, SettingsComeFromTheAwsEnvironmentVariables) {
   const std::string a = url(fresh_prefix("env")) + "/a";
   remote_test::write_case(a, remote_test::array_cases()[0], options().c_str());
-  EnvironmentGuard environment;
+  test::EnvironmentGuard environment;
   for (const char* name : kAwsVariables) environment.unset(name);
   environment.set("AWS_ACCESS_KEY_ID", test::S3rver::kAccessKey);
   environment.set("AWS_SECRET_ACCESS_KEY", test::S3rver::kSecretKey);
@@ -512,7 +486,7 @@ TEST_F(S3ArrayTest, MissingBucketsAreNotFound) {
 // ---- URLs and store options, no server needed -----------------------------------------------------
 
 TEST(S3Urls, BadUrlsAndOptionsAreInvalidArguments) {
-  EnvironmentGuard environment;
+  test::EnvironmentGuard environment;
   for (const char* name : kAwsVariables) environment.unset(name);
   const std::string creds = R"("access_key_id": "a", "secret_access_key": "s", "endpoint": "http://127.0.0.1:9")";
   struct Case {
@@ -549,14 +523,14 @@ TEST(S3Urls, BadUrlsAndOptionsAreInvalidArguments) {
 
 // Credentials and endpoint come from the AWS environment variables (URLs
 // carry no options), set for each test and restored after it.
-EnvironmentGuard* roundtrip_environment = nullptr;
+test::EnvironmentGuard* roundtrip_environment = nullptr;
 
 test::RoundTripStore s3_roundtrip_store() {
   test::RoundTripStore store;
   store.name = "s3_s3rver";
   store.prepare = [] {
     if (!shared_s3rver()) return test::S3rver::unavailable_reason();
-    roundtrip_environment = new EnvironmentGuard;
+    roundtrip_environment = new test::EnvironmentGuard;
     for (const char* name : kAwsVariables) roundtrip_environment->unset(name);
     roundtrip_environment->set("AWS_ACCESS_KEY_ID", test::S3rver::kAccessKey);
     roundtrip_environment->set("AWS_SECRET_ACCESS_KEY", test::S3rver::kSecretKey);

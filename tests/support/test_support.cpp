@@ -55,4 +55,26 @@ Caught catch_error(const std::function<void()>& call) {
   return {};
 }
 
+void EnvironmentGuard::set(const char* name, const std::string& value) {
+  save(name);
+  setenv(name, value.c_str(), 1);
+}
+
+void EnvironmentGuard::unset(const char* name) {
+  save(name);
+  unsetenv(name);
+}
+
+EnvironmentGuard::~EnvironmentGuard() {
+  for (const auto& [name, value] : saved_) {
+    if (value) setenv(name.c_str(), value->c_str(), 1); else unsetenv(name.c_str());
+  }
+}
+
+void EnvironmentGuard::save(const char* name) {
+  if (saved_.count(name)) return;
+  const char* value = std::getenv(name);
+  saved_[name] = value ? std::optional<std::string>(value) : std::nullopt;
+}
+
 }  // namespace zarr::test

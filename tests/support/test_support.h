@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "core/bytes.h"
@@ -40,5 +42,17 @@ struct Caught {
   std::string message;
 };
 Caught catch_error(const std::function<void()>& call);
+
+// Sets environment variables for one test and restores them after.
+class EnvironmentGuard {
+ public:
+  void set(const char* name, const std::string& value);
+  void unset(const char* name);
+  ~EnvironmentGuard();
+
+ private:
+  void save(const char* name);
+  std::map<std::string, std::optional<std::string>> saved_;
+};
 
 }  // namespace zarr::test
