@@ -124,6 +124,15 @@ class ArrayToBytesCodec {
   // `read` may be called from several threads at once (nested shards).
   using RangeReader = std::function<std::optional<Bytes>(int64_t offset, std::optional<uint64_t> length)>;
   virtual bool supports_partial_decode() const { return false; }
+  // The read partial_decode makes first to locate the inner chunks (the
+  // shard index), with exactly these arguments, and makes for nothing else:
+  // a reader may keep its answer between calls. nullopt: no such read.
+  struct RangeRequest {
+    int64_t offset;
+    std::optional<uint64_t> length;
+    bool operator==(const RangeRequest& o) const { return offset == o.offset && length == o.length; }
+  };
+  virtual std::optional<RangeRequest> locating_request() const { return std::nullopt; }
   virtual bool partial_decode(const RangeReader& read, const ArrayRepr& decoded,
                               const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
                               uint8_t* out, const std::vector<int64_t>& out_strides) const;

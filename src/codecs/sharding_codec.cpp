@@ -259,6 +259,11 @@ bool ShardingCodec::all_fill(const uint8_t* data, size_t size) const {
   return true;
 }
 
+std::optional<ArrayToBytesCodec::RangeRequest> ShardingCodec::locating_request() const {
+  if (index_at_end_) return RangeRequest{-static_cast<int64_t>(index_size_), std::nullopt};
+  return RangeRequest{0, index_size_};
+}
+
 Bytes ShardingCodec::encode_index(const std::vector<uint64_t>& entries) const {
   Bytes raw(entries.size() * 8);
   std::memcpy(raw.data(), entries.data(), raw.size());
@@ -545,8 +550,8 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
   }
 
   // The index: its size is fixed, so one range request finds it.
-  std::optional<Bytes> index_bytes = index_at_end_ ? read(-static_cast<int64_t>(index_size_), std::nullopt)
-                                                   : read(0, index_size_);
+  const RangeRequest locate = *locating_request();
+  std::optional<Bytes> index_bytes = read(locate.offset, locate.length);
   if (!index_bytes) return false;
   if (index_bytes->size() != index_size_) {
     fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(index_bytes->size()) +

@@ -55,6 +55,9 @@ class ShardingCodec final : public ArrayToBytesCodec {
   Bytes encode(Bytes chunk, const ArrayRepr& decoded) const override;
   Bytes decode(ByteView stored, const ArrayRepr& decoded) const override;
   bool supports_partial_decode() const override { return !shard_.dtype.is_variable_length(); }
+  // The index: a suffix read when it is at the end; at the start, the
+  // shard's first index_size() bytes, where no inner chunk begins.
+  std::optional<RangeRequest> locating_request() const override;
   bool partial_decode(const RangeReader& read, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                       const std::vector<uint64_t>& count, uint8_t* out,
                       const std::vector<int64_t>& out_strides) const override;

@@ -367,8 +367,33 @@ void Array::decode_and_cache(const std::optional<Bytes>& stored, const std::stri
   cache_->put(key, std::move(chunk), generation);
 }
 
+// The cache's key for a shard's index: '#' appears in no chunk key.
+std::string shard_index_key(const std::string& shard_key) { return shard_key + "#index"; }
+
 void Array::forget_cached(const std::string& key) const {
-  if (cache_) cache_->forget(key);
+  if (!cache_) return;
+  cache_->forget(key);
+  if (meta_.codecs.partial_reads()) cache_->forget(shard_index_key(key));
+}
+
+// Shards too big for the cache are read in part; their index (or that the
+// shard is absent) is kept, so the next part needs no index request.
+ArrayToBytesCodec::RangeReader Array::keeping_shard_index(const std::string& key,
+                                                          ArrayToBytesCodec::RangeReader read) const {
+  const std::optional<ArrayToBytesCodec::RangeRequest> locate = meta_.codecs.array_to_bytes()->locating_request();
+  if (!locate) return read;
+  return [this, key, locate, read](int64_t offset, std::optional<uint64_t> length) -> std::optional<Bytes> {
+    if (!(ArrayToBytesCodec::RangeRequest{offset, length} == *locate)) return read(offset, length);
+    const std::string index_key = shard_index_key(key);
+    if (std::optional<ChunkCache::Entry> kept = cache_->find(index_key)) {
+      if (!*kept) return std::nullopt;
+      return **kept;
+    }
+    const uint64_t generation = cache_->generation();
+    std::optional<Bytes> index = read(offset, length);
+    cache_->put(index_key, index ? std::make_shared<const Bytes>(*index) : nullptr, generation);
+    return index;
+  };
 }
 
 // A shard the region covers: one read into the thread's scratch (a single
@@ -542,7 +567,7 @@ void Array::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionT
 
 bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                             const std::vector<int64_t>& dst_strides) const {
-  ArrayToBytesCodec::RangeReader read = [&](int64_t offset, std::optional<uint64_t> length) {
+  ArrayToBytesCodec::RangeReader read_store = [&](int64_t offset, std::optional<uint64_t> length) {
     ByteRange range;
     if (offset < 0) {
       range.suffix = static_cast<uint64_t>(-offset);
@@ -552,6 +577,7 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
     }
     return store_->get_range(key, range);
   };
+  const ArrayToBytesCodec::RangeReader read = cache_ ? keeping_shard_index(key, read_store) : read_store;
   // A partial read makes several requests (index, then inner chunks): hold
   // the chunk's lock so a writer in this process cannot replace the shard
   // between them and pair an old index with new bytes.

@@ -133,8 +133,11 @@ class Array {
   void read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget& target) const;
   void decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
                         const ChunkOverlap& ov, const RegionTarget& target) const;
-  // A write changed the chunk: the cache must not serve its old bytes.
+  // A write changed the chunk: the cache must not serve its old bytes (nor,
+  // for a shard, its old index).
   void forget_cached(const std::string& key) const;
+  ArrayToBytesCodec::RangeReader keeping_shard_index(const std::string& key,
+                                                     ArrayToBytesCodec::RangeReader read) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
   bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;

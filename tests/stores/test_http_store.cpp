@@ -537,6 +537,40 @@ TEST_F(MisbehavingServerTest, CachedChunksAreNotFetchedAgain) {
   zarr_close(array);
 }
 
+// A shard too big for the cache is read in part; the cache keeps its index,
+// so a second read of the same inner chunk makes one request instead of two.
+TEST_F(MisbehavingServerTest, CacheKeepsTheIndexOfShardsReadInPart) {
+  for (const remote_test::ArrayCase& c : remote_test::array_cases()) {
+    if (c.name.find("sharded") == std::string::npos) continue;
+    SCOPED_TRACE(c.name);
+    remote_test::write_case(dir_ / c.name, c, nullptr);
+    std::atomic<int> shard_requests{0};
+    test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {
+      if (is_chunk_path(r.path)) ++shard_requests;
+      return test::ScriptedHttpServer::serve_file(dir_.path(), r);
+    });
+    zarr_array* array = nullptr;
+    // 500 bytes: below a shard (16 x 14 int32), above its index.
+    ASSERT_EQ(zarr_open_ex(&array, (server.url() + "/" + c.name).c_str(), "r",
+                           R"({"cache_pool": {"total_bytes_limit": 500}})"),
+              ZARR_OK)
+        << zarr_last_error();
+    std::vector<int32_t> window(4);
+    uint64_t start[2] = {16, 0}, count[2] = {2, 2};
+    std::vector<int> requests;
+    for (int read = 0; read < 2; ++read) {
+      const int before = shard_requests;
+      EXPECT_EQ(zarr_read_region(array, 2, start, count, window.data(), 16), ZARR_OK) << zarr_last_error();
+      requests.push_back(shard_requests - before);
+      const std::vector<int32_t> expected = remote_test::expected_contents();
+      EXPECT_EQ(window, (std::vector<int32_t>{expected[16 * remote_test::kCols], expected[16 * remote_test::kCols + 1],
+                                              expected[17 * remote_test::kCols], expected[17 * remote_test::kCols + 1]}));
+    }
+    EXPECT_EQ(requests, (std::vector<int>{2, 1})) << "index + inner chunk, then the inner chunk alone";
+    zarr_close(array);
+  }
+}
+
 TEST_F(MisbehavingServerTest, CustomHeadersAreSentWithEveryRequest) {
   std::atomic<int> without{0};
   test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {
