@@ -116,6 +116,10 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
       const bool known = it->value.IsInt() && it->value.GetInt() >= 1 && it->value.GetInt() <= 3;
       if (!known) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' must be 1, 2 or 3");
       options.zarr_format = it->value.GetInt();
+    } else if (name == "process_lock_dir") {
+      const bool usable = it->value.IsString() && it->value.GetStringLength() > 0;
+      if (!usable) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' must be a non-empty folder path string");
+      options.process_lock_dir = it->value.GetString();
     } else {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
     }
@@ -278,6 +282,14 @@ bool Array::is_fill_everywhere(const uint8_t* chunk, size_t size) const {
 
 std::mutex& Array::chunk_lock(const std::string& key) const {
   return chunk_locks_[std::hash<std::string>{}(key) % chunk_locks_.size()];
+}
+
+Array::KeyWriteLock::KeyWriteLock(const Array& array, const std::string& key)
+    : in_process(array.chunk_lock(key)) {
+  // Store keys are '/'-separated hierarchy paths without '..', so the lock
+  // files mirror the array's layout inside the lock folder, outside the store.
+  const std::string& folder = array.options_.process_lock_dir;
+  if (!folder.empty()) across_processes.emplace(folder + "/" + key + ".lock");
 }
 
 void Array::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
@@ -515,7 +527,7 @@ void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
     return;
   }
   const std::string key = chunk_key(ov.chunk_coords);
-  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+  const KeyWriteLock held(*this, key);
   // The chunk is built in the thread's scratch, and encoded into its other
   // scratch buffer: no chunk-sized allocation per chunk.
   ChunkScratch& scratch = thread_scratch();
@@ -554,7 +566,7 @@ bool Array::overwrites_every_element(const ChunkOverlap& ov) const {
 // chunks as Bytes through the whole chain.
 void Array::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
   const std::string key = chunk_key(ov.chunk_coords);
-  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+  const KeyWriteLock held(*this, key);
   std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
   Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
   stored.reset();
