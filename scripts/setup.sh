@@ -22,6 +22,8 @@ PACKAGES=(
   rustc cargo golang-go gfortran
   # Python binding (bindings/python): its tests, Dask, and installing it offline with pip
   python3-pytest python3-dask python3-pip python3-setuptools
+  # the MPI example (docs/examples/mpi_slabs.c, tests/mpi): OpenMPI's compiler wrappers and mpirun
+  libopenmpi-dev openmpi-bin
 )
 
 # Interop peer zarrita.js (Zarr v3) and the S3 test server s3rver, run by

@@ -126,6 +126,12 @@ ZARR_API int zarr_open(zarr_array **out, const char *url, const char *mode);
  *                               looked for first, so a node with both zarr.json and
  *                               .zarray opens as v3, as in zarr-python 3. Given to
  *                               zarr_create_ex it must match the document's format.
+ *   "process_lock_dir": "path"  each chunk read-modify-write also holds an flock(2)
+ *                               on <path>/<chunk key>.lock (folders are created), so
+ *                               processes on one filesystem may write regions that
+ *                               share chunks without losing data (docs/scaling.md).
+ *                               ZARR_ERR_IO naming the lock file when it cannot be
+ *                               created or locked.
  *   "store": {...}              options of the store the URL names, e.g.
  *                               {"compression": "deflate"} for a new zip archive
  *                               (docs/stores.md lists each store's options)

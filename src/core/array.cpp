@@ -135,9 +135,20 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
       options.zarr_format = it->value.GetInt();
     } else if (name == "cache_pool") {
       options.cache_bytes = parse_cache_pool(it->value);
+    } else if (name == "process_lock_dir") {
+      const bool usable = it->value.IsString() && it->value.GetStringLength() > 0;
+      if (!usable) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' must be a non-empty folder path string");
+      options.process_lock_dir = it->value.GetString();
     } else {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
     }
+  }
+  // Other processes rewrite the chunks of a locked array: a cache would go on
+  // serving what they replaced.
+  if (options.cache_bytes > 0 && !options.process_lock_dir.empty()) {
+    fail(ZARR_ERR_INVALID_ARGUMENT,
+         "options: 'cache_pool' and 'process_lock_dir' do not go together (the cache would not see other "
+         "processes' writes)");
   }
   return options;
 }
@@ -298,6 +309,14 @@ bool Array::is_fill_everywhere(const uint8_t* chunk, size_t size) const {
 
 std::mutex& Array::chunk_lock(const std::string& key) const {
   return chunk_locks_[std::hash<std::string>{}(key) % chunk_locks_.size()];
+}
+
+Array::KeyWriteLock::KeyWriteLock(const Array& array, const std::string& key)
+    : in_process(array.chunk_lock(key)) {
+  // Store keys are '/'-separated hierarchy paths without '..', so the lock
+  // files mirror the array's layout inside the lock folder, outside the store.
+  const std::string& folder = array.options_.process_lock_dir;
+  if (!folder.empty()) across_processes.emplace(folder + "/" + key + ".lock");
 }
 
 void Array::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
@@ -610,7 +629,7 @@ void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
     return;
   }
   const std::string key = chunk_key(ov.chunk_coords);
-  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+  const KeyWriteLock held(*this, key);
   // The chunk is built in the thread's scratch, and encoded into its other
   // scratch buffer: no chunk-sized allocation per chunk.
   ChunkScratch& scratch = thread_scratch();
@@ -650,7 +669,7 @@ bool Array::overwrites_every_element(const ChunkOverlap& ov) const {
 // chunks as Bytes through the whole chain.
 void Array::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
   const std::string key = chunk_key(ov.chunk_coords);
-  std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
+  const KeyWriteLock held(*this, key);
   std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
   Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
   stored.reset();

@@ -19,6 +19,7 @@
 #include <rapidjson/document.h>
 
 #include "core/chunk_cache.h"
+#include "concurrency/file_lock.h"
 #include "grid/chunk_grid.h"
 #include "metadata/array_metadata.h"
 #include "stores/store.h"
@@ -29,6 +30,10 @@ struct ArrayOptions {
   bool write_empty_chunks = false;  // store chunks equal to the fill value everywhere
   int zarr_format = 0;              // open: look for this format's metadata only (0: any)
   uint64_t cache_bytes = 0;         // "cache_pool": decoded chunks kept per handle (0: none)
+  // When set, each chunk read-modify-write also holds an flock on
+  // <process_lock_dir>/<chunk key>.lock, so processes sharing a filesystem
+  // store may write regions that share chunks (docs/scaling.md).
+  std::string process_lock_dir;
 };
 
 // The options of zarr_open_ex / zarr_create_ex (a parsed JSON object, see
@@ -171,6 +176,15 @@ class Array {
   void write_metadata();
   void erase_chunks_outside(const std::vector<uint64_t>& shape);
   std::mutex& chunk_lock(const std::string& key) const;
+  // What a writer of one key holds while it reads, modifies and writes it:
+  // the in-process lock of the key's stripe and, with process_lock_dir, the
+  // key's lock file, taken second so threads of this process queue on the
+  // mutex rather than each opening the file. Released in reverse order.
+  struct KeyWriteLock {
+    KeyWriteLock(const Array& array, const std::string& key);
+    std::lock_guard<std::mutex> in_process;
+    std::optional<FileLock> across_processes;
+  };
   // Every key under the array: their total size and how many are chunks
   // (both unset when the store cannot list).
   struct StoredFigures {

@@ -110,7 +110,7 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
   const uint64_t per_chunk = grid.chunk_elements();
   grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
     const std::string key = chunk_key(ov.chunk_coords);
-    std::lock_guard<std::mutex> guard(chunk_lock(key));
+    const KeyWriteLock held(*this, key);
     // Elements this write does not cover keep what the chunk holds.
     std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
     Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
