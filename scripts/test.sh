@@ -45,7 +45,7 @@ if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
   fi
   ninja -C build-tsan tests/capi/test_capi || exit 1
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild capi --print-errorlogs \
-    --test-args='--gtest_filter=Stress.*:Threads.*:ErrorMessages.*' || status=1
+    --test-args='--gtest_filter=Stress.*:Threads.*:ErrorMessages.*:ThreadCount.*:CachePool.*' || status=1
   logs+=(build-tsan/meson-logs/testlog.json)
 fi
 
