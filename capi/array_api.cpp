@@ -1,4 +1,5 @@
 #include <cstring>
+#include <exception>
 
 #include "core/hierarchy.h"
 #include "core/json.h"
@@ -53,6 +54,17 @@ zarr_array* wrap(std::unique_ptr<zarr::Array> impl) {
 
 extern "C" {
 
+// "chunk_store": its URL is resolved as the array's own is, for `access`.
+static void locate_chunks(const zarr::OpenOptions& parsed, zarr::StoreAccess access, zarr::ArrayOptions& options) {
+  if (options.chunk_store_url.empty()) return;
+  const zarr::ChunkStoreOption chunk_store = zarr::chunk_store_option(parsed.document["chunk_store"]);
+  try {
+    options.chunk_location = zarr::resolve_url(chunk_store.url, access, chunk_store.store_options);
+  } catch (const zarr::Error& e) {
+    zarr::fail(e.code(), std::string("options: 'chunk_store': ") + e.what());
+  }
+}
+
 ZARR_API int zarr_open_ex(zarr_array** out, const char* url, const char* mode, const char* options_json) {
   return guarded([&] {
     require(out, "out");
@@ -61,6 +73,7 @@ ZARR_API int zarr_open_ex(zarr_array** out, const char* url, const char* mode, c
     zarr::OpenOptions parsed = zarr::parse_open_options(options_json);
     zarr::ArrayOptions options = zarr::parse_array_options(parsed.document);
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), open_access(writable), parsed.store);
+    locate_chunks(parsed, open_access(writable), options);
     *out = wrap(zarr::Array::open(loc.store, loc.path, writable, options));
   });
 }
@@ -78,6 +91,7 @@ ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metad
     zarr::OpenOptions parsed = zarr::parse_open_options(options_json);
     zarr::ArrayOptions options = zarr::parse_array_options(parsed.document);
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kCreate, parsed.store);
+    locate_chunks(parsed, zarr::StoreAccess::kCreate, options);
     *out = wrap(zarr::Array::create(loc.store, loc.path, metadata_json, options));
   });
 }
@@ -89,8 +103,25 @@ ZARR_API int zarr_create(zarr_array** out, const char* url, const char* metadata
 ZARR_API int zarr_close(zarr_array* array) {
   if (!array) return ZARR_OK;
   std::shared_ptr<zarr::Store> store = array->impl->store();
+  std::shared_ptr<zarr::Store> chunk_store = array->impl->chunk_store();
   delete array;
-  return guarded([&] { zarr::release_store(std::move(store)); });
+  return guarded([&] {
+    // Both stores are released (a zip archive is written then) even when
+    // the first fails; the first failure is reported.
+    // (release_store flushes a store once its last user lets go: no copy
+    // of it may stay here.)
+    std::exception_ptr chunk_store_failure;
+    if (chunk_store == store) chunk_store.reset();
+    if (chunk_store) {
+      try {
+        zarr::release_store(std::move(chunk_store));
+      } catch (...) {
+        chunk_store_failure = std::current_exception();
+      }
+    }
+    zarr::release_store(std::move(store));
+    if (chunk_store_failure) std::rethrow_exception(chunk_store_failure);
+  });
 }
 
 ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array->impl->ndim() : 0; }

@@ -293,7 +293,9 @@ ZARR_API int zarr_get_metadata(const zarr_array *array, char **json_out);
  * for variable-length elements), "nbytes_stored" (every key of the array,
  * metadata included) and "chunks_initialized" (chunk keys present; both null
  * on stores that cannot list, such as HTTP), "chunks_total", "store", "path",
- * "cache_pool" (null, or {"total_bytes_limit", "bytes_used", "chunks_held"}
+ * "chunk_store" (null, or where the chunks are when opened with the
+ * "chunk_store" option), "cache_pool" (null, or {"total_bytes_limit",
+ * "bytes_used", "chunks_held"}
  * of the handle's cache of decoded chunks). Members may be added in later versions. It lists the array's keys: on
  * remote stores that is one listing, plus a read per key where sizes are not
  * listed.

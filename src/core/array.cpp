@@ -121,6 +121,26 @@ uint64_t parse_cache_pool(const rapidjson::Value& value) {
 
 }  // namespace
 
+ChunkStoreOption chunk_store_option(const rapidjson::Value& value) {
+  const char* what = "options: 'chunk_store' must be a URL string or {\"url\": URL, \"store\": {...}}";
+  if (value.IsString() && value.GetStringLength() > 0) return {value.GetString(), nullptr};
+  if (!value.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, what);
+  ChunkStoreOption option;
+  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+    const std::string member = it->name.GetString();
+    if (member == "url" && it->value.IsString() && it->value.GetStringLength() > 0) {
+      option.url = it->value.GetString();
+    } else if (member == "store" && it->value.IsObject()) {
+      option.store_options = &it->value;
+    } else {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'chunk_store." + member + "' is not a URL string ('url') or an "
+                                      "object of store options ('store')");
+    }
+  }
+  if (option.url.empty()) fail(ZARR_ERR_INVALID_ARGUMENT, what);
+  return option;
+}
+
 ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
   ArrayOptions options;
   for (auto it = options_object.MemberBegin(); it != options_object.MemberEnd(); ++it) {
@@ -135,6 +155,8 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
       options.zarr_format = it->value.GetInt();
     } else if (name == "cache_pool") {
       options.cache_bytes = parse_cache_pool(it->value);
+    } else if (name == "chunk_store") {
+      options.chunk_store_url = chunk_store_option(it->value).url;
     } else if (name == "process_lock_dir") {
       const bool usable = it->value.IsString() && it->value.GetStringLength() > 0;
       if (!usable) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' must be a non-empty folder path string");
@@ -160,6 +182,9 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
       writable_(writable),
       options_(options),
       meta_(std::move(meta)) {
+  const bool own_chunk_store = options_.chunk_location.store != nullptr;
+  chunk_store_ = own_chunk_store ? std::move(options_.chunk_location.store) : store_;
+  chunk_path_ = own_chunk_store ? options_.chunk_location.path : path_;
   variable_length_ = meta_.codecs.decoded().dtype.is_variable_length();
   std::optional<std::string> v3 = meta_.dtype.v3_name();
   data_type_name_ = v3 ? *v3 : meta_.dtype.to_v2_json();
@@ -278,7 +303,7 @@ std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, con
 }
 
 std::string Array::chunk_key(const std::vector<uint64_t>& chunk_coords) const {
-  return path::join(path_, zarr::chunk_key(chunk_coords, meta_.key_encoding));
+  return path::join(chunk_path_, zarr::chunk_key(chunk_coords, meta_.key_encoding));
 }
 
 std::vector<int64_t> Array::chunk_strides() const { return c_order_strides(meta_.chunks, item_size()); }
@@ -324,7 +349,7 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
   std::shared_lock lock(shape_mutex_);
   const RegionTarget target{static_cast<uint8_t*>(out), check_region(start, count, nbytes, strides), chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  if (store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
+  if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
     // Remote stores: the store fetches a batch of chunks at once (many
     // requests in flight), the pool decodes them.
     for_each_overlap_batch(grid, start, count, read_batch_size(),
@@ -371,7 +396,7 @@ void Array::read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget&
   const std::string key = chunk_key(ov.chunk_coords);
   if (read_cached(key, ov, target)) return;
   const uint64_t generation = cache_->generation();
-  decode_and_cache(store_->get(key), key, generation, ov, target);
+  decode_and_cache(chunk_store_->get(key), key, generation, ov, target);
 }
 
 void Array::decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
@@ -422,7 +447,7 @@ void Array::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target)
   const std::string key = chunk_key(ov.chunk_coords);
   ChunkScratch& scratch = thread_scratch();
   uint8_t* landed = nullptr;
-  std::optional<size_t> size = store_->get_into(key, [&](size_t n) { return landed = scratch.stored.reserve(n); });
+  std::optional<size_t> size = chunk_store_->get_into(key, [&](size_t n) { return landed = scratch.stored.reserve(n); });
   if (!size) {
     fill_overlap(ov, target);
     return;
@@ -457,7 +482,7 @@ void Array::read_chunk_batch(const std::vector<ChunkOverlap>& all, const RegionT
   }
   if (overlaps.empty()) return;
   const uint64_t generation = cache_ ? cache_->generation() : 0;
-  std::vector<std::optional<Bytes>> stored = store_->get_many(keys);
+  std::vector<std::optional<Bytes>> stored = chunk_store_->get_many(keys);
   parallel_for(overlaps.size(), [&](size_t i) {
     if (caches_chunks()) {
       decode_and_cache(stored[i], keys[i], generation, overlaps[i], target);
@@ -495,7 +520,7 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
   const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
   if (!read_in_region && chain.stores_native_layout() && read_scattered(key, ov, target)) return;
   uint8_t* landed = nullptr;
-  std::optional<size_t> size = store_->get_into(key, [&](size_t n) {
+  std::optional<size_t> size = chunk_store_->get_into(key, [&](size_t n) {
     landed = read_in_region && n == meta_.chunk_bytes() ? in_region : scratch.stored.reserve(n);
     return landed;
   });
@@ -517,7 +542,7 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
 bool Array::read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
   const std::vector<Store::Piece> pieces = scatter_pieces(ov, target);
   if (pieces.empty()) return false;
-  std::optional<size_t> size = store_->get_scattered(key, meta_.chunk_bytes(), pieces);
+  std::optional<size_t> size = chunk_store_->get_scattered(key, meta_.chunk_bytes(), pieces);
   if (!size) {
     fill_overlap(ov, target);
   } else {
@@ -594,7 +619,7 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
       range.offset = static_cast<uint64_t>(offset);
       range.length = length;
     }
-    return store_->get_range(key, range);
+    return chunk_store_->get_range(key, range);
   };
   const ArrayToBytesCodec::RangeReader read = cache_ ? keeping_shard_index(key, read_store) : read_store;
   // A partial read makes several requests (index, then inner chunks): hold
@@ -639,7 +664,7 @@ void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
     // A chunk only partly overwritten keeps its other elements: read it first
     // (edge chunks: the part outside the array gets the fill value).
     std::optional<size_t> size;
-    if (!ov.covers_chunk) size = store_->get_into(key, [&](size_t n) { return scratch.stored.reserve(n); });
+    if (!ov.covers_chunk) size = chunk_store_->get_into(key, [&](size_t n) { return scratch.stored.reserve(n); });
     if (size) {
       meta_.codecs.decode_into(ByteView(scratch.stored.data(), *size), chunk, key);
     } else {
@@ -649,10 +674,10 @@ void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
   strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
                chunk + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
   if (!options_.write_empty_chunks && is_fill_everywhere(chunk, chunk_bytes)) {
-    store_->erase(key);
+    chunk_store_->erase(key);
   } else {
     Bytes keep;
-    store_->set(key, meta_.codecs.encode_from(chunk, scratch.stored, keep));
+    chunk_store_->set(key, meta_.codecs.encode_from(chunk, scratch.stored, keep));
   }
   forget_cached(key);
   scratch.release_above(kScratchKeepLimit);
@@ -670,15 +695,15 @@ bool Array::overwrites_every_element(const ChunkOverlap& ov) const {
 void Array::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
   const std::string key = chunk_key(ov.chunk_coords);
   const KeyWriteLock held(*this, key);
-  std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
+  std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key);
   Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
   stored.reset();
   strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
                chunk.data() + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
   if (!options_.write_empty_chunks && is_fill_everywhere(chunk.data(), chunk.size())) {
-    store_->erase(key);
+    chunk_store_->erase(key);
   } else {
-    store_->set(key, encode_chunk(std::move(chunk)).view());
+    chunk_store_->set(key, encode_chunk(std::move(chunk)).view());
   }
   forget_cached(key);
 }
@@ -693,12 +718,12 @@ void Array::write_metadata() {
 
 void Array::erase_chunks_outside(const std::vector<uint64_t>& shape) {
   ChunkGrid grid(shape, meta_.chunks);
-  const std::string prefix = path_.empty() ? "" : path_ + "/";
+  const std::string prefix = chunk_path_.empty() ? "" : chunk_path_ + "/";
   std::vector<uint64_t> coords;
-  for (const std::string& key : store_->list_prefix(prefix)) {
+  for (const std::string& key : chunk_store_->list_prefix(prefix)) {
     const std::string local = key.substr(prefix.size());
     if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords) && !grid.contains_chunk(coords)) {
-      store_->erase(key);
+      chunk_store_->erase(key);
     }
   }
 }

@@ -23,6 +23,7 @@
 #include "grid/chunk_grid.h"
 #include "metadata/array_metadata.h"
 #include "stores/store.h"
+#include "stores/store_request.h"
 
 namespace zarr {
 
@@ -30,11 +31,25 @@ struct ArrayOptions {
   bool write_empty_chunks = false;  // store chunks equal to the fill value everywhere
   int zarr_format = 0;              // open: look for this format's metadata only (0: any)
   uint64_t cache_bytes = 0;         // "cache_pool": decoded chunks kept per handle (0: none)
+  // "chunk_store": the chunks live under this URL, the metadata under the
+  // array's own (zarr-python's chunk_store). The caller resolves the URL into
+  // chunk_location (core/url.h) before opening; a null store: beside the metadata.
+  std::string chunk_store_url;
+  NodeLocation chunk_location;
   // When set, each chunk read-modify-write also holds an flock on
   // <process_lock_dir>/<chunk key>.lock, so processes sharing a filesystem
   // store may write regions that share chunks (docs/scaling.md).
   std::string process_lock_dir;
 };
+
+// The "chunk_store" option: a URL string, or {"url": URL, "store": {...}}
+// with the options of that URL's store (the top-level "store" options are
+// the metadata store's).
+struct ChunkStoreOption {
+  std::string url;
+  const rapidjson::Value* store_options = nullptr;  // inside the parsed options; null when absent
+};
+ChunkStoreOption chunk_store_option(const rapidjson::Value& value);
 
 // The options of zarr_open_ex / zarr_create_ex (a parsed JSON object, see
 // parse_open_options in core/url.h) other than "store".
@@ -62,6 +77,8 @@ class Array {
   const std::string& data_type_name() const { return data_type_name_; }
   const ArrayMetadata& metadata() const { return meta_; }
   const std::shared_ptr<Store>& store() const { return store_; }
+  // Where the chunks are: store() unless opened with "chunk_store".
+  const std::shared_ptr<Store>& chunk_store() const { return chunk_store_; }
 
   // Region I/O. `strides` are the buffer's byte strides (nullptr: C-order
   // contiguous, and then nbytes must equal the region's byte size exactly).
@@ -87,7 +104,7 @@ class Array {
   // data_type, shape, chunks, shards (null unless sharded), codecs,
   // fill_value, dimension_names, attributes, nbytes, nbytes_stored and
   // chunks_initialized (null on stores that cannot list), chunks_total,
-  // store, path, cache_pool (null, or its limit, bytes used and chunks
+  // store, path, chunk_store (null unless apart), cache_pool (null, or its limit, bytes used and chunks
   // held) (core/array_info.cpp).
   std::string info_json() const;
   // The stored keys under the array, sorted out: {"chunks": [[grid index],
@@ -201,8 +218,10 @@ class Array {
   };
   std::optional<StoredKeys> stored_keys(bool with_sizes) const;
 
-  std::shared_ptr<Store> store_;
+  std::shared_ptr<Store> store_;  // the metadata's
   std::string path_;
+  std::shared_ptr<Store> chunk_store_;  // the chunks': store_ unless "chunk_store" was given
+  std::string chunk_path_;
   bool writable_;
   ArrayOptions options_;
   ArrayMetadata meta_;

@@ -57,18 +57,26 @@ static bool inside_grid(const std::vector<uint64_t>& coords, const std::vector<u
 }
 
 std::optional<Array::StoredKeys> Array::stored_keys(bool with_sizes) const {
-  if (!store_->listable()) return std::nullopt;
-  const std::string prefix = path_.empty() ? "" : path_ + "/";
+  const bool separate = chunk_store_ != store_;
+  if (!chunk_store_->listable() || (separate && !store_->listable())) return std::nullopt;
+  const std::string prefix = chunk_path_.empty() ? "" : chunk_path_ + "/";
   const std::vector<uint64_t> current_shape = shape();
   StoredKeys keys;
   std::vector<uint64_t> coords;
-  for (const std::string& key : store_->list_prefix(prefix)) {
+  for (const std::string& key : chunk_store_->list_prefix(prefix)) {
     const std::string local = key.substr(prefix.size());
-    if (with_sizes) keys.nbytes += store_->value_size(key).value_or(0);
+    if (with_sizes) keys.nbytes += chunk_store_->value_size(key).value_or(0);
     if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords) && inside_grid(coords, current_shape, meta_.chunks)) {
       keys.chunks.push_back(coords);
     } else if (!is_metadata_key(local)) {
       keys.stray.push_back(local);
+    }
+  }
+  if (separate && with_sizes) {
+    // The metadata keys, in their own store, count toward the bytes stored.
+    const std::string meta_prefix = path_.empty() ? "" : path_ + "/";
+    for (const std::string& key : store_->list_prefix(meta_prefix)) {
+      if (is_metadata_key(key.substr(meta_prefix.size()))) keys.nbytes += store_->value_size(key).value_or(0);
     }
   }
   return keys;
@@ -168,6 +176,12 @@ std::string Array::info_json() const {
   w.String(store_->describe().c_str());
   w.Key("path");
   w.String(path_.c_str());
+  w.Key("chunk_store");
+  if (chunk_store_ != store_) {
+    w.String(describe_node(*chunk_store_, chunk_path_).c_str());
+  } else {
+    w.Null();
+  }
   w.Key("cache_pool");
   if (cache_) {
     w.StartObject();

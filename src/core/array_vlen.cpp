@@ -61,7 +61,7 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
   const uint64_t per_chunk = grid.chunk_elements();
   grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
     const std::string key = chunk_key(ov.chunk_coords);
-    std::optional<Bytes> stored = store_->get(key);
+    std::optional<Bytes> stored = chunk_store_->get(key);
     if (!stored) return;
     decoded.push_back(decode_chunk(*stored, key));
     vlen::ChunkView chunk(decoded.back(), per_chunk);
@@ -112,7 +112,7 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
     const std::string key = chunk_key(ov.chunk_coords);
     const KeyWriteLock held(*this, key);
     // Elements this write does not cover keep what the chunk holds.
-    std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : store_->get(key);
+    std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key);
     Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
     std::vector<std::string_view> items(static_cast<size_t>(per_chunk), fill);
     if (stored) {
@@ -123,9 +123,9 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
     bool all_fill = true;
     for (auto item : items) all_fill = all_fill && item == fill;
     if (all_fill && !options_.write_empty_chunks) {
-      store_->erase(key);
+      chunk_store_->erase(key);
     } else {
-      store_->set(key, encode_chunk(vlen::pack(items)).view());
+      chunk_store_->set(key, encode_chunk(vlen::pack(items)).view());
     }
   });
 }
