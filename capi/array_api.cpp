@@ -96,6 +96,17 @@ ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metad
   });
 }
 
+ZARR_API int zarr_create_like(zarr_array** out, const char* url, const zarr_array* like, const char* overrides_json,
+                             const char* options_json) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    const std::string metadata = require(like, "like")->impl->metadata_like(overrides_json ? overrides_json : "");
+    const int status = zarr_create_ex(out, url, metadata.c_str(), options_json);
+    if (status != ZARR_OK) zarr::fail(status, zarr_last_error());
+  });
+}
+
 ZARR_API int zarr_create(zarr_array** out, const char* url, const char* metadata_json) {
   return zarr_create_ex(out, url, metadata_json, nullptr);
 }

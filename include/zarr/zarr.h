@@ -159,6 +159,23 @@ ZARR_API int zarr_create_ex(zarr_array **out, const char *url, const char *metad
                             const char *options_json);
 
 /**
+ * Create a new array at url like an open one (zarr-python's zeros_like,
+ * ones_like, full_like, empty_like): the same format, shape, data type,
+ * chunks, codecs, fill value and dimension names, without its attributes and
+ * without its data. Each member of overrides_json (a metadata object in the
+ * copied array's format, or NULL) replaces the member of that name, e.g.
+ * {"fill_value": 1} for ones_like or {"shape": [10, 10]}; "zarr_format" and
+ * "node_type" cannot be overridden. options_json as for zarr_create_ex.
+ * A legacy v1 array is copied as v2.
+ *
+ * @return as zarr_create_ex; ZARR_ERR_INVALID_ARGUMENT when like is NULL or
+ *         an override changes the format; ZARR_ERR_INVALID_METADATA when the
+ *         overrides are not a JSON object or make the metadata invalid.
+ */
+ZARR_API int zarr_create_like(zarr_array **out, const char *url, const zarr_array *like,
+                              const char *overrides_json, const char *options_json);
+
+/**
  * Close a handle and release its resources. NULL is fine.
  *
  * @return ZARR_OK, or, when this was the last handle on a store with pending

@@ -100,6 +100,11 @@ class Array {
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes);
 
   std::string metadata_json() const;
+  // The metadata document of a new array like this one (zarr_create_like):
+  // this array's metadata without its attributes (a v1 array's in v2 form),
+  // with each member of `overrides_json` (an object, may be "") replacing
+  // the member of that name (core/array_like.cpp).
+  std::string metadata_like(const std::string& overrides_json) const;
   // What zarr-python's `info` prints, as a JSON object: zarr_format,
   // data_type, shape, chunks, shards (null unless sharded), codecs,
   // fill_value, dimension_names, attributes, nbytes, nbytes_stored and
