@@ -11,6 +11,8 @@ through ctypes (see docs/bindings-python.md). Set LIBZARR_PATH to the library
 """
 import ctypes
 
+import numpy as np
+
 from . import _capi
 from ._capi import ArrayHandle, GroupHandle, lib
 from .array import Array
@@ -24,6 +26,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array", "Group", "open", "open_array", "open_group", "create", "group",
+    "full", "zeros", "ones", "create_like", "empty_like", "full_like", "zeros_like", "ones_like",
+    "erase", "set_thread_count", "thread_count",
     "consolidate_metadata", "library_version", "ZarrError", "InvalidArgumentError",
     "InvalidSelectionError", "NotFoundError", "ExistsError", "InvalidMetadataError",
     "UnsupportedError", "CodecError", "StoreError", "OutOfBoundsError", "ReadOnlyError",
@@ -82,6 +86,76 @@ def create(url, metadata, **options):
     lib.zarr_create_ex(ctypes.byref(handle), _capi.text(url), _capi.to_json(metadata),
                        _capi.options_json(options))
     return Array(handle, url, "r+")
+
+
+def full(url, shape, fill_value, dtype="<f8", chunks=None, **options):
+    """Create a v2 array whose every element reads as fill_value (zarr-python's full).
+
+    No chunk is written: unwritten chunks read as the fill value. chunks
+    defaults to the shape (one chunk). Options as for create(), e.g.
+    ``chunk_store``.
+    """
+    metadata = {"shape": list(shape), "dtype": np.dtype(dtype), "fill_value": fill_value}
+    if chunks is not None:
+        metadata["chunks"] = list(chunks)
+    return create(url, metadata, **options)
+
+
+def zeros(url, shape, dtype="<f8", chunks=None, **options):
+    """full() with 0 (zarr-python's zeros)."""
+    return full(url, shape, 0, dtype, chunks, **options)
+
+
+def ones(url, shape, dtype="<f8", chunks=None, **options):
+    """full() with 1 (zarr-python's ones)."""
+    return full(url, shape, 1, dtype, chunks, **options)
+
+
+def create_like(url, like, overrides=None, **options):
+    """Create an array at url like the open Array ``like`` (zarr_create_like): its
+    format, shape, dtype, chunks, codecs, fill value and dimension names, not its
+    attributes or data. ``overrides`` (a dict) replaces metadata members, e.g.
+    ``{"shape": [10, 10]}``."""
+    handle = ArrayHandle()
+    lib.zarr_create_like(ctypes.byref(handle), _capi.text(url), like._live,
+                         None if overrides is None else _capi.to_json(overrides), _capi.options_json(options))
+    return Array(handle, url, "r+")
+
+
+def empty_like(url, like, **options):
+    """create_like() keeping the fill value (zarr-python's empty_like)."""
+    return create_like(url, like, None, **options)
+
+
+def full_like(url, like, fill_value, **options):
+    """create_like() with another fill value (zarr-python's full_like)."""
+    return create_like(url, like, {"fill_value": fill_value}, **options)
+
+
+def zeros_like(url, like, **options):
+    """full_like() with 0."""
+    return full_like(url, like, 0, **options)
+
+
+def ones_like(url, like, **options):
+    """full_like() with 1."""
+    return full_like(url, like, 1, **options)
+
+
+def erase(url, **options):
+    """Erase the array or group at url and everything below it (zarr_erase)."""
+    lib.zarr_erase(_capi.text(url), _capi.options_json(options))
+
+
+def set_thread_count(n):
+    """Threads that work on one region read or write (0: the default, ZARR_NUM_THREADS
+    or the processors available)."""
+    lib.zarr_set_thread_count(n)
+
+
+def thread_count():
+    """The threads that work on one region read or write."""
+    return lib.zarr_thread_count()
 
 
 def group(url, attributes=None, zarr_format=None):

@@ -98,6 +98,18 @@ class Array(Handle):
         return _capi.take_json(lib.zarr_get_metadata, self._live)
 
     @property
+    def info(self):
+        """What zarr-python's ``info`` reports, as a dict (zarr_info): shape, chunks,
+        codecs, nbytes, nbytes_stored, chunks_initialized out of chunks_total, store..."""
+        return _capi.take_json(lib.zarr_info, self._live)
+
+    def stored_chunks(self):
+        """The grid indices of the stored chunks (a list of tuples), and the other keys
+        under the array (chunk keys outside the grid, foreign files): zarr_stored_chunks."""
+        stored = _capi.take_json(lib.zarr_stored_chunks, self._live)
+        return [tuple(index) for index in stored["chunks"]], stored["stray_keys"]
+
+    @property
     def dimension_names(self):
         """The v3 dimension names as a tuple (None entries for unnamed ones), or None."""
         names = _capi.take_json(lib.zarr_get_dimension_names, self._live)

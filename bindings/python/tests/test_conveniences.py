@@ -1,0 +1,56 @@
+"""zarr-python's creation conveniences (full, zeros, ones, *_like), info,
+stored chunks, erase and the thread count, through the C API."""
+import numpy as np
+import pytest
+
+import libzarr
+
+
+def test_zeros_ones_full_write_no_chunk(url, tmp_path):
+    zeros = libzarr.zeros(url, (4, 6), dtype="<i2", chunks=(2, 3))
+    assert zeros.dtype == np.int16 and zeros.chunks == (2, 3) and np.all(zeros[...] == 0)
+    assert libzarr.ones(str(tmp_path / "ones"), (5,))[...].tolist() == [1.0] * 5
+    full = libzarr.full(str(tmp_path / "full"), (2, 2), 7.5, dtype="<f4")
+    assert np.all(full[...] == np.float32(7.5)) and full.fill_value == np.float32(7.5)
+    assert zeros.info["chunks_initialized"] == 0 and zeros.info["chunks_total"] == 4
+
+
+def test_like_functions_copy_metadata_not_data_or_attributes(url, tmp_path):
+    source = libzarr.create(url, {"shape": [4, 4], "chunks": [2, 2], "dtype": "<u2", "fill_value": 3,
+                                  "compressor": {"id": "zlib", "level": 1}})
+    source.attrs["units"] = "K"
+    source[...] = np.arange(16, dtype="<u2").reshape(4, 4)
+    zeros = libzarr.zeros_like(str(tmp_path / "z"), source)
+    assert np.all(zeros[...] == 0) and dict(zeros.attrs) == {}
+    assert zeros.metadata["compressor"] == {"id": "zlib", "level": 1} and zeros.chunks == (2, 2)
+    assert np.all(libzarr.ones_like(str(tmp_path / "o"), source)[...] == 1)
+    assert np.all(libzarr.full_like(str(tmp_path / "f"), source, 9)[...] == 9)
+    assert np.all(libzarr.empty_like(str(tmp_path / "e"), source)[...] == 3)
+    smaller = libzarr.create_like(str(tmp_path / "s"), source, {"shape": [2, 2]})
+    assert smaller.shape == (2, 2)
+    with pytest.raises(libzarr.InvalidArgumentError, match="zarr_format"):
+        libzarr.create_like(str(tmp_path / "bad"), source, {"zarr_format": 3})
+
+
+def test_info_stored_chunks_and_erase(url):
+    array = libzarr.create(url, {"shape": [4, 4], "chunks": [2, 2], "dtype": "<i4", "compressor": None})
+    array[0:2, 0:4] = 1
+    info = array.info
+    assert info["shape"] == [4, 4] and info["chunks_initialized"] == 2 and info["nbytes"] == 64
+    chunks, stray = array.stored_chunks()
+    assert sorted(chunks) == [(0, 0), (0, 1)] and stray == []
+    array.close()
+    libzarr.erase(url)
+    with pytest.raises(libzarr.NotFoundError):
+        libzarr.open_array(url)
+
+
+def test_thread_count_can_be_set_and_restored():
+    libzarr.set_thread_count(3)
+    try:
+        assert libzarr.thread_count() == 3
+    finally:
+        libzarr.set_thread_count(0)
+    assert libzarr.thread_count() >= 1
+    with pytest.raises(libzarr.InvalidArgumentError, match="thread count"):
+        libzarr.set_thread_count(100000)
