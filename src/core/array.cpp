@@ -185,6 +185,7 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
   const bool own_chunk_store = options_.chunk_location.store != nullptr;
   chunk_store_ = own_chunk_store ? std::move(options_.chunk_location.store) : store_;
   chunk_path_ = own_chunk_store ? options_.chunk_location.path : path_;
+  chunk_store_identity_ = chunk_store_->identity();
   variable_length_ = meta_.codecs.decoded().dtype.is_variable_length();
   std::optional<std::string> v3 = meta_.dtype.v3_name();
   data_type_name_ = v3 ? *v3 : meta_.dtype.to_v2_json();
@@ -332,8 +333,12 @@ bool Array::is_fill_everywhere(const uint8_t* chunk, size_t size) const {
   return true;
 }
 
+// One table for the whole process, keyed by where the chunk is stored: two
+// handles on the same array (opened separately, even through different
+// URL spellings) serialise their read-modify-writes of a chunk too.
 std::mutex& Array::chunk_lock(const std::string& key) const {
-  return chunk_locks_[std::hash<std::string>{}(key) % chunk_locks_.size()];
+  static std::array<std::mutex, 1024> stripes;
+  return stripes[std::hash<std::string>{}(path::join(chunk_store_identity_, key)) % stripes.size()];
 }
 
 Array::KeyWriteLock::KeyWriteLock(const Array& array, const std::string& key)

@@ -3,7 +3,8 @@
 //
 // Thread safety: any number of threads may read and write regions at once.
 // Writes to one chunk are serialised by a per-chunk lock (read-modify-write
-// under the lock), so even overlapping regions never lose data. Resize and
+// under the lock) shared by every handle of the process on that store, so
+// even overlapping regions written through separate handles never lose data. Resize and
 // attribute changes take the handle's lock exclusively.
 #pragma once
 
@@ -235,7 +236,7 @@ class Array {
   bool variable_length_ = false;  // strings or bytes: chunks decode to offsets + bytes (codecs/vlen_codecs.h)
   Bytes fill_item_;
   mutable std::shared_mutex shape_mutex_;   // shared for region I/O, exclusive for resize
-  mutable std::array<std::mutex, 64> chunk_locks_;  // striped by chunk key
+  std::string chunk_store_identity_;  // chunk_store_->identity(), the scope of chunk_lock()
   // v1/v2 attributes (.zattrs, attrs) as first read: like the metadata, they
   // are read once per handle (v3 keeps them in meta_).
   mutable std::mutex attributes_mutex_;

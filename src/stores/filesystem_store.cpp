@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <system_error>
 #include <thread>
@@ -294,6 +295,12 @@ class FilesystemStore final : public Store {
 
   bool writable() const override { return !options_.read_only; }
   std::string describe() const override { return root_; }
+  std::string identity() const override {
+    // Absolute, without "..", with symbolic links of its existing part resolved.
+    std::error_code ec;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(root_, ec), ec);
+    return ec ? root_ : canonical.string();
+  }
 
  private:
   // File (or directory) of a relative path; "" is the root itself.

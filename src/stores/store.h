@@ -115,6 +115,10 @@ class Store {
   virtual bool fetches_concurrently() const { return false; }
   // Human-readable location for error messages ("/data/x.zarr", "memory://a").
   virtual std::string describe() const = 0;
+  // The same for every store object on the same data, however its URL was
+  // spelled (the filesystem: the absolute root), so that handles opened
+  // separately share the locks of a key (Array::chunk_lock).
+  virtual std::string identity() const { return describe(); }
 };
 
 // Rules every store applies to its keys and prefixes (see key_rules.h):

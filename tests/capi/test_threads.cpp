@@ -1,5 +1,7 @@
 // One handle used from many threads at once.
+#include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <numeric>
 #include <thread>
 
@@ -55,4 +57,37 @@ TEST(Threads, OverlappingWritesSharingChunksLoseNothing) {
   std::vector<int32_t> expect(64);
   std::iota(expect.begin(), expect.end(), 0);
   EXPECT_EQ(read_all<int32_t>(a), expect);
+}
+
+// Two handles on one array, opened separately (one through a relative path),
+// written from two threads in regions that share every chunk: the per-chunk
+// locks are the process's, so no write is lost.
+TEST(Threads, SeparateHandlesOnOneArrayLoseNoWrite) {
+  TempDir dir;
+  const std::string url = dir / "a";
+  constexpr uint64_t kSize = 8000, kRun = 7;
+  create_array(url, array_meta("[8000]", "[2000]", "<i4", {{"compressor", R"({"id": "zlib", "level": 1})"}}));
+  const std::string relative = std::filesystem::relative(url).string();
+  ArrayPtr first = open_array(url, "r+"), second = open_array(relative, "r+");
+  ASSERT_TRUE(first.get() && second.get()) << zarr_last_error();
+  // Thread t writes the runs of 7 elements whose index (i / 7) % 2 == t, in
+  // each round with new values; both start together.
+  std::atomic<int> ready{0};
+  auto writer = [&](zarr_array* a, int t) {
+    ++ready;
+    while (ready < 2) std::this_thread::yield();
+    for (int round = 0; round < 4; ++round) {
+      for (uint64_t start = uint64_t(t) * kRun; start < kSize; start += 2 * kRun) {
+        const uint64_t count = std::min<uint64_t>(kRun, kSize - start);
+        EXPECT_EQ(write_region(a, {start}, {count}, std::vector<int32_t>(count, t * 100000 + round)), ZARR_OK);
+      }
+    }
+  };
+  std::thread a(writer, first.get(), 0), b(writer, second.get(), 1);
+  a.join();
+  b.join();
+  const std::vector<int32_t> got = read_all<int32_t>(first);
+  size_t lost = 0;
+  for (size_t i = 0; i < got.size(); ++i) lost += got[i] != int32_t(((i / kRun) % 2) * 100000 + 3);
+  EXPECT_EQ(lost, 0u) << "elements whose last write was lost";
 }
