@@ -153,6 +153,24 @@ ZARR_API int zarr_create_ex(zarr_array **out, const char *url, const char *metad
                             const char *options_json);
 
 /**
+ * Open or create an array from a TensorStore zarr driver spec (docs/spec.md): the
+ * JSON object TensorStore's ts.open takes, for "driver": "zarr" (Zarr v2) or "zarr3".
+ *
+ * @param out       receives the handle (read-write, except on http(s) stores)
+ * @param spec_json {"driver": ..., "kvstore": URL or {"driver": "file", "path": ...},
+ *                  "path", "metadata", "schema", "dtype", "rank", "open", "create",
+ *                  "delete_existing", "assume_metadata", "cache_pool", ...}
+ * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT for a malformed or unknown member or a
+ *         combination TensorStore forbids (naming the members);
+ *         ZARR_ERR_UNSUPPORTED for a member libzarr does not have (named);
+ *         ZARR_ERR_INVALID_METADATA when the stored metadata contradicts a constraint
+ *         ("metadata.chunks: spec [10] but stored [20]"); ZARR_ERR_NOT_FOUND when
+ *         opening without "create" finds no array; ZARR_ERR_EXISTS when creating
+ *         without "open" finds one.
+ */
+ZARR_API int zarr_open_spec(zarr_array **out, const char *spec_json);
+
+/**
  * Close a handle and release its resources. NULL is fine.
  *
  * @return ZARR_OK, or, when this was the last handle on a store with pending
