@@ -11,9 +11,10 @@ ZARR_API int zarr_open_spec(zarr_array** out, const char* spec_json) {
   return guarded([&] {
     require(out, "out");
     *out = nullptr;
-    std::unique_ptr<zarr::Array> array = zarr::open_spec(require(spec_json, "spec_json"));
+    zarr::SpecArray opened = zarr::open_spec(require(spec_json, "spec_json"));
     auto* handle = new zarr_array;
-    handle->impl = std::move(array);
+    handle->impl = std::move(opened.array);
+    handle->field = std::move(opened.field);
     *out = handle;
   });
 }

@@ -159,7 +159,11 @@ ZARR_API int zarr_create_ex(zarr_array **out, const char *url, const char *metad
  * @param out       receives the handle (read-write, except on http(s) stores)
  * @param spec_json {"driver": ..., "kvstore": URL or {"driver": "file", "path": ...},
  *                  "path", "metadata", "schema", "dtype", "rank", "open", "create",
- *                  "delete_existing", "assume_metadata", "cache_pool", ...}
+ *                  "delete_existing", "assume_metadata", "cache_pool", "field", ...}.
+ *                  With "field" (v2 structured types) the handle shows that field
+ *                  alone: the array's dimensions then the field's subarray shape;
+ *                  reads and writes touch only its bytes of each record;
+ *                  zarr_get_metadata and zarr_info still describe the whole array.
  * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT for a malformed or unknown member or a
  *         combination TensorStore forbids (naming the members);
  *         ZARR_ERR_UNSUPPORTED for a member libzarr does not have (named);
@@ -337,6 +341,9 @@ ZARR_API int zarr_set_attributes(zarr_array *array, const char *json);
 
 /**
  * Raw fill value: zarr_item_size(array) bytes in native byte order into out.
+ * A handle zarr_open_spec opened with a "field" gives the field's bytes of the
+ * record fill value instead: every element of the field's subarray, C order
+ * (zarr_item_size(array) times the subarray's element count).
  * @param is_null set to 1 when the metadata's fill_value is null (out then zeroed)
  */
 ZARR_API int zarr_fill_value(const zarr_array *array, void *out, size_t nbytes, int *is_null);

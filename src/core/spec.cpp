@@ -16,6 +16,7 @@
 #include "core/json.h"
 #include "core/url.h"
 #include "dtype/data_type.h"
+#include "dtype/field_view.h"
 #include "grid/chunk_shape.h"
 
 namespace zarr {
@@ -175,8 +176,8 @@ struct SpecRequest {
   rapidjson::Document fill_value;  // schema.fill_value (null type when absent)
   bool has_fill_value = false;
   ChunkLayoutRequest chunk_layout;
+  std::optional<std::string> field;  // v2 structured types: the field to open
   ArrayOptions options;
-  std::optional<bool> recheck_cached_data_off;  // false/"open"/time bound given (true: rechecks)
   bool recheck_data_is_time_bound = false;
 };
 
@@ -500,7 +501,7 @@ void parse_metadata(const Value& v, SpecRequest& spec) {
     spec.metadata.AddMember(key, copy, spec.metadata.GetAllocator());
   }
   auto shape = v.FindMember("shape");
-  if (shape != v.MemberEnd()) set_shape(spec, domain_bounds(shape->value, "metadata.shape"), "metadata.shape");
+  if (shape != v.MemberEnd()) domain_bounds(shape->value, "metadata.shape");  // its errors name the member
 }
 
 SpecRequest parse_spec(const std::string& spec_json) {
@@ -576,10 +577,7 @@ SpecRequest parse_spec(const std::string& spec_json) {
     } else if (name == "store_data_equal_to_fill_value") {
       spec.options.write_empty_chunks = get_flag(value, name);
     } else if (name == "field") {
-      if (!value.IsNull()) {
-        get_text(value, name);
-        unsupported("member 'field' (opening one field of a structured data type) is not supported yet");
-      }
+      if (!value.IsNull()) spec.field = get_text(value, name);
     } else if (name == "metadata_key") {
       const std::string key = get_text(value, name);
       if (key != ".zarray") unsupported("'metadata_key' \"" + key + "\": libzarr keeps v2 metadata under .zarray only");
@@ -606,6 +604,9 @@ SpecRequest parse_spec(const std::string& spec_json) {
     }
     // TensorStore caches data only when it need not recheck it on every read.
     if (recheck_data) spec.options.cache_bytes = 0;
+  }
+  if (spec.field && spec.has_fill_value) {
+    unsupported("'schema.fill_value' with 'field': a field's fill value comes from 'metadata.fill_value'");
   }
   spec.options.zarr_format = spec.zarr_format;
   return spec;
@@ -668,11 +669,26 @@ void resolve_full_extent_chunks(Value& chunks, const std::vector<uint64_t>& shap
   }
 }
 
-void check_against_stored(const SpecRequest& spec, const Array& array) {
+// The rank, shape, data type and chunks the spec's dtype, rank and schema
+// constrain: the field's when a field is selected, else the array's.
+struct ViewFigures {
+  size_t ndim;
+  std::vector<uint64_t> shape, chunks;
+  const DataType* dtype;
+  std::string dtype_name;
+};
+
+ViewFigures view_figures(const Array& array, const FieldArray* field) {
+  if (field) return {field->ndim(), field->shape(), field->chunks(), &field->field().type, field->data_type_name()};
+  return {array.ndim(), array.shape(), array.chunks(), &array.metadata().dtype, array.data_type_name()};
+}
+
+void check_against_stored(const SpecRequest& spec, const Array& array, const FieldArray* field) {
   rapidjson::Document stored = json::parse(array.metadata_json(), "stored metadata");
   rapidjson::Document wanted;
   wanted.CopyFrom(spec.metadata, wanted.GetAllocator());
   const std::vector<uint64_t> shape = array.shape();
+  const ViewFigures view = view_figures(array, field);
   auto chunks = wanted.FindMember("chunks");
   if (chunks != wanted.MemberEnd()) resolve_full_extent_chunks(chunks->value, shape);
 
@@ -693,14 +709,16 @@ void check_against_stored(const SpecRequest& spec, const Array& array) {
       contradicts(field, text(it->value), stored_text);
     }
   }
-  if (spec.rank && *spec.rank != array.ndim()) {
-    contradicts(spec.rank_member, std::to_string(*spec.rank), std::to_string(array.ndim()));
+  if (spec.rank && *spec.rank != view.ndim) {
+    contradicts(spec.rank_member, std::to_string(*spec.rank), std::to_string(view.ndim));
   }
-  if (spec.shape && *spec.shape != shape) contradicts(spec.shape_member, list_text(*spec.shape), list_text(shape));
+  if (spec.shape && *spec.shape != view.shape) {
+    contradicts(spec.shape_member, list_text(*spec.shape), list_text(view.shape));
+  }
   if (spec.dtype) {
-    std::optional<std::string> name = tensorstore_name(array.metadata().dtype);
+    std::optional<std::string> name = tensorstore_name(*view.dtype);
     if (!name || *name != *spec.dtype) {
-      contradicts(spec.dtype_member, json::quote(*spec.dtype), name ? json::quote(*name) : array.data_type_name());
+      contradicts(spec.dtype_member, json::quote(*spec.dtype), name ? json::quote(*name) : view.dtype_name);
     }
   }
   if (spec.has_fill_value) {
@@ -710,7 +728,7 @@ void check_against_stored(const SpecRequest& spec, const Array& array) {
                   stored_fill == stored.MemberEnd() ? "nothing" : text(stored_fill->value));
     }
   }
-  const std::vector<uint64_t>& stored_chunks = array.chunks();
+  const std::vector<uint64_t>& stored_chunks = view.chunks;
   const std::vector<int64_t>& hard = spec.chunk_layout.shape;
   if (!hard.empty()) {
     if (hard.size() != stored_chunks.size()) {
@@ -718,7 +736,8 @@ void check_against_stored(const SpecRequest& spec, const Array& array) {
                   "rank " + std::to_string(stored_chunks.size()));
     }
     for (size_t i = 0; i < hard.size(); ++i) {
-      const uint64_t want = hard[i] == kFullExtent ? std::max<uint64_t>(shape[i], 1) : static_cast<uint64_t>(hard[i]);
+      const uint64_t want =
+          hard[i] == kFullExtent ? std::max<uint64_t>(view.shape[i], 1) : static_cast<uint64_t>(hard[i]);
       if (hard[i] != kChooseChunkSize && want != stored_chunks[i]) {
         contradicts("schema.chunk_layout shape", signed_list_text(hard), list_text(stored_chunks));
       }
@@ -763,15 +782,30 @@ std::string creation_document(const SpecRequest& spec) {
     doc.AddMember(Value(name, alloc), value, alloc);
   };
 
-  if (!spec.shape) invalid("creating an array needs a shape: 'metadata.shape', 'schema.domain' or 'schema.shape'");
-  const std::vector<uint64_t>& shape = *spec.shape;
-  if (spec.rank && *spec.rank != shape.size()) {
-    invalid("'" + spec.rank_member + "' is " + std::to_string(*spec.rank) + " but '" + spec.shape_member + "' has " +
-            std::to_string(shape.size()) + " dimensions");
+  // With a field, the schema describes the field's view (the array's
+  // dimensions and the subarray's): the records' shape and type come from
+  // the metadata alone, and the view is checked once the array exists.
+  const bool field = spec.field.has_value();
+  if (field && !(doc.HasMember("shape") && doc.HasMember("dtype"))) {
+    invalid("creating an array with 'field' needs 'metadata.shape' and 'metadata.dtype' (the records)");
   }
-  if (!doc.HasMember("shape")) {
+  std::vector<uint64_t> shape;
+  if (doc.HasMember("shape")) {
+    shape = domain_bounds(doc["shape"], "metadata.shape");
+    if (!field && spec.shape && *spec.shape != shape) {
+      invalid("'metadata.shape' is " + list_text(shape) + " but '" + spec.shape_member + "' is " +
+              list_text(*spec.shape));
+    }
+  } else if (spec.shape) {
+    shape = *spec.shape;
     rapidjson::Document parsed = json::parse(list_text(shape), "shape");
     add("shape", Value(parsed, alloc));
+  } else {
+    invalid("creating an array needs a shape: 'metadata.shape', 'schema.domain' or 'schema.shape'");
+  }
+  if (!field && spec.rank && *spec.rank != shape.size()) {
+    invalid("'" + spec.rank_member + "' is " + std::to_string(*spec.rank) + " but the shape has " +
+            std::to_string(shape.size()) + " dimensions");
   }
 
   // The data type: the metadata's own, or the TensorStore name in host order.
@@ -788,7 +822,7 @@ std::string creation_document(const SpecRequest& spec) {
   }
   const std::string dtype_member = std::string("metadata.") + dtype_key;
   const DataType type = v3 ? DataType::parse_v3(doc[dtype_key], dtype_member) : DataType::parse_v2(doc[dtype_key], dtype_member);
-  if (spec.dtype && doc.HasMember(dtype_key) && spec.metadata.HasMember(dtype_key)) {
+  if (!field && spec.dtype && spec.metadata.HasMember(dtype_key)) {
     std::optional<std::string> name = tensorstore_name(type);
     if (!name || *name != *spec.dtype) invalid("'" + dtype_member + "' and '" + spec.dtype_member + "' differ");
   }
@@ -819,6 +853,15 @@ std::string creation_document(const SpecRequest& spec) {
     constraints.shape = spec.chunk_layout.shape.empty() ? spec.chunk_layout.soft_shape : spec.chunk_layout.shape;
     constraints.aspect_ratio = spec.chunk_layout.aspect_ratio;
     constraints.elements = spec.chunk_layout.elements;
+    if (field) {
+      // The view's trailing subarray dimensions are never chunked: keep the
+      // records' part of the layout.
+      auto records_part = [&](auto& v) {
+        if (v.size() > shape.size()) v.resize(shape.size());
+      };
+      records_part(constraints.shape);
+      records_part(constraints.aspect_ratio);
+    }
     std::vector<uint64_t> chosen = choose_chunk_shape(shape, type.item_size(), constraints);
     rapidjson::Document parsed = json::parse(list_text(chosen), "chunks");
     if (v3) {
@@ -856,18 +899,15 @@ void erase_existing(const std::string& url) {
 std::unique_ptr<Array> open_existing(const SpecRequest& spec) {
   const bool writable = !read_only_url(spec.url);
   NodeLocation loc = resolve_url(spec.url, writable ? StoreAccess::kReadWrite : StoreAccess::kRead);
-  std::unique_ptr<Array> array = Array::open(loc.store, loc.path, writable, spec.options);
-  check_against_stored(spec, *array);
-  return array;
+  return Array::open(loc.store, loc.path, writable, spec.options);
 }
 
-}  // namespace
-
-std::unique_ptr<Array> open_spec(const std::string& spec_json) {
-  SpecRequest spec = parse_spec(spec_json);
+// The array the spec names: assumed, opened, or (deleted and) created.
+std::unique_ptr<Array> open_or_create(const SpecRequest& spec) {
   if (!spec.assume_member.empty()) {
-    NodeLocation loc = resolve_url(spec.url, read_only_url(spec.url) ? StoreAccess::kRead : StoreAccess::kReadWrite);
-    return Array::assume(loc.store, loc.path, !read_only_url(spec.url), creation_document(spec), spec.options,
+    const bool writable = !read_only_url(spec.url);
+    NodeLocation loc = resolve_url(spec.url, writable ? StoreAccess::kReadWrite : StoreAccess::kRead);
+    return Array::assume(loc.store, loc.path, writable, creation_document(spec), spec.options,
                          "'" + spec.assume_member + "'");
   }
   if (spec.delete_existing) erase_existing(spec.url);
@@ -881,6 +921,19 @@ std::unique_ptr<Array> open_spec(const std::string& spec_json) {
   const std::string document = creation_document(spec);
   NodeLocation loc = resolve_url(spec.url, StoreAccess::kCreate);
   return Array::create(loc.store, loc.path, document, spec.options);
+}
+
+}  // namespace
+
+SpecArray open_spec(const std::string& spec_json) {
+  SpecRequest spec = parse_spec(spec_json);
+  SpecArray result;
+  result.array = open_or_create(spec);
+  if (spec.field) result.field = std::make_unique<FieldArray>(*result.array, *spec.field);
+  // Created and assumed arrays come from the constraints, but a field's view
+  // (and the chunk layout) is only known now: every path is checked.
+  check_against_stored(spec, *result.array, result.field.get());
+  return result;
 }
 
 }  // namespace zarr

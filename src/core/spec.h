@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/array.h"
+#include "core/field_array.h"
 
 namespace zarr {
 
@@ -21,6 +22,10 @@ namespace zarr {
 // members libzarr does not have, ZARR_ERR_INVALID_METADATA for a constraint
 // the stored metadata contradicts, ZARR_ERR_NOT_FOUND / ZARR_ERR_EXISTS as
 // zarr_open / zarr_create give them.
-std::unique_ptr<Array> open_spec(const std::string& spec_json);
+struct SpecArray {
+  std::unique_ptr<Array> array;
+  std::unique_ptr<FieldArray> field;  // the spec's "field" of array's records; null without one
+};
+SpecArray open_spec(const std::string& spec_json);
 
 }  // namespace zarr

@@ -389,14 +389,135 @@ TEST(Spec, RankConstraint) {
 
 // ---- v2-only members: field, metadata_key, key_encoding ----------------------------------------
 
-TEST(Spec, FieldIsNotSupportedYet) {
+// TensorStore's example: two fields with subarrays, the record fill value
+// holding x = [[1, 2, 3], [4, 5, 6]] and y = [10, 11, 12, 13, 14].
+const char* kRecordType = R"([["x", "<u2", [2, 3]], ["y", "<f4", [5]]])";
+const char* kRecordFill = R"("AQACAAMABAAFAAYAAAAgQQAAMEEAAEBBAABQQQAAYEE=")";
+
+std::string make_record_array(const TempDir& dir) {
+  const std::string url = dir / "records";
+  create_array(url, v2_metadata({{"shape", "[4]"}, {"chunks", "[2]"}, {"dtype", kRecordType}, {"fill_value", kRecordFill}}));
+  return url;
+}
+
+TEST(Spec, FieldWithSubarrayReadsItsFill) {
   TempDir dir;
+  const std::string url = make_record_array(dir);
+  ArrayPtr x;
+  ASSERT_OK(open_spec(x, file_spec(url, R"("field": "x")")));
+  EXPECT_EQ(shape_of(x), (std::vector<uint64_t>{4, 2, 3}));
+  EXPECT_EQ(chunks_of(x), (std::vector<uint64_t>{2, 2, 3}));
+  EXPECT_STREQ(zarr_data_type(x), "uint16");
+  EXPECT_EQ(zarr_item_size(x), 2u);
+  std::vector<uint16_t> fill(6);
+  int is_null = -1;
+  ASSERT_OK(zarr_fill_value(x, fill.data(), 12, &is_null));
+  EXPECT_EQ(fill, (std::vector<uint16_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(is_null, 0);
+  std::vector<uint16_t> all = read_all<uint16_t>(x);
+  for (size_t r = 0; r < 4; ++r) {
+    EXPECT_EQ(std::vector<uint16_t>(all.begin() + r * 6, all.begin() + r * 6 + 6), fill) << "record " << r;
+  }
+  ArrayPtr y;
+  ASSERT_OK(open_spec(y, file_spec(url, R"("field": "y", "dtype": "float32", "rank": 2)")));
+  EXPECT_EQ(read_region<float>(y, {3, 0}, {1, 5}), (std::vector<float>{10, 11, 12, 13, 14}));
+}
+
+TEST(Spec, FieldWritesTouchOnlyTheField) {
+  TempDir dir;
+  const std::string url = make_record_array(dir);
+  ArrayPtr x, y;
+  ASSERT_OK(open_spec(x, file_spec(url, R"("field": "x")")));
+  ASSERT_OK(open_spec(y, file_spec(url, R"("field": "y")")));
+  // Rows 1 of records 1 and 2.
+  std::vector<uint16_t> row = {100, 101, 102, 200, 201, 202};
+  ASSERT_EQ(write_region(x, {1, 1, 0}, {2, 1, 3}, row), ZARR_OK);
+  EXPECT_EQ(read_region<uint16_t>(x, {1, 0, 0}, {1, 2, 3}), (std::vector<uint16_t>{1, 2, 3, 100, 101, 102}));
+  EXPECT_EQ(read_region<uint16_t>(x, {2, 1, 0}, {1, 1, 3}), (std::vector<uint16_t>{200, 201, 202}));
+  EXPECT_EQ(read_region<uint16_t>(x, {0, 1, 0}, {1, 1, 3}), (std::vector<uint16_t>{4, 5, 6}));
+  std::vector<float> ys = read_all<float>(y);
+  for (size_t r = 0; r < 4; ++r) EXPECT_EQ(ys[r * 5 + 4], 14.0f) << "record " << r;
+  std::vector<float> new_y = {-1, -2, -3, -4, -5};
+  ASSERT_EQ(write_region(y, {2, 0}, {1, 5}, new_y), ZARR_OK);
+  EXPECT_EQ(read_region<uint16_t>(x, {2, 1, 0}, {1, 1, 3}), (std::vector<uint16_t>{200, 201, 202}));
+  // The records as a whole: record 2 is x then y, 32 bytes.
+  ArrayPtr records = open_array(url);
+  std::vector<uint8_t> record = read_region<uint8_t>(records, {2}, {1});
+  ASSERT_EQ(record.size(), 32u);
+  uint16_t x5;
+  float y0;
+  std::memcpy(&x5, record.data() + 10, 2);
+  std::memcpy(&y0, record.data() + 12, 4);
+  EXPECT_EQ(x5, 202);
+  EXPECT_EQ(y0, -1.0f);
+}
+
+TEST(Spec, FieldStridedRead) {
+  TempDir dir;
+  const std::string url = make_record_array(dir);
+  ArrayPtr y;
+  ASSERT_OK(open_spec(y, file_spec(url, R"("field": "y")")));
+  // Fortran order: element (r, j) at r + 4 * j.
+  std::vector<float> out(20);
+  const uint64_t start[2] = {0, 0}, count[2] = {4, 5};
+  const int64_t strides[2] = {4, 16};
+  ASSERT_OK(zarr_read_region_strided(y, 2, start, count, strides, out.data(), out.size() * 4));
+  for (size_t r = 0; r < 4; ++r) {
+    for (size_t j = 0; j < 5; ++j) EXPECT_EQ(out[r + 4 * j], 10.0f + j);
+  }
+  EXPECT_STATUS(zarr_read_region_strided(y, 2, start, count, strides, out.data(), 40), ZARR_ERR_BUFFER_SIZE, "field 'y'");
+}
+
+TEST(Spec, FieldResizeAndRefusedFunctions) {
+  TempDir dir;
+  const std::string url = make_record_array(dir);
+  ArrayPtr x;
+  ASSERT_OK(open_spec(x, file_spec(url, R"("field": "x")")));
+  const uint64_t bigger[3] = {6, 2, 3}, other_subarray[3] = {6, 2, 4};
+  ASSERT_OK(zarr_resize(x, 3, bigger));
+  EXPECT_EQ(shape_of(x), (std::vector<uint64_t>{6, 2, 3}));
+  EXPECT_STATUS(zarr_resize(x, 3, other_subarray), ZARR_ERR_INVALID_ARGUMENT, "subarray");
+  std::vector<uint16_t> v(6);
+  const uint64_t count[3] = {1, 2, 3};
+  EXPECT_STATUS(zarr_append(x, 0, 3, count, v.data(), 12), ZARR_ERR_UNSUPPORTED, "field 'x'");
+  EXPECT_STATUS(zarr_fill_value(x, v.data(), 2, nullptr), ZARR_ERR_BUFFER_SIZE, "field 'x'");
+  const uint64_t start[3] = {0, 0, 0}, too_far[3] = {1, 2, 4};
+  EXPECT_STATUS(zarr_read_region(x, 3, start, too_far, v.data(), 16), ZARR_ERR_OUT_OF_BOUNDS, "field 'x'");
+}
+
+TEST(Spec, FieldConstraintsAndErrors) {
+  TempDir dir;
+  const std::string url = make_record_array(dir);
   ArrayPtr a;
-  EXPECT_STATUS(open_spec(a, file_spec(dir / "s", R"("field": "x")")), ZARR_ERR_UNSUPPORTED, "'field'");
-  // null is TensorStore's default: the whole (non-structured) array.
-  const std::string url = make_v2_array(dir);
-  ASSERT_OK(open_spec(a, file_spec(url, R"("field": null)")));
-  EXPECT_STATUS(open_spec(a, file_spec(url, R"("field": null)", "zarr3")), ZARR_ERR_INVALID_ARGUMENT, "'field'");
+  EXPECT_STATUS(open_spec(a, file_spec(url, R"("field": "z")")), ZARR_ERR_INVALID_ARGUMENT, "z");
+  EXPECT_STATUS(open_spec(a, file_spec(url, R"("field": "x", "rank": 1)")), ZARR_ERR_INVALID_METADATA,
+                "rank: spec 1 but stored 3");
+  EXPECT_STATUS(open_spec(a, file_spec(url, R"("field": "x", "dtype": "float32")")), ZARR_ERR_INVALID_METADATA,
+                "dtype");
+  EXPECT_STATUS(open_spec(a, file_spec(url, R"("field": "x", "schema": {"shape": [4, 2, 4]})")),
+                ZARR_ERR_INVALID_METADATA, "schema.shape");
+  EXPECT_STATUS(open_spec(a, file_spec(url, R"("field": "x", "schema": {"fill_value": 1})")), ZARR_ERR_UNSUPPORTED,
+                "'field'");
+  EXPECT_STATUS(open_spec(a, file_spec(url, R"("field": 3)")), ZARR_ERR_INVALID_ARGUMENT, "'field'");
+  // Not a structured type.
+  const std::string plain = make_v2_array(dir);
+  EXPECT_STATUS(open_spec(a, file_spec(plain, R"("field": "x")")), ZARR_ERR_INVALID_ARGUMENT, "x");
+  // null is TensorStore's default: the whole array.
+  ASSERT_OK(open_spec(a, file_spec(plain, R"("field": null)")));
+  // zarr3 has no field member.
+  EXPECT_STATUS(open_spec(a, file_spec(plain, R"("field": null)", "zarr3")), ZARR_ERR_INVALID_ARGUMENT, "'field'");
+}
+
+TEST(Spec, FieldWhenCreating) {
+  TempDir dir;
+  ArrayPtr y;
+  ASSERT_OK(open_spec(y, file_spec(dir / "new", std::string(R"("create": true, "field": "y", "rank": 2,
+      "metadata": {"shape": [3], "dtype": )") + kRecordType + R"(, "fill_value": )" + kRecordFill + "}")));
+  EXPECT_EQ(shape_of(y), (std::vector<uint64_t>{3, 5}));
+  EXPECT_EQ(read_region<float>(y, {1, 0}, {1, 5}), (std::vector<float>{10, 11, 12, 13, 14}));
+  EXPECT_STATUS(open_spec(y, file_spec(dir / "other", R"("create": true, "field": "y", "dtype": "float32",
+      "schema": {"shape": [3, 5]})")),
+                ZARR_ERR_INVALID_ARGUMENT, "'metadata.shape' and 'metadata.dtype'");
 }
 
 TEST(Spec, MetadataKey) {
