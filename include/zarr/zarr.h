@@ -156,7 +156,8 @@ ZARR_API int zarr_create_ex(zarr_array **out, const char *url, const char *metad
  * Open or create an array from a TensorStore zarr driver spec (docs/spec.md): the
  * JSON object TensorStore's ts.open takes, for "driver": "zarr" (Zarr v2) or "zarr3".
  *
- * @param out       receives the handle (read-write, except on http(s) stores)
+ * @param out       receives the handle: read-write, except where libzarr only reads
+ *                  (http(s) stores, zip archives that already exist)
  * @param spec_json {"driver": ..., "kvstore": URL or {"driver": "file", "path": ...},
  *                  "path", "metadata", "schema", "dtype", "rank", "open", "create",
  *                  "delete_existing", "assume_metadata", "cache_pool", "field", ...}.

@@ -882,8 +882,19 @@ std::string creation_document(const SpecRequest& spec) {
 
 // ---- opening ---------------------------------------------------------------------------
 
-bool read_only_url(const std::string& url) {
-  return url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
+// TensorStore opens read-write; libzarr does too where it can. HTTP stores
+// and zip archives that already exist only read, so those open read-only.
+NodeLocation resolve_for_open(const std::string& url, bool& writable) {
+  writable = url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0;
+  if (writable) {
+    try {
+      return resolve_url(url, StoreAccess::kReadWrite);
+    } catch (const Error& e) {
+      if (e.code() != ZARR_ERR_READ_ONLY) throw;
+      writable = false;
+    }
+  }
+  return resolve_url(url, StoreAccess::kRead);
 }
 
 void erase_existing(const std::string& url) {
@@ -897,16 +908,16 @@ void erase_existing(const std::string& url) {
 }
 
 std::unique_ptr<Array> open_existing(const SpecRequest& spec) {
-  const bool writable = !read_only_url(spec.url);
-  NodeLocation loc = resolve_url(spec.url, writable ? StoreAccess::kReadWrite : StoreAccess::kRead);
+  bool writable = false;
+  NodeLocation loc = resolve_for_open(spec.url, writable);
   return Array::open(loc.store, loc.path, writable, spec.options);
 }
 
 // The array the spec names: assumed, opened, or (deleted and) created.
 std::unique_ptr<Array> open_or_create(const SpecRequest& spec) {
   if (!spec.assume_member.empty()) {
-    const bool writable = !read_only_url(spec.url);
-    NodeLocation loc = resolve_url(spec.url, writable ? StoreAccess::kReadWrite : StoreAccess::kRead);
+    bool writable = false;
+    NodeLocation loc = resolve_for_open(spec.url, writable);
     return Array::assume(loc.store, loc.path, writable, creation_document(spec), spec.options,
                          "'" + spec.assume_member + "'");
   }

@@ -145,6 +145,10 @@ TEST(Spec, ZipKvstoreWithFileBase) {
   }
   ArrayPtr b = open_array(zip + "|zip:inner");
   EXPECT_EQ(read_all<int16_t>(b), (std::vector<int16_t>{1, 2, 3, 4}));
+  // An existing archive opens through the spec too (read-only, as zip archives are once written).
+  ArrayPtr c;
+  ASSERT_OK(open_spec(c, R"({"driver": "zarr", "kvstore": ")" + zip + R"(|zip:", "path": "inner"})"));
+  EXPECT_EQ(read_all<int16_t>(c), (std::vector<int16_t>{1, 2, 3, 4}));
 }
 
 TEST(Spec, KvstoreErrors) {
