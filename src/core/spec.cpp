@@ -493,7 +493,10 @@ void parse_metadata(const Value& v, SpecRequest& spec) {
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
     auto merged = spec.metadata.FindMember(it->name);
     if (merged != spec.metadata.MemberEnd()) {
-      if (merged->value != it->value) invalid("'metadata." + std::string(it->name.GetString()) + "' is given twice");
+      if (merged->value != it->value) {
+        const std::string name = it->name.GetString();
+        invalid("'metadata." + name + "' and 'schema.codec." + name + "' differ");
+      }
       continue;
     }
     Value key(it->name, spec.metadata.GetAllocator());
@@ -502,6 +505,106 @@ void parse_metadata(const Value& v, SpecRequest& spec) {
   }
   auto shape = v.FindMember("shape");
   if (shape != v.MemberEnd()) domain_bounds(shape->value, "metadata.shape");  // its errors name the member
+}
+
+int parse_driver(const Value& doc) {
+  auto driver = doc.FindMember("driver");
+  if (driver == doc.MemberEnd()) invalid("member 'driver' is required (\"zarr\" or \"zarr3\")");
+  const std::string name = get_text(driver->value, "driver");
+  if (name == "zarr") return 2;
+  if (name == "zarr3") return 3;
+  unsupported("'driver' \"" + name + "\": libzarr opens \"zarr\" (v2) and \"zarr3\" (v3)");
+}
+
+void check_top_level_members(const Value& doc, int zarr_format) {
+  std::set<std::string> known = {"driver", "kvstore", "path", "dtype", "rank", "schema", "open", "create",
+                                  "delete_existing", "assume_metadata", "assume_cached_metadata", "cache_pool",
+                                  "data_copy_concurrency", "recheck_cached_data", "recheck_cached_metadata",
+                                  "metadata", "store_data_equal_to_fill_value"};
+  // TensorStore's zarr3 driver has none of these.
+  if (zarr_format == 2) known.insert({"field", "metadata_key", "key_encoding"});
+  check_members(doc, "", known, {"context", "transform", "metadata_cache_pool", "fill_missing_data_reads"});
+}
+
+// kvstore joined with path, in libzarr's URL syntax.
+std::string parse_location(const Value& doc) {
+  auto kvstore = doc.FindMember("kvstore");
+  if (kvstore == doc.MemberEnd()) invalid("member 'kvstore' is required");
+  std::string url = kvstore_url(kvstore->value, "kvstore");
+  auto path = doc.FindMember("path");
+  if (path != doc.MemberEnd()) url = join_url(url, get_text(path->value, "path"));
+  return name_anonymous_memory_store(url);
+}
+
+// The members that say what to do, before TensorStore's rules combine them.
+struct ModeMembers {
+  std::optional<bool> open, create;
+  bool assume_metadata = false, assume_cached_metadata = false;
+  bool recheck_data = true;  // recheck_cached_data: true (the default) rechecks on every read
+};
+
+// One top-level member other than driver, kvstore, path, schema and metadata.
+void parse_member(const std::string& name, const Value& value, SpecRequest& spec, ModeMembers& mode) {
+  if (name == "open") {
+    mode.open = get_flag(value, name);
+  } else if (name == "create") {
+    mode.create = get_flag(value, name);
+  } else if (name == "delete_existing") {
+    spec.delete_existing = get_flag(value, name);
+  } else if (name == "assume_metadata") {
+    mode.assume_metadata = get_flag(value, name);
+  } else if (name == "assume_cached_metadata") {
+    mode.assume_cached_metadata = get_flag(value, name);
+  } else if (name == "dtype") {
+    set_dtype(spec, value, name);
+  } else if (name == "rank") {
+    if (!value.IsUint() || value.GetUint() > 32) invalid("'rank' must be an integer from 0 to 32, got " + text(value));
+    set_rank(spec, value.GetUint(), name);
+  } else if (name == "cache_pool") {
+    spec.options.cache_bytes = parse_cache_pool(value);
+  } else if (name == "data_copy_concurrency") {
+    parse_data_copy_concurrency(value);
+  } else if (name == "recheck_cached_data") {
+    mode.recheck_data = parse_recheck(value, name, spec.recheck_data_is_time_bound);
+  } else if (name == "recheck_cached_metadata") {
+    bool time_bound = false;
+    parse_recheck(value, name, time_bound);  // every value is satisfied: see docs/spec.md
+  } else if (name == "store_data_equal_to_fill_value") {
+    spec.options.write_empty_chunks = get_flag(value, name);
+  } else if (name == "field") {
+    if (!value.IsNull()) spec.field = get_text(value, name);
+  } else if (name == "metadata_key") {
+    const std::string key = get_text(value, name);
+    if (key != ".zarray") unsupported("'metadata_key' \"" + key + "\": libzarr keeps v2 metadata under .zarray only");
+  } else if (name == "key_encoding") {
+    parse_key_encoding(value, spec);
+  }
+}
+
+// TensorStore's rules: open defaults to true only when neither open nor
+// create is given; delete_existing needs create and not open; the assume
+// options need open and exclude delete_existing.
+void apply_mode_rules(const ModeMembers& mode, SpecRequest& spec) {
+  spec.create = mode.create.value_or(false);
+  spec.open = mode.open ? *mode.open : !spec.create;
+  if (!spec.open && !spec.create) invalid("'open' and 'create' are both false: nothing to do");
+  if (spec.delete_existing && !spec.create) invalid("'delete_existing' requires 'create': true");
+  if (spec.delete_existing && spec.open) invalid("'delete_existing' requires 'open': false");
+  if (mode.assume_metadata || mode.assume_cached_metadata) {
+    // assume_metadata takes precedence when both are given, as in TensorStore.
+    spec.assume_member = mode.assume_metadata ? "assume_metadata" : "assume_cached_metadata";
+    if (spec.delete_existing) invalid("'" + spec.assume_member + "' and 'delete_existing' exclude each other");
+    if (!spec.open) invalid("'" + spec.assume_member + "' requires 'open': true");
+  }
+}
+
+void apply_cache_rules(const ModeMembers& mode, SpecRequest& spec) {
+  if (spec.options.cache_bytes == 0) return;
+  if (spec.recheck_data_is_time_bound) {
+    unsupported("'recheck_cached_data' as a time bound: libzarr's cache_pool never rechecks (use false or \"open\")");
+  }
+  // TensorStore caches data only when it need not recheck it on every read.
+  if (mode.recheck_data) spec.options.cache_bytes = 0;
 }
 
 SpecRequest parse_spec(const std::string& spec_json) {
@@ -513,31 +616,9 @@ SpecRequest parse_spec(const std::string& spec_json) {
   }
   if (!doc.IsObject()) invalid("the spec must be a JSON object");
   SpecRequest spec;
-
-  auto driver = doc.FindMember("driver");
-  if (driver == doc.MemberEnd()) invalid("member 'driver' is required (\"zarr\" or \"zarr3\")");
-  const std::string driver_name = get_text(driver->value, "driver");
-  if (driver_name == "zarr") {
-    spec.zarr_format = 2;
-  } else if (driver_name == "zarr3") {
-    spec.zarr_format = 3;
-  } else {
-    unsupported("'driver' \"" + driver_name + "\": libzarr opens \"zarr\" (v2) and \"zarr3\" (v3)");
-  }
-
-  std::set<std::string> known = {"driver", "kvstore", "path", "dtype", "rank", "schema", "open", "create",
-                                  "delete_existing", "assume_metadata", "assume_cached_metadata", "cache_pool",
-                                  "data_copy_concurrency", "recheck_cached_data", "recheck_cached_metadata",
-                                  "metadata", "store_data_equal_to_fill_value"};
-  if (spec.zarr_format == 2) known.insert({"field", "metadata_key", "key_encoding"});
-  check_members(doc, "", known, {"context", "transform", "metadata_cache_pool", "fill_missing_data_reads"});
-
-  auto kvstore = doc.FindMember("kvstore");
-  if (kvstore == doc.MemberEnd()) invalid("member 'kvstore' is required");
-  spec.url = kvstore_url(kvstore->value, "kvstore");
-  auto path = doc.FindMember("path");
-  if (path != doc.MemberEnd()) spec.url = join_url(spec.url, get_text(path->value, "path"));
-  spec.url = name_anonymous_memory_store(spec.url);
+  spec.zarr_format = parse_driver(doc);
+  check_top_level_members(doc, spec.zarr_format);
+  spec.url = parse_location(doc);
 
   // The schema first: its codec members merge into the metadata constraints.
   auto schema = doc.FindMember("schema");
@@ -545,66 +626,10 @@ SpecRequest parse_spec(const std::string& spec_json) {
   auto metadata = doc.FindMember("metadata");
   if (metadata != doc.MemberEnd()) parse_metadata(metadata->value, spec);
 
-  std::optional<bool> open, create;
-  bool assume_metadata = false, assume_cached_metadata = false, recheck_data = true;
-  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
-    const Value& value = it->value;
-    if (name == "open") {
-      open = get_flag(value, name);
-    } else if (name == "create") {
-      create = get_flag(value, name);
-    } else if (name == "delete_existing") {
-      spec.delete_existing = get_flag(value, name);
-    } else if (name == "assume_metadata") {
-      assume_metadata = get_flag(value, name);
-    } else if (name == "assume_cached_metadata") {
-      assume_cached_metadata = get_flag(value, name);
-    } else if (name == "dtype") {
-      set_dtype(spec, value, name);
-    } else if (name == "rank") {
-      if (!value.IsUint() || value.GetUint() > 32) invalid("'rank' must be an integer from 0 to 32, got " + text(value));
-      set_rank(spec, value.GetUint(), name);
-    } else if (name == "cache_pool") {
-      spec.options.cache_bytes = parse_cache_pool(value);
-    } else if (name == "data_copy_concurrency") {
-      parse_data_copy_concurrency(value);
-    } else if (name == "recheck_cached_data") {
-      recheck_data = parse_recheck(value, name, spec.recheck_data_is_time_bound);
-    } else if (name == "recheck_cached_metadata") {
-      bool time_bound = false;
-      parse_recheck(value, name, time_bound);  // every value is satisfied: see docs/spec.md
-    } else if (name == "store_data_equal_to_fill_value") {
-      spec.options.write_empty_chunks = get_flag(value, name);
-    } else if (name == "field") {
-      if (!value.IsNull()) spec.field = get_text(value, name);
-    } else if (name == "metadata_key") {
-      const std::string key = get_text(value, name);
-      if (key != ".zarray") unsupported("'metadata_key' \"" + key + "\": libzarr keeps v2 metadata under .zarray only");
-    } else if (name == "key_encoding") {
-      parse_key_encoding(value, spec);
-    }
-  }
-
-  // TensorStore: open defaults to true only when neither open nor create is given.
-  spec.create = create.value_or(false);
-  spec.open = open ? *open : !(create && *create);
-  if (!spec.open && !spec.create) invalid("'open' and 'create' are both false: nothing to do");
-  if (spec.delete_existing && !spec.create) invalid("'delete_existing' requires 'create': true");
-  if (spec.delete_existing && spec.open) invalid("'delete_existing' requires 'open': false");
-  if (assume_metadata || assume_cached_metadata) {
-    // assume_metadata takes precedence when both are given, as in TensorStore.
-    spec.assume_member = assume_metadata ? "assume_metadata" : "assume_cached_metadata";
-    if (spec.delete_existing) invalid("'" + spec.assume_member + "' and 'delete_existing' exclude each other");
-    if (!spec.open) invalid("'" + spec.assume_member + "' requires 'open': true");
-  }
-  if (spec.options.cache_bytes > 0) {
-    if (spec.recheck_data_is_time_bound) {
-      unsupported("'recheck_cached_data' as a time bound: libzarr's cache_pool never rechecks (use false or \"open\")");
-    }
-    // TensorStore caches data only when it need not recheck it on every read.
-    if (recheck_data) spec.options.cache_bytes = 0;
-  }
+  ModeMembers mode;
+  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) parse_member(it->name.GetString(), it->value, spec, mode);
+  apply_mode_rules(mode, spec);
+  apply_cache_rules(mode, spec);
   if (spec.field && spec.has_fill_value) {
     unsupported("'schema.fill_value' with 'field': a field's fill value comes from 'metadata.fill_value'");
   }

@@ -740,6 +740,9 @@ TEST(Spec, SchemaCodecGivesCompressor) {
   EXPECT_STREQ(metadata_document(a)["compressor"]["id"].GetString(), "zlib");
   EXPECT_STATUS(open_spec(a, memory_spec(R"("schema": {"codec": {"driver": "n5"}})")), ZARR_ERR_INVALID_ARGUMENT,
                 "schema.codec.driver");
+  EXPECT_STATUS(open_spec(a, memory_spec(R"("schema": {"codec": {"compressor": null}},
+      "metadata": {"compressor": {"id": "zlib"}})")),
+                ZARR_ERR_INVALID_ARGUMENT, "'metadata.compressor' and 'schema.codec.compressor'");
 }
 
 // ---- zarr3 ----------------------------------------------------------------------------------
