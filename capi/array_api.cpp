@@ -34,10 +34,20 @@ void change_in_place(const char* url, Change&& change) {
   zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
 }
 
+size_t array_ndim(const zarr_array* array) { return array->field ? array->field->ndim() : array->impl->ndim(); }
+
+// Functions a field view (zarr_open_spec's "field") does not offer.
+void refuse_field(const zarr_array* array, const char* operation) {
+  if (array->field) {
+    zarr::fail(ZARR_ERR_UNSUPPORTED, std::string(operation) + " is not available on a handle opened with field '" +
+                                         array->field->field().name + "'");
+  }
+}
+
 std::vector<uint64_t> dims(size_t ndim, const uint64_t* values, const zarr_array* array, const char* name) {
-  if (ndim != array->impl->ndim()) {
+  if (ndim != array_ndim(array)) {
     zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("argument 'ndim' is ") + std::to_string(ndim) +
-                                              " but the array has " + std::to_string(array->impl->ndim()) +
+                                              " but the array has " + std::to_string(array_ndim(array)) +
                                               " dimensions");
   }
   if (ndim > 0) require(values, name);
@@ -135,12 +145,12 @@ ZARR_API int zarr_close(zarr_array* array) {
   });
 }
 
-ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array->impl->ndim() : 0; }
+ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array_ndim(array) : 0; }
 
 ZARR_API int zarr_shape(const zarr_array* array, uint64_t* shape) {
   return guarded([&] {
     require(array, "array");
-    std::vector<uint64_t> s = array->impl->shape();
+    std::vector<uint64_t> s = array->field ? array->field->shape() : array->impl->shape();
     if (!s.empty()) std::memcpy(require(shape, "shape"), s.data(), s.size() * sizeof(uint64_t));
   });
 }
@@ -148,15 +158,19 @@ ZARR_API int zarr_shape(const zarr_array* array, uint64_t* shape) {
 ZARR_API int zarr_chunk_shape(const zarr_array* array, uint64_t* chunk_shape) {
   return guarded([&] {
     require(array, "array");
-    const std::vector<uint64_t>& c = array->impl->chunks();
+    const std::vector<uint64_t> c = array->field ? array->field->chunks() : array->impl->chunks();
     if (!c.empty()) std::memcpy(require(chunk_shape, "chunk_shape"), c.data(), c.size() * sizeof(uint64_t));
   });
 }
 
-ZARR_API size_t zarr_item_size(const zarr_array* array) { return array ? array->impl->item_size() : 0; }
+ZARR_API size_t zarr_item_size(const zarr_array* array) {
+  if (!array) return 0;
+  return array->field ? array->field->item_size() : array->impl->item_size();
+}
 
 ZARR_API const char* zarr_data_type(const zarr_array* array) {
-  return array ? array->impl->data_type_name().c_str() : nullptr;
+  if (!array) return nullptr;
+  return (array->field ? array->field->data_type_name() : array->impl->data_type_name()).c_str();
 }
 
 ZARR_API int zarr_format(const zarr_array* array) { return array ? array->impl->zarr_format() : 0; }
@@ -179,6 +193,7 @@ ZARR_API int zarr_read_region_strided(zarr_array* array, size_t ndim, const uint
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     if (nbytes > 0) require(out, "out");
+    if (array->field) return array->field->read_region(s, c, out, nbytes, byte_strides);
     array->impl->read_region(s, c, out, nbytes, byte_strides);
   });
 }
@@ -191,6 +206,7 @@ ZARR_API int zarr_write_region_strided(zarr_array* array, size_t ndim, const uin
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     if (nbytes > 0) require(data, "data");
+    if (array->field) return array->field->write_region(s, c, data, nbytes, byte_strides);
     array->impl->write_region(s, c, data, nbytes, byte_strides);
   });
 }
@@ -200,6 +216,7 @@ ZARR_API int zarr_read_region_vlen(zarr_array* array, size_t ndim, const uint64_
                                    size_t* data_size) {
   return guarded([&] {
     require(array, "array");
+    refuse_field(array, "zarr_read_region_vlen");
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     require(offsets, "offsets");
@@ -212,6 +229,7 @@ ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64
                                     const uint64_t* offsets, size_t n_offsets, const void* data, size_t data_size) {
   return guarded([&] {
     require(array, "array");
+    refuse_field(array, "zarr_write_region_vlen");
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     require(offsets, "offsets");
@@ -223,6 +241,7 @@ ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64
 ZARR_API int zarr_resize(zarr_array* array, size_t ndim, const uint64_t* shape) {
   return guarded([&] {
     require(array, "array");
+    if (array->field) return array->field->resize(dims(ndim, shape, array, "shape"));
     array->impl->resize(dims(ndim, shape, array, "shape"));
   });
 }
@@ -231,6 +250,7 @@ ZARR_API int zarr_append(zarr_array* array, size_t axis, size_t ndim, const uint
                          size_t nbytes) {
   return guarded([&] {
     require(array, "array");
+    refuse_field(array, "zarr_append");
     auto c = dims(ndim, count, array, "count");
     if (nbytes > 0) require(data, "data");
     array->impl->append(axis, c, data, nbytes);
@@ -290,6 +310,19 @@ ZARR_API int zarr_set_attributes(zarr_array* array, const char* json) {
 ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, int* is_null) {
   return guarded([&] {
     const zarr::ArrayMetadata& meta = require(array, "array")->impl->metadata();
+    if (array->field) {
+      // A field's fill value is its bytes of the record fill value: every
+      // element of its subarray (item size x subarray elements).
+      const zarr::FieldView& field = array->field->field();
+      if (nbytes != field.size) {
+        zarr::fail(ZARR_ERR_BUFFER_SIZE, "fill value buffer is " + std::to_string(nbytes) + " bytes, field '" +
+                                             field.name + "' takes " + std::to_string(field.size));
+      }
+      if (field.fill_value) std::memcpy(require(out, "out"), field.fill_value->data(), field.size);
+      else std::memset(require(out, "out"), 0, field.size);
+      if (is_null) *is_null = field.fill_value ? 0 : 1;
+      return;
+    }
     if (nbytes != meta.dtype.item_size()) {
       zarr::fail(ZARR_ERR_BUFFER_SIZE, "fill value buffer is " + std::to_string(nbytes) + " bytes, item size is " +
                                            std::to_string(meta.dtype.item_size()));

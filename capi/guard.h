@@ -8,11 +8,15 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/field_array.h"
 #include "core/error.h"
 #include "core/group.h"
 
 struct zarr_array {
   std::unique_ptr<zarr::Array> impl;
+  // zarr_open_spec's "field": the handle shows this field of impl's records
+  // (declared after impl, so destroyed before it).
+  std::unique_ptr<zarr::FieldArray> field;
 };
 
 struct zarr_group {

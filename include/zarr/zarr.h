@@ -176,6 +176,29 @@ ZARR_API int zarr_create_like(zarr_array **out, const char *url, const zarr_arra
                               const char *overrides_json, const char *options_json);
 
 /**
+ * Open or create an array from a TensorStore zarr driver spec (docs/spec.md): the
+ * JSON object TensorStore's ts.open takes, for "driver": "zarr" (Zarr v2) or "zarr3".
+ *
+ * @param out       receives the handle: read-write, except where libzarr only reads
+ *                  (http(s) stores, zip archives that already exist)
+ * @param spec_json {"driver": ..., "kvstore": URL or {"driver": "file", "path": ...},
+ *                  "path", "metadata", "schema", "dtype", "rank", "open", "create",
+ *                  "delete_existing", "assume_metadata", "cache_pool", "field", ...}.
+ *                  With "field" (v2 structured types) the handle shows that field
+ *                  alone: the array's dimensions then the field's subarray shape;
+ *                  reads and writes touch only its bytes of each record;
+ *                  zarr_get_metadata and zarr_info still describe the whole array.
+ * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT for a malformed or unknown member or a
+ *         combination TensorStore forbids (naming the members);
+ *         ZARR_ERR_UNSUPPORTED for a member libzarr does not have (named);
+ *         ZARR_ERR_INVALID_METADATA when the stored metadata contradicts a constraint
+ *         ("metadata.chunks: spec [10] but stored [20]"); ZARR_ERR_NOT_FOUND when
+ *         opening without "create" finds no array; ZARR_ERR_EXISTS when creating
+ *         without "open" finds one.
+ */
+ZARR_API int zarr_open_spec(zarr_array **out, const char *spec_json);
+
+/**
  * Close a handle and release its resources. NULL is fine.
  *
  * @return ZARR_OK, or, when this was the last handle on a store with pending
@@ -344,6 +367,9 @@ ZARR_API int zarr_set_attributes(zarr_array *array, const char *json);
 
 /**
  * Raw fill value: zarr_item_size(array) bytes in native byte order into out.
+ * A handle zarr_open_spec opened with a "field" gives the field's bytes of the
+ * record fill value instead: every element of the field's subarray, C order
+ * (zarr_item_size(array) times the subarray's element count).
  * @param is_null set to 1 when the metadata's fill_value is null (out then zeroed)
  */
 ZARR_API int zarr_fill_value(const zarr_array *array, void *out, size_t nbytes, int *is_null);

@@ -253,6 +253,18 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
   return array;
 }
 
+std::unique_ptr<Array> Array::assume(std::shared_ptr<Store> store, const std::string& path, bool writable,
+                                     const std::string& metadata_json, const ArrayOptions& options,
+                                     const std::string& reason) {
+  const std::string where = "metadata assumed for " + describe_node(*store, path);
+  const int format = metadata_document_format(metadata_json, where);
+  ArrayMetadata meta = format == 3 ? parse_v3_array_metadata_for_create(metadata_json, where)
+                                   : parse_v2_array_metadata_for_create(metadata_json, where);
+  std::unique_ptr<Array> array(new Array(std::move(store), path, writable, options, std::move(meta)));
+  array->metadata_assumed_ = reason;
+  return array;
+}
+
 std::vector<uint64_t> Array::shape() const {
   std::shared_lock lock(shape_mutex_);
   return meta_.shape;
@@ -718,6 +730,10 @@ std::string Array::serialized_metadata() const {
 }
 
 void Array::write_metadata() {
+  if (metadata_assumed_) {
+    fail(ZARR_ERR_UNSUPPORTED, "array " + describe_node(*store_, path_) + " was opened with " + *metadata_assumed_ +
+                                   ": its stored metadata is never read, so it cannot be changed");
+  }
   store_->set(path::join(path_, meta_.zarr_format == 3 ? kV3MetadataKey : kV2ArrayKey), serialized_metadata());
 }
 

@@ -66,6 +66,14 @@ class Array {
                                      const ArrayOptions& options);
   static std::unique_ptr<Array> create(std::shared_ptr<Store> store, const std::string& path,
                                        const std::string& metadata_json, const ArrayOptions& options);
+  // TensorStore's assume_metadata (zarr_open_spec): the array `metadata_json`
+  // describes, completed with zarr_create's defaults, neither read from nor
+  // written to the store (which need not hold it). Changes of the stored
+  // metadata (resize, append, v3 attributes) are then ZARR_ERR_UNSUPPORTED
+  // naming `reason`, since they would overwrite a document never read.
+  static std::unique_ptr<Array> assume(std::shared_ptr<Store> store, const std::string& path, bool writable,
+                                       const std::string& metadata_json, const ArrayOptions& options,
+                                       const std::string& reason);
 
   size_t ndim() const { return meta_.ndim(); }
   std::vector<uint64_t> shape() const;
@@ -242,6 +250,8 @@ class Array {
   mutable std::mutex attributes_mutex_;
   mutable std::optional<std::string> attributes_;
   std::unique_ptr<ChunkCache> cache_;  // null unless opened with "cache_pool"
+  // Set by assume(): why the stored metadata must not be written.
+  std::optional<std::string> metadata_assumed_;
 };
 
 }  // namespace zarr

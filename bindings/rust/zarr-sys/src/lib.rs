@@ -71,6 +71,7 @@ extern "C" {
         overrides_json: *const c_char,
         options_json: *const c_char,
     ) -> c_int;
+    pub fn zarr_open_spec(out: *mut *mut zarr_array, spec_json: *const c_char) -> c_int;
     pub fn zarr_close(array: *mut zarr_array) -> c_int;
     pub fn zarr_ndim(array: *const zarr_array) -> usize;
     pub fn zarr_shape(array: *const zarr_array, shape: *mut u64) -> c_int;

@@ -1,0 +1,22 @@
+// zarr_open_spec: TensorStore zarr driver specs (the mapping lives in core/spec.cpp).
+#include "core/spec.h"
+#include "guard.h"
+
+using zarr::capi::guarded;
+using zarr::capi::require;
+
+extern "C" {
+
+ZARR_API int zarr_open_spec(zarr_array** out, const char* spec_json) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    zarr::SpecArray opened = zarr::open_spec(require(spec_json, "spec_json"));
+    auto* handle = new zarr_array;
+    handle->impl = std::move(opened.array);
+    handle->field = std::move(opened.field);
+    *out = handle;
+  });
+}
+
+}  // extern "C"
