@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array", "Group", "open", "open_array", "open_group", "create", "group",
-    "full", "zeros", "ones", "create_like", "empty_like", "full_like", "zeros_like", "ones_like",
+    "open_spec", "full", "zeros", "ones", "create_like", "empty_like", "full_like", "zeros_like", "ones_like",
     "erase", "set_thread_count", "thread_count",
     "consolidate_metadata", "library_version", "ZarrError", "InvalidArgumentError",
     "InvalidSelectionError", "NotFoundError", "ExistsError", "InvalidMetadataError",
@@ -86,6 +86,17 @@ def create(url, metadata, **options):
     lib.zarr_create_ex(ctypes.byref(handle), _capi.text(url), _capi.to_json(metadata),
                        _capi.options_json(options))
     return Array(handle, url, "r+")
+
+
+def open_spec(spec):
+    """Open or create an array from a TensorStore zarr driver spec (a dict or JSON
+    text; zarr_open_spec, docs/spec.md), e.g. ``{"driver": "zarr", "kvstore":
+    {"driver": "file", "path": "/data/a.zarr"}, "create": True, "open": True,
+    "metadata": {"shape": [100], "dtype": "<f4"}}``. Opened read-write where the
+    store allows it."""
+    handle = ArrayHandle()
+    lib.zarr_open_spec(ctypes.byref(handle), _capi.to_json(spec))
+    return Array(handle, "spec", "r+")
 
 
 def full(url, shape, fill_value, dtype="<f8", chunks=None, **options):

@@ -54,6 +54,7 @@ _DECLARATIONS = {
     "zarr_open_ex": (STATUS, [_array_pp, _str, _str, _str]),
     "zarr_create_ex": (STATUS, [_array_pp, _str, _str, _str]),
     "zarr_create_like": (STATUS, [_array_pp, _str, _array_p, _str, _str]),
+    "zarr_open_spec": (STATUS, [_array_pp, _str]),
     "zarr_erase": (STATUS, [_str, _str]),
     "zarr_info": (STATUS, [_array_p, _char_pp]),
     "zarr_stored_chunks": (STATUS, [_array_p, _char_pp]),

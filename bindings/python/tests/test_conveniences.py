@@ -54,3 +54,17 @@ def test_thread_count_can_be_set_and_restored():
     assert libzarr.thread_count() >= 1
     with pytest.raises(libzarr.InvalidArgumentError, match="thread count"):
         libzarr.set_thread_count(100000)
+
+
+def test_open_spec_creates_then_opens_with_constraints(tmp_path):
+    spec = {"driver": "zarr", "kvstore": {"driver": "file", "path": str(tmp_path / "s.zarr")},
+            "metadata": {"shape": [6, 4], "chunks": [3, 2], "dtype": "<i2", "fill_value": 5}, "create": True}
+    created = libzarr.open_spec(spec)
+    created[0, :] = [1, 2, 3, 4]
+    created.close()
+    opened = libzarr.open_spec({"driver": "zarr", "kvstore": str(tmp_path / "s.zarr"), "metadata": {"chunks": [3, 2]}})
+    assert opened[0, :].tolist() == [1, 2, 3, 4] and opened[1, 0] == 5
+    with pytest.raises(libzarr.InvalidMetadataError, match="metadata.chunks"):
+        libzarr.open_spec({"driver": "zarr", "kvstore": str(tmp_path / "s.zarr"), "metadata": {"chunks": [2, 2]}})
+    with pytest.raises(libzarr.InvalidArgumentError, match="delete_existing"):
+        libzarr.open_spec({"driver": "zarr", "kvstore": str(tmp_path / "s.zarr"), "delete_existing": True})
