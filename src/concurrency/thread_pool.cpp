@@ -114,15 +114,20 @@ std::shared_ptr<ThreadPool> current_pool(size_t& threads) {
   return shared.pool;
 }
 
+thread_local size_t current_thread_limit = 0;  // ThreadLimit's, on this thread
+
 // One parallel_for call: the next task to hand out, how many are running,
 // and the first failure. Claims are made under the lock so that once the
 // caller has seen the last task finish no late worker can start another.
 class TaskBatch {
  public:
-  TaskBatch(size_t n, const std::function<void(size_t)>& task) : n_(n), task_(&task) {}
+  TaskBatch(size_t n, const std::function<void(size_t)>& task, size_t limit)
+      : n_(n), task_(&task), limit_(limit) {}
 
-  // Take tasks until none are left (or one failed).
+  // Take tasks until none are left (or one failed), under the limit of the
+  // call that made the batch.
   void run() {
+    const ThreadLimit limit(limit_);
     size_t i;
     while (claim(i)) {
       std::exception_ptr error;
@@ -162,6 +167,7 @@ class TaskBatch {
   std::condition_variable all_done_;
   const size_t n_;
   const std::function<void(size_t)>* task_;  // valid while the caller waits
+  const size_t limit_;
   size_t next_ = 0;
   size_t running_ = 0;
   std::exception_ptr error_;
@@ -190,16 +196,21 @@ void set_thread_count(size_t n) {
   shared.pool.reset();  // made on next use
 }
 
+ThreadLimit::ThreadLimit(size_t limit) : saved_(current_thread_limit) { current_thread_limit = limit; }
+
+ThreadLimit::~ThreadLimit() { current_thread_limit = saved_; }
+
 void parallel_for(size_t n, const std::function<void(size_t)>& task) {
   if (n == 0) return;
   size_t threads = 0;
   std::shared_ptr<ThreadPool> pool = current_pool(threads);
+  if (current_thread_limit > 0) threads = std::min(threads, current_thread_limit);
   if (n == 1 || threads == 1) {
     for (size_t i = 0; i < n; ++i) task(i);
     return;
   }
-  auto batch = std::make_shared<TaskBatch>(n, task);
-  const size_t helpers = std::min(n - 1, pool->workers());
+  auto batch = std::make_shared<TaskBatch>(n, task, current_thread_limit);
+  const size_t helpers = std::min({n - 1, pool->workers(), threads - 1});
   for (size_t h = 0; h < helpers; ++h) pool->submit([batch] { batch->run(); });
   batch->run();
   batch->wait_and_rethrow();

@@ -53,6 +53,21 @@ size_t thread_count();
 void set_thread_count(size_t n);
 constexpr size_t kMaxThreadCount = 1024;
 
+// While one lives, parallel_for calls made on this thread use at most
+// `limit` threads (0: no limit below thread_count()); their tasks run with
+// the same limit, so nested calls (a shard's inner chunks) keep it. Each
+// parallel step is bounded; steps nested inside tasks are bounded each.
+class ThreadLimit {
+ public:
+  explicit ThreadLimit(size_t limit);
+  ~ThreadLimit();
+  ThreadLimit(const ThreadLimit&) = delete;
+  ThreadLimit& operator=(const ThreadLimit&) = delete;
+
+ private:
+  size_t saved_;
+};
+
 // Runs task(i) for every i in [0, n) on up to thread_count() threads (the
 // caller's and the pool's) and returns when all have run. Once a task
 // throws, no further task starts; the first exception is rethrown after the

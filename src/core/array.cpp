@@ -121,6 +121,25 @@ uint64_t parse_cache_pool(const rapidjson::Value& value) {
 
 }  // namespace
 
+// {"limit": N} (TensorStore's data_copy_concurrency), {"limit": "shared"} or
+// {} (the process-wide count: 0); N from 1 to kMaxThreadCount. `where`
+// prefixes the error ("options", "spec").
+size_t thread_limit_option(const rapidjson::Value& value, const std::string& where) {
+  const std::string what = where + ": 'data_copy_concurrency' must be {\"limit\": threads from 1 to " +
+                           std::to_string(kMaxThreadCount) + " or \"shared\"}, got " + json::to_string(value);
+  if (!value.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, what);
+  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+    if (std::string(it->name.GetString()) != "limit") fail(ZARR_ERR_INVALID_ARGUMENT, what);
+  }
+  const auto limit = value.FindMember("limit");
+  if (limit == value.MemberEnd()) return 0;
+  if (limit->value.IsString() && std::string(limit->value.GetString()) == "shared") return 0;
+  if (!limit->value.IsUint64() || limit->value.GetUint64() < 1 || limit->value.GetUint64() > kMaxThreadCount) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, what);
+  }
+  return static_cast<size_t>(limit->value.GetUint64());
+}
+
 ChunkStoreOption chunk_store_option(const rapidjson::Value& value) {
   const char* what = "options: 'chunk_store' must be a URL string or {\"url\": URL, \"store\": {...}}";
   if (value.IsString() && value.GetStringLength() > 0) return {value.GetString(), nullptr};
@@ -155,6 +174,8 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
       options.zarr_format = it->value.GetInt();
     } else if (name == "cache_pool") {
       options.cache_bytes = parse_cache_pool(it->value);
+    } else if (name == "data_copy_concurrency") {
+      options.thread_limit = thread_limit_option(it->value, "options");
     } else if (name == "chunk_store") {
       options.chunk_store_url = chunk_store_option(it->value).url;
     } else if (name == "process_lock_dir") {
@@ -363,6 +384,7 @@ Array::KeyWriteLock::KeyWriteLock(const Array& array, const std::string& key)
 
 void Array::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
                         size_t nbytes, const int64_t* strides) {
+  const ThreadLimit thread_limit(options_.thread_limit);
   std::shared_lock lock(shape_mutex_);
   const RegionTarget target{static_cast<uint8_t*>(out), check_region(start, count, nbytes, strides), chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
@@ -654,6 +676,7 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
 void Array::write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const void* data,
                          size_t nbytes, const int64_t* strides) {
   require_writable("write to");
+  const ThreadLimit thread_limit(options_.thread_limit);
   std::shared_lock lock(shape_mutex_);
   const std::vector<int64_t> in_strides = check_region(start, count, nbytes, strides);
   const RegionSource source{static_cast<const uint8_t*>(data), in_strides, chunk_strides()};

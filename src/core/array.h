@@ -32,6 +32,7 @@ struct ArrayOptions {
   bool write_empty_chunks = false;  // store chunks equal to the fill value everywhere
   int zarr_format = 0;              // open: look for this format's metadata only (0: any)
   uint64_t cache_bytes = 0;         // "cache_pool": decoded chunks kept per handle (0: none)
+  size_t thread_limit = 0;          // "data_copy_concurrency": threads per region call (0: thread_count())
   // "chunk_store": the chunks live under this URL, the metadata under the
   // array's own (zarr-python's chunk_store). The caller resolves the URL into
   // chunk_location (core/url.h) before opening; a null store: beside the metadata.
@@ -51,6 +52,8 @@ struct ChunkStoreOption {
   const rapidjson::Value* store_options = nullptr;  // inside the parsed options; null when absent
 };
 ChunkStoreOption chunk_store_option(const rapidjson::Value& value);
+// The "data_copy_concurrency" option: the thread limit, 0 for "shared".
+size_t thread_limit_option(const rapidjson::Value& value, const std::string& where);
 
 // The options of zarr_open_ex / zarr_create_ex (a parsed JSON object, see
 // parse_open_options in core/url.h) other than "store".

@@ -5,12 +5,15 @@
 // assumed). See docs/spec.md for the member-by-member table.
 #include "core/spec.h"
 
+#include "concurrency/thread_pool.h"
+
 #include <atomic>
 #include <cmath>
 #include <optional>
 #include <set>
 #include <vector>
 
+#include "concurrency/thread_pool.h"
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "core/json.h"
@@ -428,22 +431,14 @@ uint64_t parse_cache_pool(const Value& v) {
   return limit->value.GetUint64();
 }
 
-void parse_data_copy_concurrency(const Value& v) {
+// The threads each region call of the handle may use (0: the shared count).
+size_t parse_data_copy_concurrency(const Value& v) {
   if (v.IsString()) {
-    if (std::string(v.GetString()) == "data_copy_concurrency") return;
+    if (std::string(v.GetString()) == "data_copy_concurrency") return 0;
     unsupported("'data_copy_concurrency' \"" + std::string(v.GetString()) +
                 "\": context resource references are not supported");
   }
-  require_object(v, "data_copy_concurrency");
-  check_members(v, "data_copy_concurrency", {"limit"});
-  auto limit = v.FindMember("limit");
-  if (limit == v.MemberEnd()) return;
-  const bool shared = limit->value.IsString() && std::string(limit->value.GetString()) == "shared";
-  if (!shared && !(limit->value.IsUint() && limit->value.GetUint() >= 1)) {
-    invalid("'data_copy_concurrency.limit' must be a positive integer or \"shared\", got " + text(limit->value));
-  }
-  // Accepted: libzarr's region calls use the process-wide thread pool
-  // (zarr_set_thread_count), which bounds the copying (docs/spec.md).
+  return thread_limit_option(v, "spec");
 }
 
 // TensorStore's CacheRevalidationBound: true, false, "open", or a time.
@@ -563,7 +558,7 @@ void parse_member(const std::string& name, const Value& value, SpecRequest& spec
   } else if (name == "cache_pool") {
     spec.options.cache_bytes = parse_cache_pool(value);
   } else if (name == "data_copy_concurrency") {
-    parse_data_copy_concurrency(value);
+    spec.options.thread_limit = parse_data_copy_concurrency(value);
   } else if (name == "recheck_cached_data") {
     mode.recheck_data = parse_recheck(value, name, spec.recheck_data_is_time_bound);
   } else if (name == "recheck_cached_metadata") {

@@ -588,7 +588,7 @@ TEST(Spec, DataCopyConcurrency) {
   ASSERT_OK(open_spec(a, file_spec(url, R"("data_copy_concurrency": {"limit": "shared"})")));
   ASSERT_OK(open_spec(a, file_spec(url, R"("data_copy_concurrency": "data_copy_concurrency")")));
   EXPECT_STATUS(open_spec(a, file_spec(url, R"("data_copy_concurrency": {"limit": 0})")), ZARR_ERR_INVALID_ARGUMENT,
-                "data_copy_concurrency.limit");
+                "spec: 'data_copy_concurrency'");
 }
 
 TEST(Spec, StoreDataEqualToFillValue) {

@@ -7,7 +7,12 @@
 #include <numeric>
 #include <thread>
 
+#include <chrono>
+#include <mutex>
+#include <set>
+
 #include "capi_helpers.h"
+#include "zarr/zarr_plugin.h"
 #include "support/test_support.h"
 
 using namespace zarr::test;
@@ -176,4 +181,81 @@ TEST_F(ThreadCount, ShortUncompressedChunkIsACodecError) {
   EXPECT_STATUS(zarr_read_region(a, 2, lower, rows, out.data(), 256), ZARR_ERR_CODEC, "1.0");
   const uint64_t one_chunk[2] = {8, 8};
   EXPECT_STATUS(zarr_read_region(a, 2, lower, one_chunk, out.data(), 128), ZARR_ERR_CODEC, "1.0");
+}
+
+// ---- the per-handle limit: "data_copy_concurrency" --------------------------------
+
+namespace {
+
+// A pass-through codec that notes which threads decode (and takes a moment,
+// so that idle workers would pick up chunks).
+std::mutex decoder_threads_mutex;
+std::set<std::thread::id> decoder_threads;
+
+int pass_instance = 0;  // create must hand back a non-NULL instance
+
+int pass_create(void*, const char*, size_t, void** instance, char*, size_t) {
+  *instance = &pass_instance;
+  return ZARR_OK;
+}
+int pass_copy(const void* in, size_t nbytes, const zarr_codec_output* out) {
+  void* dst = out->allocate(out->context, nbytes);
+  if (!dst) return ZARR_ERR_NO_MEMORY;
+  std::memcpy(dst, in, nbytes);
+  return ZARR_OK;
+}
+int pass_encode(void*, const void* in, size_t nbytes, const zarr_codec_output* out) { return pass_copy(in, nbytes, out); }
+int pass_decode(void*, const void* in, size_t nbytes, size_t, const zarr_codec_output* out) {
+  {
+    std::lock_guard<std::mutex> lock(decoder_threads_mutex);
+    decoder_threads.insert(std::this_thread::get_id());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return pass_copy(in, nbytes, out);
+}
+void pass_destroy(void*) {}
+
+size_t threads_decoding(zarr_array* a) {
+  {
+    std::lock_guard<std::mutex> lock(decoder_threads_mutex);
+    decoder_threads.clear();
+  }
+  read_all<int32_t>(a);
+  std::lock_guard<std::mutex> lock(decoder_threads_mutex);
+  return decoder_threads.size();
+}
+
+}  // namespace
+
+TEST_F(ThreadCount, DataCopyConcurrencyLimitsTheThreadsOfOneHandle) {
+  zarr_codec_vtable v{};
+  v.struct_size = sizeof(v);
+  v.abi_version = ZARR_PLUGIN_ABI_VERSION;
+  v.name = "thread_noting_pass";
+  v.create = pass_create;
+  v.encode = pass_encode;
+  v.decode = pass_decode;
+  v.destroy = pass_destroy;
+  ASSERT_OK(zarr_codec_register(&v));
+  ASSERT_OK(zarr_set_thread_count(4));
+  TempDir dir;
+  const std::string url = dir / "a";
+  {
+    ArrayPtr a = create_array(url, array_meta("[64]", "[2]", "<i4", {{"compressor", R"({"id": "thread_noting_pass"})"}}));
+    ASSERT_OK(write_region(a, {0}, {64}, std::vector<int32_t>(64, 1)));
+  }
+  ArrayPtr limited;
+  ASSERT_OK(zarr_open_ex(limited.out(), url.c_str(), "r", R"({"data_copy_concurrency": {"limit": 1}})"));
+  EXPECT_EQ(threads_decoding(limited), 1u) << "every chunk on the calling thread";
+  ArrayPtr two;
+  ASSERT_OK(zarr_open_ex(two.out(), url.c_str(), "r", R"({"data_copy_concurrency": {"limit": 2}})"));
+  EXPECT_LE(threads_decoding(two), 2u);
+  ArrayPtr shared;
+  ASSERT_OK(zarr_open_ex(shared.out(), url.c_str(), "r", R"({"data_copy_concurrency": {"limit": "shared"}})"));
+  EXPECT_GT(threads_decoding(shared), 1u) << "32 chunks of 2 ms each on 4 threads";
+  for (const char* bad : {R"({"data_copy_concurrency": {"limit": 0}})", R"({"data_copy_concurrency": 3})",
+                          R"({"data_copy_concurrency": {"limit": 2, "x": 1}})"}) {
+    ArrayPtr a;
+    EXPECT_STATUS(zarr_open_ex(a.out(), url.c_str(), "r", bad), ZARR_ERR_INVALID_ARGUMENT, "'data_copy_concurrency'");
+  }
 }
