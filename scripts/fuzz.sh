@@ -22,7 +22,7 @@ else
   echo "fuzz: $peer is absent: fuzzing from the regression inputs only"
 fi
 
-ubsan_options=halt_on_error=1:print_stacktrace=1:suppressions=$PWD/tests/fuzz/ubsan.supp
+ubsan_options=halt_on_error=1:print_stacktrace=1
 status=0
 total=0
 for exe in "$build"/tests/fuzz/fuzz_*; do

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <cstring>
 
+#include <rapidjson/encodedstream.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -14,9 +17,11 @@
 namespace zarr::json {
 
 namespace {
-// Full precision so int64 and float fill values round-trip; NaN/Infinity
-// literals are accepted because some writers emit them.
-constexpr unsigned kParseFlags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag;
+// Numbers reach us as their text and are converted here (NumberConverter):
+// RapidJSON 1.1.0's own full-precision conversion has undefined behaviour
+// on a zero with a large exponent ("0e80"). NaN/Infinity literals are
+// accepted because some writers (Python's json) emit them.
+constexpr unsigned kParseFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
 
 std::string field_error(const std::string& where, const std::string& field, const char* expected) {
   return where + ": field '" + field + "' must be " + expected;
@@ -46,6 +51,66 @@ std::optional<size_t> too_deep_at(const std::string& text) {
 }
 }  // namespace
 
+namespace {
+
+// A RapidJSON handler that turns each number's text into the value
+// RapidJSON's own conversion would give, correctly rounded (std::from_chars),
+// and forwards everything to the document being built.
+struct NumberConverter {
+  explicit NumberConverter(rapidjson::Document& d) : doc(d) {}
+  rapidjson::Document& doc;
+  std::string bad_number;  // the number that stopped the parse, if one did
+
+  bool RawNumber(const char* text, rapidjson::SizeType length, bool) {
+    const char* end = text + length;
+    const bool integral = std::none_of(text, end, [](char c) { return c == '.' || c == 'e' || c == 'E' || c == 'N' || c == 'I'; });
+    if (integral) {
+      // As RapidJSON: an integer type when the value fits, else a double.
+      if (text[0] == '-') {
+        int64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(text, end, value);
+        if (ec == std::errc() && ptr == end) return doc.Int64(value);
+      } else {
+        uint64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(text, end, value);
+        if (ec == std::errc() && ptr == end) return doc.Uint64(value);
+      }
+    }
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(text, end, value);
+    if (ec == std::errc() && ptr == end) return doc.Double(value);
+    if (ec == std::errc::result_out_of_range && ptr == end && below_one(text, end)) {
+      return doc.Double(text[0] == '-' ? -0.0 : 0.0);  // underflow: zero, as RapidJSON and Python give
+    }
+    bad_number.assign(text, length);
+    return false;
+  }
+  // A number whose magnitude is below 1 (so an out-of-range one underflowed):
+  // a negative exponent, or no exponent and an integer part of zero.
+  static bool below_one(const char* text, const char* end) {
+    const char* e = std::find_if(text, end, [](char c) { return c == 'e' || c == 'E'; });
+    if (e != end) return e + 1 < end && e[1] == '-';
+    const char* digits = text[0] == '-' ? text + 1 : text;
+    return digits < end && digits[0] == '0';
+  }
+
+  bool Null() { return doc.Null(); }
+  bool Bool(bool b) { return doc.Bool(b); }
+  bool Int(int i) { return doc.Int(i); }
+  bool Uint(unsigned u) { return doc.Uint(u); }
+  bool Int64(int64_t i) { return doc.Int64(i); }
+  bool Uint64(uint64_t u) { return doc.Uint64(u); }
+  bool Double(double d) { return doc.Double(d); }
+  bool String(const char* str, rapidjson::SizeType length, bool copy) { return doc.String(str, length, copy); }
+  bool StartObject() { return doc.StartObject(); }
+  bool Key(const char* str, rapidjson::SizeType length, bool copy) { return doc.Key(str, length, copy); }
+  bool EndObject(rapidjson::SizeType members) { return doc.EndObject(members); }
+  bool StartArray() { return doc.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) { return doc.EndArray(elements); }
+};
+
+}  // namespace
+
 rapidjson::Document parse(const std::string& text, const std::string& where) {
   if (text.size() > kMaxDocumentBytes) {
     fail(ZARR_ERR_INVALID_METADATA, where + ": document of " + std::to_string(text.size()) +
@@ -56,11 +121,23 @@ rapidjson::Document parse(const std::string& text, const std::string& where) {
                                         " levels at offset " + std::to_string(*at));
   }
   rapidjson::Document doc;
-  doc.Parse<kParseFlags>(text.data(), text.size());
-  if (doc.HasParseError()) {
-    fail(ZARR_ERR_INVALID_METADATA, where + ": malformed JSON at offset " +
-                                        std::to_string(doc.GetErrorOffset()) + ": " +
-                                        rapidjson::GetParseError_En(doc.GetParseError()));
+  rapidjson::ParseResult result;
+  NumberConverter converter(doc);
+  auto generate = [&](rapidjson::Document& handler) {
+    (void)handler;  // the converter forwards to it
+    rapidjson::MemoryStream bytes(text.data(), text.size());
+    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(bytes);
+    rapidjson::Reader reader;
+    result = reader.Parse<kParseFlags>(input, converter);
+    return !result.IsError();
+  };
+  doc.Populate(generate);
+  if (result.IsError()) {
+    const std::string reason = converter.bad_number.empty()
+                                   ? rapidjson::GetParseError_En(result.Code())
+                                   : "number " + converter.bad_number + " is out of the range of a double";
+    fail(ZARR_ERR_INVALID_METADATA,
+         where + ": malformed JSON at offset " + std::to_string(result.Offset()) + ": " + reason);
   }
   return doc;
 }

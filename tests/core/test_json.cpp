@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
+
 #include "core/error.h"
 #include "core/json.h"
 
@@ -60,6 +63,50 @@ TEST(Json, LargeIntegersKeepPrecision) {
   auto doc = json::parse("{\"v\": 18446744073709551615, \"w\": -9223372036854775808}", "m");
   EXPECT_EQ(json::get_uint(doc["v"], "v", "m"), UINT64_MAX);
   EXPECT_EQ(json::get_int(doc["w"], "w", "m"), INT64_MIN);
+}
+
+// Numbers are converted from their text by libzarr (RapidJSON's own
+// full-precision conversion has undefined behaviour on "0e80"): the values
+// and the integer/double kinds are those of a correctly rounded parse.
+TEST(Json, NumbersAreConvertedExactly) {
+  auto doc = json::parse(
+      "[0e80, -0.0e-400, 1e-400, -1e-400, 0.1, 2.2250738585072011e-308, 1.7976931348623157e308, "
+      "9007199254740993, 18446744073709551616, -9223372036854775809, 5, -5, NaN, -Infinity, 1E2, 4.9e-324]",
+      "m");
+  const auto& a = doc.GetArray();
+  ASSERT_EQ(a.Size(), 16u);
+  EXPECT_TRUE(a[0].IsDouble());
+  EXPECT_EQ(a[0].GetDouble(), 0.0);
+  EXPECT_TRUE(std::signbit(a[1].GetDouble()));
+  EXPECT_EQ(a[2].GetDouble(), 0.0) << "underflow is zero, as Python's json gives";
+  EXPECT_TRUE(a[3].GetDouble() == 0.0 && std::signbit(a[3].GetDouble()));
+  EXPECT_EQ(a[4].GetDouble(), 0.1);
+  EXPECT_EQ(a[5].GetDouble(), 2.2250738585072011e-308);
+  EXPECT_EQ(a[6].GetDouble(), 1.7976931348623157e308);
+  ASSERT_TRUE(a[7].IsUint64());
+  EXPECT_EQ(a[7].GetUint64(), 9007199254740993u) << "integers beyond 2^53 are kept exactly";
+  ASSERT_TRUE(a[8].IsDouble()) << "beyond uint64: a double, as RapidJSON gives";
+  EXPECT_EQ(a[8].GetDouble(), 18446744073709551616.0);
+  ASSERT_TRUE(a[9].IsDouble());
+  EXPECT_EQ(a[9].GetDouble(), -9223372036854775809.0);
+  EXPECT_TRUE(a[10].IsInt() && a[10].IsUint() && a[10].GetInt() == 5);
+  EXPECT_TRUE(a[11].IsInt() && !a[11].IsUint() && a[11].GetInt() == -5);
+  EXPECT_TRUE(std::isnan(a[12].GetDouble()));
+  EXPECT_EQ(a[13].GetDouble(), -HUGE_VAL);
+  EXPECT_EQ(a[14].GetDouble(), 100.0);
+  EXPECT_EQ(a[15].GetDouble(), 4.9e-324);
+}
+
+TEST(Json, NumbersBeyondADoubleAreMalformed) {
+  for (const char* text : {"[1e400]", "{\"fill_value\": -2e308}"}) {
+    try {
+      json::parse(text, "a/.zarray");
+      ADD_FAILURE() << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ZARR_ERR_INVALID_METADATA);
+      EXPECT_NE(std::string(e.what()).find("a/.zarray: malformed JSON at offset"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Json, PrettyOutputIsPythonJsonDumps) {
