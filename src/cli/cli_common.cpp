@@ -6,6 +6,9 @@
 #include <optional>
 
 #include <rapidjson/error/en.h>
+
+#include "core/error.h"
+#include "core/json.h"
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -148,12 +151,11 @@ std::string array_attributes_json(const zarr_array* array) {
 }
 
 rapidjson::Document parse_json(const std::string& text, const std::string& what) {
-  rapidjson::Document doc;
-  doc.Parse(text.c_str(), text.size());
-  if (doc.HasParseError()) {
-    usage_error(what + " is not valid JSON: " + rapidjson::GetParseError_En(doc.GetParseError()));
+  try {
+    return zarr::json::parse(text, what);
+  } catch (const zarr::Error& e) {
+    usage_error(std::string(e.what()) + " (" + what + " is not valid JSON)");
   }
-  return doc;
 }
 
 std::string to_json(const rapidjson::Value& value) {

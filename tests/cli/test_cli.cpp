@@ -258,6 +258,27 @@ TEST(Cli, CpConvertsFormatAndChunksKeepingValues) {
   EXPECT_EQ(run_tool({"cat", verbatim, "--raw"}).out, run_tool({"cat", source, "--raw"}).out);
 }
 
+// Float fill values whose shortest text a naive decimal conversion misreads
+// (RapidJSON's default one gave ...965e-143 for the first) keep their bits.
+TEST(Cli, CpKeepsTheBitsOfAFloatFillValue) {
+  TempDir dir;
+  const std::string source = dir / "f";
+  std::filesystem::create_directories(source);
+  for (const char* fill : {"1.3927926388013963e-143", "9.599801275636446e-283", "0.30000000000000004"}) {
+    std::ofstream(std::filesystem::path(source) / ".zarray")
+        << R"({"chunks": [2], "compressor": null, "dtype": "<f8", "fill_value": )" << fill
+        << R"(, "filters": null, "order": "C", "shape": [4], "zarr_format": 2})";
+    for (const char* format : {"2", "3"}) {
+      const std::string copy = dir / (std::string("copy") + format);
+      std::filesystem::remove_all(copy);
+      RunResult r = run_tool({"cp", source, copy, "--chunks", "4", "--format", format});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const std::string metadata = read_text(std::filesystem::path(copy) / (format[0] == '2' ? ".zarray" : "zarr.json"));
+      EXPECT_NE(metadata.find(std::string("\"fill_value\": ") + fill), std::string::npos) << metadata;
+    }
+  }
+}
+
 // Runs a shell command line under a pseudo-terminal (util-linux `script`), so
 // zarrtool sees a terminal on stdin, stdout and stderr; `input` is typed in.
 RunResult run_on_terminal(const std::string& command_line, const std::string& input = "") {
