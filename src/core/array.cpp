@@ -10,6 +10,7 @@
 #include "core/hierarchy.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "core/shard_part_read.h"
 #include "grid/chunk_grid.h"
 #include "core/strided_copy.h"
 #include "metadata/v1_metadata.h"
@@ -450,33 +451,9 @@ void Array::decode_and_cache(const std::optional<Bytes>& stored, const std::stri
   cache_->put(key, std::move(chunk), generation);
 }
 
-// The cache's key for a shard's index: '#' appears in no chunk key.
-std::string shard_index_key(const std::string& shard_key) { return shard_key + "#index"; }
-
 void Array::forget_cached(const std::string& key) const {
-  if (!cache_) return;
-  cache_->forget(key);
-  if (meta_.codecs.partial_reads()) cache_->forget(shard_index_key(key));
-}
-
-// Shards too big for the cache are read in part; their index (or that the
-// shard is absent) is kept, so the next part needs no index request.
-ArrayToBytesCodec::RangeReader Array::keeping_shard_index(const std::string& key,
-                                                          ArrayToBytesCodec::RangeReader read) const {
-  const std::optional<ArrayToBytesCodec::RangeRequest> locate = meta_.codecs.array_to_bytes()->locating_request();
-  if (!locate) return read;
-  return [this, key, locate, read](int64_t offset, std::optional<uint64_t> length) -> std::optional<Bytes> {
-    if (!(ArrayToBytesCodec::RangeRequest{offset, length} == *locate)) return read(offset, length);
-    const std::string index_key = shard_index_key(key);
-    if (std::optional<ChunkCache::Entry> kept = cache_->find(index_key)) {
-      if (!*kept) return std::nullopt;
-      return **kept;
-    }
-    const uint64_t generation = cache_->generation();
-    std::optional<Bytes> index = read(offset, length);
-    cache_->put(index_key, index ? std::make_shared<const Bytes>(*index) : nullptr, generation);
-    return index;
-  };
+  if (meta_.codecs.partial_reads()) shard_indexes_.forget(key);
+  if (cache_) cache_->forget(key);
 }
 
 // A shard the region covers: one read into the thread's scratch (a single
@@ -648,29 +625,42 @@ void Array::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionT
                target.chunk_strides, target.base + byte_offset(ov.region_offset, target.strides), target.strides);
 }
 
+// A shard replaced by another writer between the reads of one part (or
+// since its index was kept) is read again; after kShardReadAttempts such
+// reads in a row it is read whole, in one request.
+constexpr int kShardReadAttempts = 3;
+
 bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                             const std::vector<int64_t>& dst_strides) const {
-  ArrayToBytesCodec::RangeReader read_store = [&](int64_t offset, std::optional<uint64_t> length) {
-    ByteRange range;
-    if (offset < 0) {
-      range.suffix = static_cast<uint64_t>(-offset);
-    } else {
-      range.offset = static_cast<uint64_t>(offset);
-      range.length = length;
-    }
-    return chunk_store_->get_range(key, range);
-  };
-  const ArrayToBytesCodec::RangeReader read = cache_ ? keeping_shard_index(key, read_store) : read_store;
-  // A partial read makes several requests (index, then inner chunks): hold
-  // the chunk's lock so a writer in this process cannot replace the shard
-  // between them and pair an old index with new bytes.
+  // A writer in this process replaces the shard under this lock: hold it so
+  // that stores which cannot tell versions never pair an old index with new bytes.
   std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
   try {
-    return meta_.codecs.array_to_bytes()->partial_decode(read, meta_.codecs.decoded(), ov.chunk_offset, ov.count, dst,
-                                                         dst_strides);
+    for (int attempt = 0; attempt < kShardReadAttempts; ++attempt) {
+      try {
+        return read_shard_part(key, ov, dst, dst_strides);
+      } catch (const ShardChanged&) {
+        shard_indexes_.forget(key);  // so the next attempt reads the index afresh
+      }
+    }
+    std::optional<Bytes> whole = chunk_store_->get(key);
+    if (!whole) return false;
+    meta_.codecs.array_to_bytes()->decode_box(ByteView(whole->data(), whole->size()), meta_.codecs.decoded(),
+                                              ov.chunk_offset, ov.count, dst, dst_strides);
+    return true;
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }
+}
+
+bool Array::read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+                            const std::vector<int64_t>& dst_strides) const {
+  const auto& codec = meta_.codecs.array_to_bytes();
+  ShardPartRead part(*chunk_store_, key, codec->locating_request(), &shard_indexes_, cache_ != nullptr);
+  const bool found = codec->partial_decode(part.reader(), meta_.codecs.decoded(), ov.chunk_offset, ov.count, dst,
+                                           dst_strides);
+  part.keep_index();
+  return found;
 }
 
 void Array::write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const void* data,
@@ -787,6 +777,7 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
   }
   erase_chunks_outside(new_shape);
   if (cache_) cache_->forget_all();
+  shard_indexes_.forget_all();
 }
 
 void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) {

@@ -175,8 +175,10 @@ class Array {
   // A write changed the chunk: the cache must not serve its old bytes (nor,
   // for a shard, its old index).
   void forget_cached(const std::string& key) const;
-  ArrayToBytesCodec::RangeReader keeping_shard_index(const std::string& key,
-                                                     ArrayToBytesCodec::RangeReader read) const;
+  // Part of a shard, through its index (kept between calls: shard_part_read.h);
+  // false when the shard is absent.
+  bool read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+                       const std::vector<int64_t>& dst_strides) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
   bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
@@ -253,6 +255,10 @@ class Array {
   mutable std::mutex attributes_mutex_;
   mutable std::optional<std::string> attributes_;
   std::unique_ptr<ChunkCache> cache_;  // null unless opened with "cache_pool"
+  // Indexes of shards read in part, checked against the shard's version on
+  // use (core/shard_part_read.h); 2 KiB each for 128 inner chunks.
+  static constexpr uint64_t kShardIndexCacheBytes = uint64_t{16} << 20;
+  mutable ChunkCache shard_indexes_{kShardIndexCacheBytes};
   // Set by assume(): why the stored metadata must not be written.
   std::optional<std::string> metadata_assumed_;
 };

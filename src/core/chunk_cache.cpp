@@ -9,11 +9,12 @@ uint64_t ChunkCache::footprint(const std::string& key, const Entry& chunk) {
   return (chunk ? chunk->size() : 0) + key.size() + kBookkeeping;
 }
 
-std::optional<ChunkCache::Entry> ChunkCache::find(const std::string& key) {
+std::optional<ChunkCache::Entry> ChunkCache::find(const std::string& key, std::string* version) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto slot = slots_.find(key);
   if (slot == slots_.end()) return std::nullopt;
   uses_.splice(uses_.begin(), uses_, slot->second.use);
+  if (version) *version = slot->second.version;
   return slot->second.chunk;
 }
 
@@ -22,15 +23,15 @@ uint64_t ChunkCache::generation() const {
   return generation_;
 }
 
-void ChunkCache::put(const std::string& key, Entry chunk, uint64_t generation) {
-  const uint64_t bytes = footprint(key, chunk);
+void ChunkCache::put(const std::string& key, Entry chunk, uint64_t generation, std::string version) {
+  const uint64_t bytes = footprint(key, chunk) + version.size();
   std::lock_guard<std::mutex> lock(mutex_);
   if (bytes > byte_limit_ || generation != generation_) return;
   auto existing = slots_.find(key);
   if (existing != slots_.end()) drop(existing);
   while (bytes_used_ + bytes > byte_limit_) drop(slots_.find(uses_.back()));
   uses_.push_front(key);
-  slots_.emplace(key, Slot{std::move(chunk), bytes, uses_.begin()});
+  slots_.emplace(key, Slot{std::move(chunk), std::move(version), bytes, uses_.begin()});
   bytes_used_ += bytes;
 }
 

@@ -30,13 +30,16 @@ class ChunkCache {
 
   explicit ChunkCache(uint64_t byte_limit) : byte_limit_(byte_limit) {}
 
-  // The cached chunk (and it becomes the most recently used), or nullopt.
-  std::optional<Entry> find(const std::string& key);
+  // The cached chunk (and it becomes the most recently used), or nullopt;
+  // `version`, when given, receives the version it was put with.
+  std::optional<Entry> find(const std::string& key, std::string* version = nullptr);
   // Counter to give put(): read it before fetching the chunk from the store.
   uint64_t generation() const;
   // Keep a chunk unless it alone is above the limit or a chunk was forgotten
   // after `generation`; older chunks go until the total fits.
-  void put(const std::string& key, Entry chunk, uint64_t generation);
+  // `version`: the stored value's version it was decoded from
+  // (Store::VersionedBytes), for a reader that checks it.
+  void put(const std::string& key, Entry chunk, uint64_t generation, std::string version = {});
   // A write changed the chunk (or the array's shape changed: forget_all).
   void forget(const std::string& key);
   void forget_all();
@@ -47,6 +50,7 @@ class ChunkCache {
  private:
   struct Slot {
     Entry chunk;
+    std::string version;
     uint64_t bytes;
     std::list<std::string>::iterator use;  // position in uses_
   };

@@ -60,6 +60,11 @@ class ConsolidatedStore final : public Store {
 
   bool fetches_concurrently() const override { return inner_->fetches_concurrently(); }
 
+  VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
+    if (source(key) == Source::Inner) return inner_->get_range_versioned(key, range);
+    return {get_range(key, range), {}};
+  }
+
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     if (source(key) != Source::Inner) {
       std::optional<Bytes> whole = get(key);

@@ -281,7 +281,10 @@ class FilesystemStore final : public Store {
       : root_(clean_root(root)), options_(options) {}
 
   std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
-  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override;
+  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
+    return get_range_versioned(key, range).bytes;
+  }
+  VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override;
   std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override;
   std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
                                       const std::vector<Piece>& pieces) const override;
@@ -313,6 +316,7 @@ class FilesystemStore final : public Store {
     Fd fd;
     std::string file;
     uint64_t size;
+    std::string version;  // of the file the descriptor reads (Store::VersionedBytes)
   };
   std::optional<OpenValue> open_value(const std::string& key) const;
   static size_t read_at(const OpenValue& value, uint64_t offset, uint8_t* out, size_t size);
@@ -326,7 +330,7 @@ class FilesystemStore final : public Store {
 
 std::optional<FilesystemStore::OpenValue> FilesystemStore::open_value(const std::string& key) const {
   keys::check_key(key);
-  OpenValue value{Fd(-1), file_of(key), 0};
+  OpenValue value{Fd(-1), file_of(key), 0, {}};
   // O_NONBLOCK: opening a FIFO someone left in the tree must not hang.
   value.fd = Fd(::open(value.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (value.fd.get() < 0) {
@@ -338,6 +342,10 @@ std::optional<FilesystemStore::OpenValue> FilesystemStore::open_value(const std:
   if (S_ISDIR(st.st_mode)) return std::nullopt;  // a "folder" of keys, not a key
   if (!S_ISREG(st.st_mode)) fail(ZARR_ERR_IO, "cannot read " + keys::quote(value.file) + ": not a regular file");
   value.size = static_cast<uint64_t>(st.st_size);
+  // Writers replace a file by renaming a new one over it (a new inode), or
+  // write it in place (a new modification time): either changes this.
+  value.version = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) +
+                  ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
   return value;
 }
 
@@ -357,13 +365,13 @@ size_t FilesystemStore::read_at(const OpenValue& value, uint64_t offset, uint8_t
   return done;
 }
 
-std::optional<Bytes> FilesystemStore::get_range(const std::string& key, const ByteRange& range) const {
+Store::VersionedBytes FilesystemStore::get_range_versioned(const std::string& key, const ByteRange& range) const {
   std::optional<OpenValue> value = open_value(key);
-  if (!value) return std::nullopt;
+  if (!value) return {};
   keys::Span span = keys::clip(value->size, range);
   Bytes out(span.end - span.begin);
   out.resize(read_at(*value, span.begin, out.data(), out.size()));
-  return out;
+  return {std::move(out), std::move(value->version)};
 }
 
 std::optional<size_t> FilesystemStore::get_into(const std::string& key, const Destination& destination) const {

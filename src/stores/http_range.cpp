@@ -97,14 +97,14 @@ RangeAnswer take_range(const ByteRange& range, HttpResponse& response, const std
   return {std::nullopt, explicit_range};
 }
 
-std::optional<Bytes> fetch_range(const HttpClient& client, const ByteRange& range, const RangedGet& how) {
+Store::VersionedBytes fetch_range(const HttpClient& client, const ByteRange& range, const RangedGet& how) {
   HttpRequest request = how.request(range);
   HttpResponse response = client.perform(request);
-  if (how.is_absent(response)) return std::nullopt;
-  if (response.status == 416) return Bytes{};
+  if (how.is_absent(response)) return {};
+  if (response.status == 416) return {Bytes{}, {}};
   if (response.status != 200 && response.status != 206) how.fail(request, response);
   RangeAnswer answer = take_range(range, response, how.describe(request));
-  if (answer.bytes) return answer.bytes;
+  if (answer.bytes) return {std::move(answer.bytes), response.header("etag").value_or("")};
   // The server misread the range: ask for the same bytes by their offsets.
   const ByteRange explicit_range = *answer.ask_again;
   request = how.request(explicit_range);
@@ -112,7 +112,7 @@ std::optional<Bytes> fetch_range(const HttpClient& client, const ByteRange& rang
   if (response.status != 200 && response.status != 206) how.fail(request, response);
   answer = take_range(explicit_range, response, how.describe(request));
   if (!answer.bytes) fail(ZARR_ERR_IO, how.describe(request) + ": the server does not send the bytes asked for");
-  return answer.bytes;
+  return {std::move(answer.bytes), response.header("etag").value_or("")};
 }
 
 }  // namespace zarr

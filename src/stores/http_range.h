@@ -41,7 +41,8 @@ struct RangedGet {
 
 // The bytes of a non-empty range through `client`: nullopt when absent, an
 // empty value when the range starts past the end (status 416), and a second,
-// explicit request when the server misread the first (see take_range).
-std::optional<Bytes> fetch_range(const HttpClient& client, const ByteRange& range, const RangedGet& how);
+// explicit request when the server misread the first (see take_range). The
+// version is the ETag the server sent with the bytes ("" without one).
+Store::VersionedBytes fetch_range(const HttpClient& client, const ByteRange& range, const RangedGet& how);
 
 }  // namespace zarr

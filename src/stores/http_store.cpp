@@ -66,7 +66,11 @@ class HttpStore final : public Store {
   }
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
-    if (is_empty_range(range)) return exists(key) ? std::optional<Bytes>(Bytes{}) : std::nullopt;
+    return get_range_versioned(key, range).bytes;
+  }
+
+  VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
+    if (is_empty_range(range)) return {exists(key) ? std::optional<Bytes>(Bytes{}) : std::nullopt, {}};
     RangedGet how;
     how.request = [&](const ByteRange& r) { return request("GET", key, range_header(r)); };
     how.is_absent = [](const HttpResponse& response) { return is_absent_status(response.status); };

@@ -98,7 +98,11 @@ class S3Store final : public Store {
   }
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
-    if (is_empty_range(range)) return exists(key) ? std::optional<Bytes>(Bytes{}) : std::nullopt;
+    return get_range_versioned(key, range).bytes;
+  }
+
+  VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
+    if (is_empty_range(range)) return {exists(key) ? std::optional<Bytes>(Bytes{}) : std::nullopt, {}};
     RangedGet how;
     how.request = [&](const ByteRange& r) { return object_request("GET", key, {{"range", range_value(r)}}); };
     how.is_absent = [this](const HttpResponse& response) { return means_absent(response); };

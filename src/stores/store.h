@@ -35,6 +35,20 @@ class Store {
   virtual std::optional<Bytes> get(const std::string& key) const = 0;
   // Byte range of a value; std::nullopt when absent. A range past the end is clipped.
   virtual std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const = 0;
+  // A byte range with the version of the value it was read from: a token
+  // that changes whenever the value may have (the filesystem: the file's
+  // device, inode, size and modification time; HTTP and S3: the ETag sent
+  // with the bytes), or "" when the store cannot tell (the default). Two
+  // reads that give the same non-empty version read the same value, so the
+  // array engine can keep a shard's index and check each later read of the
+  // shard against it.
+  struct VersionedBytes {
+    std::optional<Bytes> bytes;
+    std::string version;
+  };
+  virtual VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const {
+    return {get_range(key, range), {}};
+  }
   // The whole values of many keys, in the order given (std::nullopt for an
   // absent key). Remote stores fetch them concurrently; by default they are
   // read one after another.

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <numeric>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -91,6 +92,29 @@ TEST(Sharding, CompressedInnerChunksAndIndexAtStart) {
   std::vector<int32_t> v = iota32(100);
   EXPECT_EQ(write_then_read_all<int32_t>(a, {0, 0}, {10, 10}, v), v);
   EXPECT_EQ(read_region<int32_t>(open_array(dir / "a"), {4, 3}, {2, 5}), box_of(v, 10, 4, 3, 2, 5));
+}
+
+// A handle keeps the index of a shard it read in part; when another writer
+// (another handle here, another process alike) replaces the shard, the kept
+// index no longer matches and must not be used: the inner chunks moved.
+TEST(Sharding, AShardReplacedByAnotherWriterIsNotReadThroughItsOldIndex) {
+  TempDir dir;
+  const std::string url = dir / "a";
+  ArrayPtr writer = create_array(url, sharded_meta("[10, 10]", "[10, 10]", "[5, 2]", "int32", "0", gzip_codecs()));
+  std::vector<int32_t> smooth = iota32(100);
+  ASSERT_OK(write_region(writer, {0, 0}, {10, 10}, smooth));
+  ArrayPtr reader = open_array(url);
+  EXPECT_EQ(read_region<int32_t>(reader, {4, 3}, {2, 5}), box_of(smooth, 10, 4, 3, 2, 5));
+  // Values that compress differently: every inner chunk changes size and place.
+  std::vector<int32_t> rough(100);
+  std::mt19937 random(7);
+  for (int32_t& x : rough) x = static_cast<int32_t>(random());
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<int32_t>& now = round % 2 == 0 ? rough : smooth;
+    ASSERT_OK(write_region(writer, {0, 0}, {10, 10}, now));
+    EXPECT_EQ(read_region<int32_t>(reader, {4, 3}, {2, 5}), box_of(now, 10, 4, 3, 2, 5)) << "round " << round;
+    EXPECT_EQ(read_region<int32_t>(reader, {0, 0}, {3, 3}), box_of(now, 10, 0, 0, 3, 3)) << "round " << round;
+  }
 }
 
 TEST(Sharding, EdgeShardsOfARaggedArray) {

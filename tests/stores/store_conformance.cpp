@@ -131,6 +131,18 @@ void StoreWriteConformance::SetUp() {
 
 // ---- reading ------------------------------------------------------------------------
 
+TEST_P(StoreReadConformance, VersionsOfOneValueAgree) {
+  for (const auto& [key, value] : read_fixture()) {
+    if (value.size() < 4) continue;
+    SCOPED_TRACE(key);
+    const Store::VersionedBytes head = store_->get_range_versioned(key, range(0, 2));
+    const Store::VersionedBytes tail = store_->get_range_versioned(key, suffix(2));
+    EXPECT_EQ(text(head.bytes), value.substr(0, 2));
+    EXPECT_EQ(text(tail.bytes), value.substr(value.size() - 2));
+    EXPECT_EQ(head.version, tail.version);
+  }
+}
+
 TEST_P(StoreReadConformance, WholeValuesReadBackExactly) {
   for (const auto& [key, value] : read_fixture()) {
     SCOPED_TRACE(key);
@@ -448,6 +460,29 @@ TEST_P(StoreWriteConformance, WritingAKeyTwiceKeepsTheLastValue) {
   put(*store_, "k", "");
   EXPECT_EQ(text(store_->get("k")), "");
   EXPECT_EQ(store_->list_prefix(""), (Keys{"k"}));
+}
+
+// Versions (Store::get_range_versioned): reads of one value agree; a value
+// replaced by another of the same size has another version; an absent key
+// has none. A store that cannot tell gives "" for all.
+TEST_P(StoreWriteConformance, VersionsTellAReplacedValueApart) {
+  put(*store_, "k", "first value");
+  const Store::VersionedBytes head = store_->get_range_versioned("k", range(0, 5));
+  const Store::VersionedBytes tail = store_->get_range_versioned("k", suffix(5));
+  EXPECT_EQ(text(head.bytes), "first");
+  EXPECT_EQ(text(tail.bytes), "value");
+  EXPECT_EQ(head.version, tail.version);
+  put(*store_, "k", "other value");
+  const Store::VersionedBytes replaced = store_->get_range_versioned("k", range(0, 5));
+  EXPECT_EQ(text(replaced.bytes), "other");
+  if (head.version.empty()) {
+    EXPECT_EQ(replaced.version, "") << "a store tells versions of every value or of none";
+  } else {
+    EXPECT_NE(replaced.version, head.version);
+  }
+  const Store::VersionedBytes absent = store_->get_range_versioned("missing", range(0, 5));
+  EXPECT_FALSE(absent.bytes.has_value());
+  EXPECT_EQ(absent.version, "");
 }
 
 TEST_P(StoreWriteConformance, EraseRemovesOnlyThatKey) {

@@ -571,6 +571,55 @@ TEST_F(MisbehavingServerTest, CacheKeepsTheIndexOfShardsReadInPart) {
   }
 }
 
+// A server that sends ETags (as S3 and nginx do) lets a handle keep shard
+// indexes without a cache_pool: the next part of a shard costs one request.
+// When the shard is replaced (its ETag changes), the kept index is dropped
+// at the first read of the new shard, before any of its bytes is used.
+TEST_F(MisbehavingServerTest, ShardIndexesAreKeptAndCheckedByETag) {
+  const remote_test::ArrayCase& c = remote_test::array_cases()[2];
+  ASSERT_EQ(c.name, "v3_sharded_end");
+  remote_test::write_case(dir_ / c.name, c, nullptr);
+  std::atomic<int> shard_requests{0};
+  test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {
+    if (is_chunk_path(r.path)) ++shard_requests;
+    test::ScriptedReply reply = test::ScriptedHttpServer::serve_file(dir_.path(), r);
+    if (reply.status / 100 == 2) {
+      const Bytes content = test::read_file(dir_.path() + r.path);
+      const std::string text(content.begin(), content.end());
+      reply.headers.push_back("ETag: \"" + std::to_string(std::hash<std::string>()(text)) + "\"");
+    }
+    return reply;
+  });
+  zarr_array* array = nullptr;
+  ASSERT_EQ(zarr_open(&array, (server.url() + "/" + c.name).c_str(), "r"), ZARR_OK) << zarr_last_error();
+  const std::vector<int32_t> expected = remote_test::expected_contents();
+  const std::vector<int32_t> want = {expected[16 * remote_test::kCols + 7], expected[16 * remote_test::kCols + 8],
+                                     expected[17 * remote_test::kCols + 7], expected[17 * remote_test::kCols + 8]};
+  std::vector<int32_t> window(4);
+  uint64_t start[2] = {16, 7}, count[2] = {2, 2};
+  auto requests_of_a_read = [&] {
+    const int before = shard_requests;
+    EXPECT_EQ(zarr_read_region(array, 2, start, count, window.data(), 16), ZARR_OK) << zarr_last_error();
+    EXPECT_EQ(window, want);
+    return shard_requests - before;
+  };
+  EXPECT_EQ(requests_of_a_read(), 2) << "index + inner chunk";
+  EXPECT_EQ(requests_of_a_read(), 1) << "the inner chunk alone";
+  // Another writer empties the inner chunk before it (fill value 7): the
+  // inner chunk read moves within the shard.
+  {
+    zarr_array* writer = nullptr;
+    ASSERT_EQ(zarr_open(&writer, (dir_ / c.name).c_str(), "r+"), ZARR_OK) << zarr_last_error();
+    std::vector<int32_t> fill(8 * 7, 7);
+    uint64_t at[2] = {16, 0}, extent[2] = {8, 7};
+    ASSERT_EQ(zarr_write_region(writer, 2, at, extent, fill.data(), fill.size() * 4), ZARR_OK) << zarr_last_error();
+    zarr_close(writer);
+  }
+  EXPECT_EQ(requests_of_a_read(), 3) << "the inner chunk at its old place (another ETag), then index + inner chunk";
+  EXPECT_EQ(requests_of_a_read(), 1);
+  zarr_close(array);
+}
+
 TEST_F(MisbehavingServerTest, CustomHeadersAreSentWithEveryRequest) {
   std::atomic<int> without{0};
   test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {

@@ -87,6 +87,17 @@ TEST_F(FilesystemStoreTest, KeysAreFilesUnderTheRoot) {
   EXPECT_EQ(make_filesystem_store(root() + "//")->describe(), root());
 }
 
+// The filesystem tells versions (so kept shard indexes are checked): a
+// rewrite of the same bytes is a new file, hence a new version too.
+TEST_F(FilesystemStoreTest, EveryWriteMakesANewVersion) {
+  put("k", "same bytes");
+  const std::string first = store_->get_range_versioned("k", ByteRange{}).version;
+  EXPECT_FALSE(first.empty());
+  EXPECT_EQ(store_->get_range_versioned("k", ByteRange{2, 3, std::nullopt}).version, first);
+  put("k", "same bytes");
+  EXPECT_NE(store_->get_range_versioned("k", ByteRange{}).version, first);
+}
+
 TEST_F(FilesystemStoreTest, RootIsCreatedOnFirstWriteOnly) {
   std::shared_ptr<Store> deep = make_filesystem_store(dir_ / "x/y/root");
   EXPECT_FALSE(deep->get("k").has_value());
