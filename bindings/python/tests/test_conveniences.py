@@ -56,6 +56,19 @@ def test_thread_count_can_be_set_and_restored():
         libzarr.set_thread_count(100000)
 
 
+def test_one_handle_can_be_limited_to_fewer_threads(tmp_path):
+    url = str(tmp_path / "t")
+    values = np.arange(64 * 64, dtype="<i4").reshape(64, 64)
+    array = libzarr.create(url, {"zarr_format": 2, "shape": [64, 64], "chunks": [8, 8], "dtype": "<i4"})
+    array[...] = values
+    array.close()
+    limited = libzarr.open_array(url, data_copy_concurrency={"limit": 1})
+    assert np.array_equal(limited[...], values)
+    limited.close()
+    with pytest.raises(libzarr.InvalidArgumentError, match="data_copy_concurrency"):
+        libzarr.open_array(url, data_copy_concurrency={"limit": 0})
+
+
 def test_open_spec_creates_then_opens_with_constraints(tmp_path):
     spec = {"driver": "zarr", "kvstore": {"driver": "file", "path": str(tmp_path / "s.zarr")},
             "metadata": {"shape": [6, 4], "chunks": [3, 2], "dtype": "<i2", "fill_value": 5}, "create": True}
