@@ -5,8 +5,6 @@
 // assumed). See docs/spec.md for the member-by-member table.
 #include "core/spec.h"
 
-#include "concurrency/thread_pool.h"
-
 #include <atomic>
 #include <cmath>
 #include <optional>

@@ -282,9 +282,11 @@ class FilesystemStore final : public Store {
 
   std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
-    return get_range_versioned(key, range).bytes;
+    return read_range(key, range, false).bytes;
   }
-  VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override;
+  VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
+    return read_range(key, range, true);
+  }
   std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override;
   std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
                                       const std::vector<Piece>& pieces) const override;
@@ -316,8 +318,10 @@ class FilesystemStore final : public Store {
     Fd fd;
     std::string file;
     uint64_t size;
-    std::string version;  // of the file the descriptor reads (Store::VersionedBytes)
+    struct stat status;  // of the file the descriptor reads
   };
+  // The range, with the file's version when asked (Store::VersionedBytes).
+  VersionedBytes read_range(const std::string& key, const ByteRange& range, bool with_version) const;
   std::optional<OpenValue> open_value(const std::string& key) const;
   static size_t read_at(const OpenValue& value, uint64_t offset, uint8_t* out, size_t size);
   static size_t read_vector_at(const OpenValue& value, uint64_t offset, std::vector<iovec>& iov);
@@ -337,15 +341,11 @@ std::optional<FilesystemStore::OpenValue> FilesystemStore::open_value(const std:
     if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
     fail_io("open", value.file, errno);
   }
-  struct stat st;
+  struct stat& st = value.status;
   if (::fstat(value.fd.get(), &st) != 0) fail_io("inspect", value.file, errno);
   if (S_ISDIR(st.st_mode)) return std::nullopt;  // a "folder" of keys, not a key
   if (!S_ISREG(st.st_mode)) fail(ZARR_ERR_IO, "cannot read " + keys::quote(value.file) + ": not a regular file");
   value.size = static_cast<uint64_t>(st.st_size);
-  // Writers replace a file by renaming a new one over it (a new inode), or
-  // write it in place (a new modification time): either changes this.
-  value.version = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) +
-                  ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
   return value;
 }
 
@@ -365,13 +365,20 @@ size_t FilesystemStore::read_at(const OpenValue& value, uint64_t offset, uint8_t
   return done;
 }
 
-Store::VersionedBytes FilesystemStore::get_range_versioned(const std::string& key, const ByteRange& range) const {
+Store::VersionedBytes FilesystemStore::read_range(const std::string& key, const ByteRange& range,
+                                                  bool with_version) const {
   std::optional<OpenValue> value = open_value(key);
   if (!value) return {};
   keys::Span span = keys::clip(value->size, range);
   Bytes out(span.end - span.begin);
   out.resize(read_at(*value, span.begin, out.data(), out.size()));
-  return {std::move(out), std::move(value->version)};
+  if (!with_version) return {std::move(out), {}};
+  // Writers replace a file by renaming a new one over it (a new inode), or
+  // write it in place (a new modification time): either changes this.
+  const struct stat& st = value->status;
+  return {std::move(out), std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
+                              std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+                              std::to_string(st.st_mtim.tv_nsec)};
 }
 
 std::optional<size_t> FilesystemStore::get_into(const std::string& key, const Destination& destination) const {
