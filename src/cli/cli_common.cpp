@@ -5,12 +5,11 @@
 #include <filesystem>
 #include <optional>
 
-#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "core/error.h"
 #include "core/json.h"
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 namespace fs = std::filesystem;
 

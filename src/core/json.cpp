@@ -57,9 +57,8 @@ namespace {
 // RapidJSON's own conversion would give, correctly rounded (std::from_chars),
 // and forwards everything to the document being built.
 struct NumberConverter {
-  explicit NumberConverter(rapidjson::Document& d) : doc(d) {}
   rapidjson::Document& doc;
-  std::string bad_number;  // the number that stopped the parse, if one did
+  std::string& bad_number;  // the number that stopped the parse, if one did
 
   bool RawNumber(const char* text, rapidjson::SizeType length, bool) {
     const char* end = text + length;
@@ -122,20 +121,18 @@ rapidjson::Document parse(const std::string& text, const std::string& where) {
   }
   rapidjson::Document doc;
   rapidjson::ParseResult result;
-  NumberConverter converter(doc);
+  std::string bad_number;
   auto generate = [&](rapidjson::Document& handler) {
-    (void)handler;  // the converter forwards to it
     rapidjson::MemoryStream bytes(text.data(), text.size());
     rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(bytes);
-    rapidjson::Reader reader;
-    result = reader.Parse<kParseFlags>(input, converter);
+    NumberConverter converter{handler, bad_number};
+    result = rapidjson::Reader().Parse<kParseFlags>(input, converter);
     return !result.IsError();
   };
   doc.Populate(generate);
   if (result.IsError()) {
-    const std::string reason = converter.bad_number.empty()
-                                   ? rapidjson::GetParseError_En(result.Code())
-                                   : "number " + converter.bad_number + " is out of the range of a double";
+    const std::string reason = bad_number.empty() ? rapidjson::GetParseError_En(result.Code())
+                                                  : "number " + bad_number + " is out of the range of a double";
     fail(ZARR_ERR_INVALID_METADATA,
          where + ": malformed JSON at offset " + std::to_string(result.Offset()) + ": " + reason);
   }
