@@ -20,6 +20,7 @@
 #include <rapidjson/document.h>
 
 #include "core/chunk_cache.h"
+#include "core/strided_copy.h"
 #include "concurrency/file_lock.h"
 #include "grid/chunk_grid.h"
 #include "metadata/array_metadata.h"
@@ -154,11 +155,13 @@ class Array {
   bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides) const;
   // Where a region read puts its elements: the caller's buffer and its byte
-  // strides, and the strides of a C-order chunk.
+  // strides, the strides of a C-order chunk, and how copies into the buffer
+  // store (streaming for regions far larger than the cache: array.cpp).
   struct RegionTarget {
     uint8_t* base;
     std::vector<int64_t> strides;
     std::vector<int64_t> chunk_strides;
+    Stores stores;
   };
   // One chunk's part of a region read (a task of the thread pool): whole
   // chunks are fetched into per-thread scratch (or straight into the

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace zarr {
 
 namespace {
@@ -60,6 +64,50 @@ void for_each_outer(const std::vector<Dim>& dims, Run run) {
   }
 }
 
+// Runs shorter than this are copied with memcpy even when streaming: a
+// streaming store of part of a cache line costs more than it saves.
+constexpr size_t kMinStreamingRun = 64;
+
+// memcpy with non-temporal stores where the CPU has them (SSE2, every
+// x86-64); the caller fences once after its last run. The destination's
+// unaligned head and its tail go through memcpy.
+void copy_run(uint8_t* dst, const uint8_t* src, size_t n, Stores stores) {
+#if defined(__SSE2__)
+  if (stores == Stores::Streaming && n >= kMinStreamingRun) {
+    const size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
+    std::memcpy(dst, src, head);
+    size_t i = head;
+    for (; i + 64 <= n; i += 64) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+      const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+      const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+    }
+    for (; i + 16 <= n; i += 16) {
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+    }
+    std::memcpy(dst + i, src + i, n - i);
+    return;
+  }
+#endif
+  (void)stores;
+  std::memcpy(dst, src, n);
+}
+
+// Non-temporal stores are weakly ordered: this makes them visible before
+// anything the thread stores next (such as marking its task done).
+void finish_stores(Stores stores) {
+#if defined(__SSE2__)
+  if (stores == Stores::Streaming) _mm_sfence();
+#endif
+  (void)stores;
+}
+
 }  // namespace
 
 std::vector<int64_t> c_order_strides(const std::vector<uint64_t>& shape, size_t item_size) {
@@ -90,7 +138,7 @@ int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_
 
 void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const uint8_t* src,
                   const std::vector<int64_t>& src_strides, uint8_t* dst,
-                  const std::vector<int64_t>& dst_strides) {
+                  const std::vector<int64_t>& dst_strides, Stores stores) {
   for (uint64_t c : count) {
     if (c == 0) return;
   }
@@ -103,7 +151,8 @@ void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const ui
   const Dim inner = dims.back();
   if (inner.src_stride == item && inner.dst_stride == item) {
     const size_t run_bytes = inner.count * item_size;
-    for_each_outer(dims, [&](int64_t s, int64_t d) { std::memcpy(dst + d, src + s, run_bytes); });
+    for_each_outer(dims, [&](int64_t s, int64_t d) { copy_run(dst + d, src + s, run_bytes, stores); });
+    finish_stores(stores);
     return;
   }
   for_each_outer(dims, [&](int64_t s, int64_t d) {

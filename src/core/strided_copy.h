@@ -16,12 +16,19 @@ std::vector<int64_t> f_order_strides(const std::vector<uint64_t>& shape, size_t 
 // Byte offset of element `index` for the given strides.
 int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_t>& strides);
 
+// How a copy writes its destination. Streaming stores (x86 non-temporal
+// stores) go to memory without first reading each destination cache line
+// and without evicting what the cache holds: a third less memory traffic
+// when the destination is far larger than the cache and will not be read
+// back soon (a large region read), slower when it is read right after.
+enum class Stores { Cached, Streaming };
+
 // Copy the box of extents `count` from src to dst, element (i...) going from
 // src + sum(i*src_strides) to dst + sum(i*dst_strides). Dimensions that are
 // contiguous in both buffers are merged so the inner loop is one memcpy.
 void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const uint8_t* src,
                   const std::vector<int64_t>& src_strides, uint8_t* dst,
-                  const std::vector<int64_t>& dst_strides);
+                  const std::vector<int64_t>& dst_strides, Stores stores = Stores::Cached);
 
 // Write `item` (item.size() bytes) into every element of the box.
 void strided_fill(const std::vector<uint64_t>& count, const std::vector<uint8_t>& item, uint8_t* dst,

@@ -245,6 +245,40 @@ TEST(Arrays, CompressedRoundTripsForEveryBuiltCompressor) {
   }
 }
 
+// A region of 32 MiB or more is copied into the caller's buffer with
+// streaming stores (and uncompressed chunks go through scratch rather than
+// being read into their rows): the values must be the same, whatever the
+// buffer's alignment, for stored, compressed and absent chunks.
+TEST(Arrays, LargeRegionReadsMatchSmallOnes) {
+  TempDir dir;
+  const uint64_t shape[3] = {36, 512, 1024};  // 36 MiB of uint16, chunks of 1 MiB
+  const size_t n = shape[0] * shape[1] * shape[2];
+  std::vector<uint16_t> data(n);
+  for (size_t i = 0; i < n; ++i) data[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
+  for (const char* compressor : {"null", "{\"id\": \"zlib\", \"level\": 1}"}) {
+    SCOPED_TRACE(compressor);
+    const std::string url = dir / (std::string("a") + (compressor[0] == 'n' ? "raw" : "zlib"));
+    ArrayPtr a = create_array(url, array_meta("[36, 512, 1024]", "[4, 256, 512]", "<u2",
+                                              {{"compressor", compressor}, {"fill_value", "7"}}));
+    // Everything but the last 4 planes: their chunks stay absent (fill value).
+    ASSERT_OK(write_region<uint16_t>(a, {0, 0, 0}, {32, 512, 1024},
+                                     std::vector<uint16_t>(data.begin(), data.begin() + 32 * 512 * 1024)));
+    for (size_t i = 32 * 512 * 1024; i < n; ++i) data[i] = 7;
+    for (size_t misalign : {0, 2, 6}) {
+      SCOPED_TRACE("buffer at +" + std::to_string(misalign) + " bytes");
+      std::vector<uint8_t> buffer(n * 2 + misalign);
+      const uint64_t start[3] = {0, 0, 0};
+      ASSERT_OK(zarr_read_region(a, 3, start, shape, buffer.data() + misalign, n * 2));
+      EXPECT_EQ(std::memcmp(buffer.data() + misalign, data.data(), n * 2), 0);
+    }
+    // A small region through the cached path reads the same.
+    EXPECT_EQ(read_region<uint16_t>(a, {33, 100, 200}, {1, 1, 3}), std::vector<uint16_t>(3, 7));
+    EXPECT_EQ(read_region<uint16_t>(a, {5, 300, 700}, {1, 1, 1}),
+              std::vector<uint16_t>{data[(5 * 512 + 300) * 1024 + 700]});
+    for (size_t i = 32 * 512 * 1024; i < n; ++i) data[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
+  }
+}
+
 TEST(Arrays, MemoryStoreIsSharedByNameWhileOpen) {
   ArrayPtr a = create_array("memory://arrays-test/x/y", array_meta("[3]", "[2]"));
   ASSERT_OK(write_region<int32_t>(a, {0}, {3}, {1, 2, 3}));

@@ -36,6 +36,27 @@ TEST(StridedCopy, NegativeStridesReverse) {
   EXPECT_EQ(dst, (std::vector<uint8_t>{4, 3, 2, 1}));
 }
 
+// Streaming stores split each run into an unaligned head, 16-byte stores and a
+// tail: every split must copy exactly the box, touching nothing around it.
+TEST(StridedCopy, StreamingStoresCopyExactlyTheBox) {
+  for (size_t row : {1, 15, 16, 17, 63, 64, 65, 127, 1000, 1024, 4099}) {
+    for (size_t misalign = 0; misalign < 18; ++misalign) {
+      SCOPED_TRACE("row " + std::to_string(row) + " bytes, destination at +" + std::to_string(misalign));
+      const size_t rows = 3, dst_pitch = row + 37;
+      std::vector<uint8_t> src(rows * row);
+      std::iota(src.begin(), src.end(), uint8_t{1});
+      std::vector<uint8_t> cached(misalign + rows * dst_pitch + 64, 0xEE), streamed = cached;
+      const std::vector<int64_t> src_strides{static_cast<int64_t>(row), 1}, dst_strides{
+                                                                              static_cast<int64_t>(dst_pitch), 1};
+      strided_copy({rows, row}, 1, src.data(), src_strides, cached.data() + misalign, dst_strides, Stores::Cached);
+      strided_copy({rows, row}, 1, src.data(), src_strides, streamed.data() + misalign, dst_strides,
+                   Stores::Streaming);
+      EXPECT_EQ(streamed, cached);
+      EXPECT_EQ(cached[misalign + row], 0xEE);  // the gap after a row is untouched
+    }
+  }
+}
+
 TEST(StridedCopy, ZeroDimensionalCopiesOneItem) {
   uint64_t a = 42, b = 0;
   strided_copy({}, 8, reinterpret_cast<uint8_t*>(&a), {}, reinterpret_cast<uint8_t*>(&b), {});
