@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -11,7 +12,44 @@
 
 #include "core/error.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace zarr {
+
+namespace {
+
+// A thread about to sleep (a worker with no job, a caller waiting for the
+// tasks others run) first polls for this long: waking a sleeping thread takes
+// tens of microseconds (more in a virtual machine, whose idle CPUs halt), as
+// long as decoding a small chunk, so region reads of a few small chunks
+// (W5 of docs/performance.md: 2000 windows, 2.8 chunks each) would spend
+// their time handing work over.
+constexpr auto kPollBeforeSleep = std::chrono::microseconds(50);
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// True as soon as ready() is, false once kPollBeforeSleep has passed.
+template <typename Ready>
+bool poll_until(Ready ready) {
+  const auto deadline = std::chrono::steady_clock::now() + kPollBeforeSleep;
+  for (unsigned i = 1;; ++i) {
+    if (ready()) return true;
+    cpu_relax();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() >= deadline) return false;
+  }
+}
+
+}  // namespace
 
 // ---- ThreadPool ----------------------------------------------------------------
 
@@ -47,6 +85,7 @@ void ThreadPool::submit(std::function<void()> job) {
   {
     std::lock_guard<std::mutex> lock(queue_->mutex);
     queue_->jobs.push_back(std::move(job));
+    queue_->queued.store(queue_->jobs.size(), std::memory_order_relaxed);
   }
   queue_->wake.notify_one();
 }
@@ -55,12 +94,14 @@ void ThreadPool::work(const std::shared_ptr<Queue>& queue) {
   std::shared_ptr<Queue> keep = queue;  // outlives the pool if need be (see Queue)
   for (;;) {
     std::function<void()> job;
+    poll_until([&] { return keep->queued.load(std::memory_order_relaxed) > 0; });
     {
       std::unique_lock<std::mutex> lock(keep->mutex);
       keep->wake.wait(lock, [&] { return keep->stopping || !keep->jobs.empty(); });
       if (keep->jobs.empty()) return;  // stopping, and nothing left to run
       job = std::move(keep->jobs.front());
       keep->jobs.pop_front();
+      keep->queued.store(keep->jobs.size(), std::memory_order_relaxed);
     }
     job();  // jobs catch their own exceptions (parallel_for's do)
   }
@@ -143,6 +184,7 @@ class TaskBatch {
   // After the caller's own run(): wait for tasks running elsewhere, then
   // rethrow the first failure.
   void wait_and_rethrow() {
+    poll_until([&] { return running_.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lock(mutex_);
     all_done_.wait(lock, [&] { return running_ == 0; });
     if (error_) std::rethrow_exception(error_);
@@ -169,7 +211,7 @@ class TaskBatch {
   const std::function<void(size_t)>* task_;  // valid while the caller waits
   const size_t limit_;
   size_t next_ = 0;
-  size_t running_ = 0;
+  std::atomic<size_t> running_{0};  // changed under mutex_, polled without it
   std::exception_ptr error_;
 };
 

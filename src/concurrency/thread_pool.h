@@ -7,6 +7,7 @@
 // cannot deadlock, and a pool of 0 workers still makes progress.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -37,6 +38,7 @@ class ThreadPool {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<std::function<void()>> jobs;
+    std::atomic<size_t> queued{0};  // jobs.size(), for workers polling without the lock
     bool stopping = false;
   };
   static void work(const std::shared_ptr<Queue>& queue);

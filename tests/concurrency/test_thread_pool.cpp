@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -48,6 +49,22 @@ TEST_F(ParallelFor, RunsEachTaskExactlyOnce) {
     parallel_for(runs.size(), [&](size_t i) { runs[i].fetch_add(1); });
     for (size_t i = 0; i < runs.size(); ++i) ASSERT_EQ(runs[i].load(), 1) << "task " << i << ", " << threads << " threads";
   }
+}
+
+// Idle threads poll for new work a few microseconds before they sleep: once
+// that is over, an idle pool must use no processor time.
+TEST_F(ParallelFor, AnIdlePoolSleeps) {
+  set_thread_count(4);
+  std::atomic<int> ran{0};
+  parallel_for(100, [&](size_t) { ran.fetch_add(1); });
+  ASSERT_EQ(ran.load(), 100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past every thread's polling
+  timespec before{}, after{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &before);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &after);
+  const double cpu_ms = (after.tv_sec - before.tv_sec) * 1e3 + (after.tv_nsec - before.tv_nsec) / 1e6;
+  EXPECT_LT(cpu_ms, 20.0) << "3 idle workers used " << cpu_ms << " ms of processor time in 200 ms";
 }
 
 TEST_F(ParallelFor, ZeroTasksRunNothing) {
