@@ -2,18 +2,25 @@
 // Zarr library can beat on this machine, measured in the same run as the
 // region benchmarks.
 //
-//   bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR RUNS
+//   bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR SMALL_ZSTD_ARRAY_DIR RAW_ARRAY_DIR RUNS
 //
 // - memcpy of 256 MiB into a buffer already faulted in, on one thread and on
 //   nproc threads (each copying its slice), GB/s (10^9 bytes/s);
-// - decode of every stored chunk of the two v2 arrays (files other than
-//   .zarray/.zattrs) with libzstd (ZSTD_decompressDCtx) and c-blosc
-//   (blosc_decompress_ctx, 1 thread) called directly, chunk files already in
-//   memory, into one reused output buffer: GB/s of decoded output on one
-//   thread, and that times nproc (a parallel engine's ceiling, if decode
-//   scales perfectly).
+// - decode of every stored chunk of the v2 arrays (files other than
+//   .zarray/.zattrs) with libzstd (ZSTD_decompressDCtx, one context) and
+//   c-blosc (blosc_decompress_ctx, 1 thread) called directly, chunk files
+//   already in memory, into one reused output buffer: GB/s of decoded output
+//   on one thread, and that times nproc (a parallel engine's ceiling, if
+//   decode scales perfectly); for the 8 MiB chunks (W2, W2b) and the 64 KiB
+//   chunks (W4, W5);
+// - the time to open, read and close each 64 KiB chunk file (the other
+//   per-chunk cost no filesystem reader avoids), microseconds per chunk;
+// - zstd level 1 encode (ZSTD_compressCCtx, one context) of the raw array's
+//   8 MiB chunks, GB/s of input on one thread (the writes' ceiling, W3, W6w).
 // Best of RUNS. Prints one line "RESULT {json}". A benchmark: never fails on speed.
 #include <blosc.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -66,11 +73,57 @@ std::vector<std::vector<char>> chunk_files(const std::string& dir) {
   return chunks;
 }
 
+// Best time to decode every chunk with one zstd context; sets the decoded total.
+double zstd_decode_seconds(const std::vector<std::vector<char>>& chunks, int runs, size_t& decoded_bytes) {
+  size_t largest = 0;
+  decoded_bytes = 0;
+  for (const auto& c : chunks) {
+    const unsigned long long size = ZSTD_getFrameContentSize(c.data(), c.size());
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) die("zstd chunk without content size");
+    largest = std::max<size_t>(largest, size);
+    decoded_bytes += size;
+  }
+  std::vector<char> out(largest, 0);
+  ZSTD_DCtx* dctx = ZSTD_createDCtx();
+  const double t = best_of(runs, [&] {
+    for (const auto& c : chunks) {
+      const size_t r = ZSTD_decompressDCtx(dctx, out.data(), out.size(), c.data(), c.size());
+      if (ZSTD_isError(r)) die(std::string("zstd: ") + ZSTD_getErrorName(r));
+    }
+  });
+  ZSTD_freeDCtx(dctx);
+  return t;
+}
+
+size_t total_size(const std::vector<std::vector<char>>& chunks) {
+  size_t n = 0;
+  for (const auto& c : chunks) n += c.size();
+  return n;
+}
+
+// Best time to open, read whole into one reused buffer, and close every chunk file of dir.
+double file_read_seconds(const std::string& dir, int runs, size_t& files) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path().filename().string()[0] != '.') names.push_back(e.path().string());
+  }
+  files = names.size();
+  std::vector<char> buffer(size_t{16} << 20, 0);
+  return best_of(runs, [&] {
+    for (const auto& name : names) {
+      const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) die("cannot open " + name);
+      if (::read(fd, buffer.data(), buffer.size()) < 0) die("cannot read " + name);
+      ::close(fd);
+    }
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) die("usage: bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR RUNS");
-  const int runs = std::atoi(argv[3]);
+  if (argc != 6) die("usage: bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR SMALL_ZSTD_ARRAY_DIR RAW_ARRAY_DIR RUNS");
+  const int runs = std::atoi(argv[5]);
   const unsigned nproc = std::max(1u, std::thread::hardware_concurrency());
 
   // memcpy, 256 MiB, destination faulted in.
@@ -90,25 +143,27 @@ int main(int argc, char** argv) {
   });
   if (std::memcmp(src.data(), dst.data(), n) != 0) die("memcpy?");
 
-  // zstd: every chunk of the v2 zstd array.
+  // zstd: every chunk of the v2 zstd arrays (8 MiB and 64 KiB chunks).
   const auto zchunks = chunk_files(argv[1]);
-  size_t zmax = 0, zbytes = 0;
-  for (const auto& c : zchunks) {
-    const unsigned long long size = ZSTD_getFrameContentSize(c.data(), c.size());
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) die("zstd chunk without content size");
-    zmax = std::max<size_t>(zmax, size);
-    zbytes += size;
-  }
-  std::vector<char> out(zmax);
-  std::memset(out.data(), 0, out.size());
-  ZSTD_DCtx* dctx = ZSTD_createDCtx();
-  const double t_zstd = best_of(runs, [&] {
-    for (const auto& c : zchunks) {
-      const size_t r = ZSTD_decompressDCtx(dctx, out.data(), out.size(), c.data(), c.size());
+  size_t zbytes = 0;
+  const double t_zstd = zstd_decode_seconds(zchunks, runs, zbytes);
+  const auto small_chunks = chunk_files(argv[3]);
+  size_t small_bytes = 0, small_files = 0;
+  const double t_small = zstd_decode_seconds(small_chunks, runs, small_bytes);
+  const double t_small_files = file_read_seconds(argv[3], runs, small_files);
+
+  // zstd level 1 encode of the raw array's chunks.
+  const auto raw_chunks = chunk_files(argv[4]);
+  std::vector<char> encoded(ZSTD_compressBound(size_t{8} << 20));
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  const double t_encode = best_of(runs, [&] {
+    for (const auto& c : raw_chunks) {
+      if (ZSTD_compressBound(c.size()) > encoded.size()) encoded.resize(ZSTD_compressBound(c.size()));
+      const size_t r = ZSTD_compressCCtx(cctx, encoded.data(), encoded.size(), c.data(), c.size(), 1);
       if (ZSTD_isError(r)) die(std::string("zstd: ") + ZSTD_getErrorName(r));
     }
   });
-  ZSTD_freeDCtx(dctx);
+  ZSTD_freeCCtx(cctx);
 
   // blosc (lz4 + shuffle): every chunk of the v2 blosc array, one thread.
   const auto bchunks = chunk_files(argv[2]);
@@ -119,22 +174,25 @@ int main(int argc, char** argv) {
     bmax = std::max(bmax, nbytes);
     bbytes += nbytes;
   }
-  out.assign(std::max(bmax, zmax), 0);
+  std::vector<char> out(bmax, 0);
   const double t_blosc = best_of(runs, [&] {
     for (const auto& c : bchunks) {
       if (blosc_decompress_ctx(c.data(), out.data(), out.size(), 1) < 0) die("blosc decode failed");
     }
   });
-  size_t zstored = 0, bstored = 0;
-  for (const auto& c : zchunks) zstored += c.size();
-  for (const auto& c : bchunks) bstored += c.size();
+  const size_t zstored = total_size(zchunks), bstored = total_size(bchunks);
 
   const double gb = 1e9;
   std::printf(
       "RESULT {\"nproc\": %u, \"memcpy_bytes\": %zu, \"memcpy_1t_gbs\": %.3f, \"memcpy_nt_gbs\": %.3f, "
       "\"zstd_chunks\": %zu, \"zstd_decoded_bytes\": %zu, \"zstd_stored_bytes\": %zu, \"zstd_1t_gbs\": %.3f, "
-      "\"blosc_chunks\": %zu, \"blosc_decoded_bytes\": %zu, \"blosc_stored_bytes\": %zu, \"blosc_1t_gbs\": %.3f}\n",
+      "\"blosc_chunks\": %zu, \"blosc_decoded_bytes\": %zu, \"blosc_stored_bytes\": %zu, \"blosc_1t_gbs\": %.3f, "
+      "\"small_zstd_chunks\": %zu, \"small_zstd_decoded_bytes\": %zu, \"small_zstd_1t_gbs\": %.3f, "
+      "\"small_zstd_decode_us\": %.2f, \"small_file_read_us\": %.2f, "
+      "\"zstd1_encode_bytes\": %zu, \"zstd1_encode_1t_gbs\": %.3f}\n",
       nproc, n, n / t_memcpy1 / gb, n / t_memcpyN / gb, zchunks.size(), zbytes, zstored, zbytes / t_zstd / gb,
-      bchunks.size(), bbytes, bstored, bbytes / t_blosc / gb);
+      bchunks.size(), bbytes, bstored, bbytes / t_blosc / gb, small_chunks.size(), small_bytes,
+      small_bytes / t_small / gb, t_small / small_chunks.size() * 1e6, t_small_files / small_files * 1e6,
+      total_size(raw_chunks), total_size(raw_chunks) / t_encode / gb);
   return 0;
 }
