@@ -20,6 +20,7 @@
 #include <rapidjson/document.h>
 
 #include "core/bytes.h"
+#include "core/strided_copy.h"
 #include "dtype/data_type.h"
 
 namespace zarr {
@@ -138,10 +139,11 @@ class ArrayToBytesCodec {
                               uint8_t* out, const std::vector<int64_t>& out_strides) const;
   // The same box decoded from the whole stored chunk, already in memory
   // (the array engine reads a shard it needs whole into a buffer it reuses,
-  // instead of a fresh one per shard). Codecs with partial decoding only.
+  // instead of a fresh one per shard), written into `out` with `stores`
+  // (streaming for a large region read). Codecs with partial decoding only.
   virtual void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
-                          const std::vector<uint64_t>& count, uint8_t* out,
-                          const std::vector<int64_t>& out_strides) const;
+                          const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
+                          Stores stores) const;
 };
 
 using BytesCodecFactory =

@@ -20,7 +20,7 @@ bool ArrayToBytesCodec::partial_decode(const RangeReader&, const ArrayRepr&, con
 }
 
 void ArrayToBytesCodec::decode_box(ByteView, const ArrayRepr&, const std::vector<uint64_t>&,
-                                   const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&) const {
+                                   const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&, Stores) const {
   fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
 }
 

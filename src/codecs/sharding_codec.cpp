@@ -324,7 +324,7 @@ bool lands_contiguously(const std::vector<uint64_t>& count, const std::vector<in
 }  // namespace
 
 void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out,
-                                const std::vector<int64_t>& out_strides) const {
+                                const std::vector<int64_t>& out_strides, Stores stores) const {
   const std::string name = inner_name(ov.index);
   const size_t item = shard_.dtype.item_size();
   const std::vector<int64_t> inner_strides = c_order_strides(inner_shape_, item);
@@ -332,7 +332,7 @@ void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out
   if (!inner_.decodes_into()) {
     const Bytes inner = inner_.decode(stored, name);
     strided_copy(ov.count, item, inner.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides, dst,
-                 out_strides);
+                 out_strides, stores);
     return;
   }
   if (ov.whole && lands_contiguously(ov.count, out_strides, inner_strides)) {
@@ -342,7 +342,7 @@ void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out
   ScratchBuffer& scratch = inner_chunk_scratch();
   inner_.decode_into(stored, scratch.reserve(inner_.decoded().byte_size()), name);
   strided_copy(ov.count, item, scratch.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides, dst,
-               out_strides);
+               out_strides, stores);
   scratch.release_above(kInnerScratchKeepLimit);
 }
 
@@ -450,7 +450,7 @@ Bytes ShardingCodec::decode(ByteView stored, const ArrayRepr& decoded) const {
     if (offset == kEmpty) {
       strided_fill(ov.count, shard_.fill_item, out.data() + byte_offset(ov.box_offset, strides), strides);
     } else {
-      decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out.data(), strides);
+      decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out.data(), strides, Stores::Cached);
     }
   });
   return out;
@@ -506,7 +506,7 @@ std::vector<ShardingCodec::Overlap> ShardingCodec::box_overlaps(const ArrayRepr&
 }
 
 void ShardingCodec::decode_needed(ByteView stored, const std::vector<Overlap>& needed, uint8_t* out,
-                                  const std::vector<int64_t>& out_strides) const {
+                                  const std::vector<int64_t>& out_strides, Stores stores) const {
   if (stored.size < index_size_) {
     fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(stored.size) +
                              " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
@@ -521,14 +521,14 @@ void ShardingCodec::decode_needed(ByteView stored, const std::vector<Overlap>& n
       return;
     }
     check_inside(ov.index, offset, nbytes, stored.size);
-    decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out, out_strides);
+    decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out, out_strides, stores);
   });
 }
 
 void ShardingCodec::decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                                const std::vector<uint64_t>& count, uint8_t* out,
-                               const std::vector<int64_t>& out_strides) const {
-  decode_needed(stored, box_overlaps(decoded, chunk_offset, count, out_strides), out, out_strides);
+                               const std::vector<int64_t>& out_strides, Stores stores) const {
+  decode_needed(stored, box_overlaps(decoded, chunk_offset, count, out_strides), out, out_strides, stores);
 }
 
 bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& decoded,
@@ -545,7 +545,7 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
   if (needed.size() == n_inner_) {
     std::optional<Bytes> whole = read(0, std::nullopt);
     if (!whole) return false;
-    decode_needed(*whole, needed, out, out_strides);
+    decode_needed(*whole, needed, out, out_strides, Stores::Cached);
     return true;
   }
 
@@ -620,7 +620,7 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
     if (offset == kEmpty) {
       fill(ov);
     } else if (view_of[k].data) {
-      decode_into(view_of[k], ov, out, out_strides);
+      decode_into(view_of[k], ov, out, out_strides, Stores::Cached);
     } else {
       // Nested sharding: the inner chunk's own partial decoding, reading
       // through a window onto its byte range.

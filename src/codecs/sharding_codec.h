@@ -62,8 +62,8 @@ class ShardingCodec final : public ArrayToBytesCodec {
                       const std::vector<uint64_t>& count, uint8_t* out,
                       const std::vector<int64_t>& out_strides) const override;
   void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
-                  const std::vector<uint64_t>& count, uint8_t* out,
-                  const std::vector<int64_t>& out_strides) const override;
+                  const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
+                  Stores stores) const override;
 
   const std::vector<uint64_t>& inner_chunk_shape() const { return inner_shape_; }
   const std::vector<uint64_t>& chunks_per_shard() const { return grid_; }
@@ -84,13 +84,14 @@ class ShardingCodec final : public ArrayToBytesCodec {
   void check_shape(const ArrayRepr& decoded) const;
   std::string inner_name(size_t i) const;
   void check_inside(size_t i, uint64_t offset, uint64_t nbytes, uint64_t shard_size) const;
-  void decode_into(ByteView stored, const Overlap& ov, uint8_t* out, const std::vector<int64_t>& out_strides) const;
+  void decode_into(ByteView stored, const Overlap& ov, uint8_t* out, const std::vector<int64_t>& out_strides,
+                   Stores stores) const;
   // Checks of a partial decode's box, and the inner chunks it overlaps.
   std::vector<Overlap> box_overlaps(const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                                     const std::vector<uint64_t>& count, const std::vector<int64_t>& out_strides) const;
   // The needed inner chunks decoded (in parallel) from the whole shard in memory.
   void decode_needed(ByteView stored, const std::vector<Overlap>& needed, uint8_t* out,
-                     const std::vector<int64_t>& out_strides) const;
+                     const std::vector<int64_t>& out_strides, Stores stores) const;
   bool all_fill(const uint8_t* data, size_t size) const;
   std::vector<size_t> write_order() const;
   void encode_vlen(const Bytes& chunk, std::vector<uint64_t>& entries, Bytes& body) const;

@@ -481,7 +481,7 @@ void Array::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target)
   try {
     meta_.codecs.array_to_bytes()->decode_box(ByteView(landed, *size), meta_.codecs.decoded(), ov.chunk_offset,
                                               ov.count, target.base + byte_offset(ov.region_offset, target.strides),
-                                              target.strides);
+                                              target.strides, target.stores);
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }
@@ -662,7 +662,7 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
     std::optional<Bytes> whole = chunk_store_->get(key);
     if (!whole) return false;
     meta_.codecs.array_to_bytes()->decode_box(ByteView(whole->data(), whole->size()), meta_.codecs.decoded(),
-                                              ov.chunk_offset, ov.count, dst, dst_strides);
+                                              ov.chunk_offset, ov.count, dst, dst_strides, Stores::Cached);
     return true;
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
