@@ -545,9 +545,10 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
   uint8_t* const in_region = target.base + byte_offset(ov.region_offset, target.strides);
   const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
   // The kernel's copy into scattered rows cannot stream: for a large region,
-  // reading into scratch and streaming the rows into place is faster.
-  if (!read_in_region && target.stores == Stores::Cached && chain.stores_native_layout() &&
-      read_scattered(key, ov, target)) {
+  // reading a whole chunk into scratch and streaming its rows into place is
+  // faster. Part of a chunk is still read alone, straight into its rows.
+  const bool stream_from_scratch = target.stores == Stores::Streaming && ov.covers_chunk;
+  if (!read_in_region && !stream_from_scratch && chain.stores_native_layout() && read_scattered(key, ov, target)) {
     return;
   }
   uint8_t* landed = nullptr;
