@@ -11,13 +11,6 @@ namespace zarr {
 
 namespace {
 
-// One dimension of a copy after merging: extent and the two byte strides.
-struct Dim {
-  uint64_t count;
-  int64_t src_stride;
-  int64_t dst_stride;
-};
-
 // Drop extent-1 dimensions and merge neighbours that are contiguous in both
 // buffers (outer stride == inner stride * inner count), innermost last.
 std::vector<Dim> simplify(const std::vector<uint64_t>& count, const std::vector<int64_t>& src,
@@ -40,28 +33,13 @@ std::vector<Dim> simplify(const std::vector<uint64_t>& count, const std::vector<
 }
 
 // Calls run(src_offset, dst_offset) for each position of the outer dims
-// (all but the last of `dims`), odometer style.
+// (all but the last of `dims`), in C order.
 template <typename Run>
 void for_each_outer(const std::vector<Dim>& dims, Run run) {
-  const size_t outer = dims.empty() ? 0 : dims.size() - 1;
-  std::vector<uint64_t> index(outer, 0);
-  int64_t src_off = 0, dst_off = 0;
-  while (true) {
-    run(src_off, dst_off);
-    size_t d = outer;
-    while (true) {
-      if (d == 0) return;
-      --d;
-      if (++index[d] < dims[d].count) {
-        src_off += dims[d].src_stride;
-        dst_off += dims[d].dst_stride;
-        break;
-      }
-      src_off -= dims[d].src_stride * static_cast<int64_t>(dims[d].count - 1);
-      dst_off -= dims[d].dst_stride * static_cast<int64_t>(dims[d].count - 1);
-      index[d] = 0;
-    }
-  }
+  OuterOdometer at(dims);
+  do {
+    run(at.src, at.dst);
+  } while (at.next());
 }
 
 // Runs shorter than this are copied with memcpy even when streaming: a
@@ -109,6 +87,53 @@ void finish_stores(Stores stores) {
 }
 
 }  // namespace
+
+OuterOdometer::OuterOdometer(const std::vector<Dim>& dims)
+    : dims_(dims), index_(dims.empty() ? 0 : dims.size() - 1, 0) {}
+
+bool OuterOdometer::next() {
+  for (size_t d = index_.size(); d-- > 0;) {
+    if (++index_[d] < dims_[d].count) {
+      src += dims_[d].src_stride;
+      dst += dims_[d].dst_stride;
+      return true;
+    }
+    src -= dims_[d].src_stride * static_cast<int64_t>(dims_[d].count - 1);
+    dst -= dims_[d].dst_stride * static_cast<int64_t>(dims_[d].count - 1);
+    index_[d] = 0;
+  }
+  return false;
+}
+
+PieceScatter::PieceScatter(const std::vector<uint64_t>& chunk_shape, const std::vector<uint64_t>& box_offset,
+                           const std::vector<uint64_t>& count, size_t item_size, uint8_t* dst,
+                           const std::vector<int64_t>& dst_strides, Stores stores)
+    : dst_(dst), stores_(stores) {
+  const std::vector<int64_t> chunk_strides = c_order_strides(chunk_shape, item_size);
+  box_begin_ = static_cast<uint64_t>(byte_offset(box_offset, chunk_strides));
+  done_ = std::any_of(count.begin(), count.end(), [](uint64_t c) { return c == 0; });
+  dims_ = simplify(count, chunk_strides, dst_strides);
+  const int64_t item = static_cast<int64_t>(item_size);
+  usable_ = dims_.empty() || (dims_.back().src_stride == item && dims_.back().dst_stride == item);
+  run_bytes_ = dims_.empty() ? item_size : dims_.back().count * item_size;
+  at_.emplace(dims_);
+}
+
+void PieceScatter::put(const uint8_t* data, uint64_t offset, size_t n) {
+  const uint64_t end = offset + n;
+  while (!done_) {
+    const uint64_t run_begin = box_begin_ + static_cast<uint64_t>(at_->src);
+    const uint64_t run_end = run_begin + run_bytes_;
+    if (run_begin >= end) return;  // the run starts in a later piece
+    const uint64_t from = std::max(run_begin, offset), to = std::min(run_end, end);
+    if (from < to) copy_run(dst_ + at_->dst + static_cast<int64_t>(from - run_begin), data + (from - offset), to - from,
+                            stores_);
+    if (run_end > end) return;  // the rest of the run is in the next piece
+    done_ = !at_->next();
+  }
+}
+
+void PieceScatter::finish() const { finish_stores(stores_); }
 
 std::vector<int64_t> c_order_strides(const std::vector<uint64_t>& shape, size_t item_size) {
   std::vector<int64_t> strides(shape.size());

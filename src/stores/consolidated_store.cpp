@@ -52,6 +52,12 @@ class ConsolidatedStore final : public Store {
     return Store::get_into(key, destination);
   }
 
+  std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
+                                      size_t piece_size, const PieceArrived& arrived) const override {
+    if (source(key) == Source::Inner) return inner_->get_in_pieces(key, expected_size, buffer, piece_size, arrived);
+    return Store::get_in_pieces(key, expected_size, buffer, piece_size, arrived);
+  }
+
   std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
                                       const std::vector<Piece>& pieces) const override {
     if (source(key) == Source::Inner) return inner_->get_scattered(key, expected_size, pieces);

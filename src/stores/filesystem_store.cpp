@@ -288,6 +288,8 @@ class FilesystemStore final : public Store {
     return read_range(key, range, true);
   }
   std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override;
+  std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
+                                      size_t piece_size, const PieceArrived& arrived) const override;
   std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
                                       const std::vector<Piece>& pieces) const override;
   bool exists(const std::string& key) const override;
@@ -388,6 +390,20 @@ std::optional<size_t> FilesystemStore::get_into(const std::string& key, const De
   const size_t size = static_cast<size_t>(value->size);
   if (size == 0) return 0;
   return read_at(*value, 0, destination(size), size);
+}
+
+std::optional<size_t> FilesystemStore::get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
+                                                     size_t piece_size, const PieceArrived& arrived) const {
+  std::optional<OpenValue> value = open_value(key);
+  if (!value) return std::nullopt;
+  if (value->size != expected_size) return static_cast<size_t>(std::min<uint64_t>(value->size, SIZE_MAX));
+  for (size_t offset = 0; offset < expected_size;) {
+    const size_t n = read_at(*value, offset, buffer, std::min(piece_size, expected_size - offset));
+    if (n == 0) return offset;  // cut short meanwhile
+    arrived(buffer, offset, n);
+    offset += n;
+  }
+  return expected_size;
 }
 
 std::optional<size_t> FilesystemStore::get_scattered(const std::string& key, size_t expected_size,

@@ -4,6 +4,7 @@
 // thread-safe: concurrent get/set/erase on different keys never interfere.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -93,6 +94,28 @@ class Store {
   }
   static void copy_pieces(const uint8_t* value, const std::vector<Piece>& pieces) {
     for (const Piece& p : pieces) std::memcpy(p.to, value + p.offset, p.size);
+  }
+  // A value handed over in order, piece by piece, when it is `expected_size`
+  // bytes: arrived(data, offset, n) gets its bytes [offset, offset + n), at
+  // most piece_size of them, read into `buffer` (piece_size bytes, the
+  // caller's) or lying in the store's own memory, valid during the call
+  // only. A large value so passes through a buffer that stays in the
+  // processor's cache. Returns the value's size (fewer bytes than expected
+  // only when it was cut short meanwhile; nothing is handed over when the
+  // size differs from the start), std::nullopt when absent. By default,
+  // get() handed over in pieces.
+  using PieceArrived = std::function<void(const uint8_t* data, uint64_t offset, size_t n)>;
+  virtual std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
+                                              size_t piece_size, const PieceArrived& arrived) const {
+    (void)buffer;
+    std::optional<Bytes> value = get(key);
+    if (!value) return std::nullopt;
+    if (value->size() == expected_size) {
+      for (size_t offset = 0; offset < value->size(); offset += piece_size) {
+        arrived(value->data() + offset, offset, std::min(piece_size, value->size() - offset));
+      }
+    }
+    return value->size();
   }
   virtual bool exists(const std::string& key) const = 0;
   // Bytes a value occupies in the store, std::nullopt when absent: its size,

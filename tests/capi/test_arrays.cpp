@@ -1,6 +1,7 @@
 // Array round trips through the C API: create, write, read, fill values,
 // layouts, resize/append, attributes, metadata.
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 
@@ -288,6 +289,36 @@ TEST(Arrays, LargeRegionReadsMatchSmallOnes) {
               std::vector<uint16_t>{data[(5 * 512 + 300) * 1024 + 700]});
     for (size_t i = 32 * 512 * 1024; i < n; ++i) data[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
   }
+}
+
+// Uncompressed chunks of a large region are read in cache-sized pieces and
+// streamed into place: edge chunks (stored whole, partly outside the array)
+// and a Fortran-order caller buffer (rows of single elements: read whole
+// instead) must read the values a small region reads.
+TEST(Arrays, LargeRegionsOfEdgeChunksAndFortranBuffersReadTheValues) {
+  TempDir dir;
+  const uint64_t shape[3] = {10, 700, 1300};  // 34.7 MiB of uint32; chunks cut at every edge
+  const size_t n = shape[0] * shape[1] * shape[2];
+  std::vector<uint32_t> data(n);
+  for (size_t i = 0; i < n; ++i) data[i] = static_cast<uint32_t>(i * 2654435761u);
+  ArrayPtr a = create_array(dir / "a", array_meta("[10, 700, 1300]", "[4, 256, 512]", "<u4"));
+  ASSERT_OK(write_region<uint32_t>(a, {0, 0, 0}, {10, 700, 1300}, data));
+  ArrayPtr b = open_array(dir / "a");
+  const uint64_t start[3] = {0, 0, 0};
+  std::vector<uint32_t> c_order(n);
+  ASSERT_OK(zarr_read_region(b, 3, start, shape, c_order.data(), n * 4));
+  EXPECT_TRUE(c_order == data) << "a C-order read of edge chunks differs";
+  std::vector<uint32_t> fortran(n);
+  const int64_t f_strides[3] = {4, 4 * 10, 4 * 10 * 700};
+  ASSERT_OK(zarr_read_region_strided(b, 3, start, shape, f_strides, fortran.data(), n * 4));
+  bool same = true;
+  for (size_t z = 0; z < 10 && same; ++z)
+    for (size_t y = 0; y < 700 && same; ++y)
+      for (size_t x = 0; x < 1300 && same; ++x) same = fortran[(x * 700 + y) * 10 + z] == data[(z * 700 + y) * 1300 + x];
+  EXPECT_TRUE(same) << "a Fortran-order read differs";
+  // A chunk of the wrong size is an error naming it, not a partial copy.
+  std::filesystem::resize_file(dir / "a/1.1.1", 100);
+  EXPECT_STATUS(zarr_read_region(b, 3, start, shape, c_order.data(), n * 4), ZARR_ERR_CODEC, "'1.1.1'");
 }
 
 TEST(Arrays, MemoryStoreIsSharedByNameWhileOpen) {

@@ -57,6 +57,51 @@ TEST(StridedCopy, StreamingStoresCopyExactlyTheBox) {
   }
 }
 
+// A chunk handed over in pieces of any size puts the same bytes where
+// strided_copy puts them: whole chunks and boxes of edge chunks, rows split
+// across pieces, cached and streaming stores.
+TEST(PieceScatter, PiecesOfAnySizeCopyTheBoxAsAWholeCopyDoes) {
+  const std::vector<uint64_t> chunk{3, 5, 70};  // rows of 140 bytes (uint16)
+  std::vector<uint8_t> stored(3 * 5 * 70 * 2);
+  std::iota(stored.begin(), stored.end(), uint8_t{3});
+  const std::vector<int64_t> chunk_strides = c_order_strides(chunk, 2);
+  struct Box {
+    std::vector<uint64_t> offset, count;
+  };
+  for (const Box& box : {Box{{0, 0, 0}, {3, 5, 70}}, Box{{0, 0, 0}, {2, 4, 66}}, Box{{1, 2, 3}, {1, 1, 1}},
+                         Box{{0, 1, 0}, {3, 3, 70}}}) {
+    // The box lands in a destination with room around each row.
+    const std::vector<uint64_t> dst_shape{box.count[0], box.count[1], box.count[2] + 9};
+    const std::vector<int64_t> dst_strides = c_order_strides(dst_shape, 2);
+    const size_t dst_size = dst_shape[0] * dst_shape[1] * dst_shape[2] * 2 + 8;
+    std::vector<uint8_t> expected(dst_size, 0xEE);
+    strided_copy(box.count, 2, stored.data() + byte_offset(box.offset, chunk_strides), chunk_strides,
+                 expected.data() + 6, dst_strides);
+    for (size_t piece : {1, 13, 140, 512, 4096, 5000}) {
+      for (Stores stores : {Stores::Cached, Stores::Streaming}) {
+        SCOPED_TRACE("box at " + std::to_string(box.offset[1]) + ", pieces of " + std::to_string(piece) + " bytes");
+        std::vector<uint8_t> got(dst_size, 0xEE);
+        PieceScatter scatter(chunk, box.offset, box.count, 2, got.data() + 6, dst_strides, stores);
+        ASSERT_TRUE(scatter.usable());
+        for (size_t at = 0; at < stored.size(); at += piece) {
+          scatter.put(stored.data() + at, at, std::min(piece, stored.size() - at));
+        }
+        scatter.finish();
+        EXPECT_EQ(got, expected);
+      }
+    }
+  }
+}
+
+TEST(PieceScatter, SingleElementRowsAreNotWorthIt) {
+  const std::vector<uint64_t> chunk{4, 6};
+  std::vector<uint8_t> dst(4 * 6 * 4);
+  PieceScatter fortran(chunk, {0, 0}, chunk, 4, dst.data(), f_order_strides(chunk, 4), Stores::Streaming);
+  EXPECT_FALSE(fortran.usable());
+  PieceScatter c_order(chunk, {0, 0}, chunk, 4, dst.data(), c_order_strides(chunk, 4), Stores::Streaming);
+  EXPECT_TRUE(c_order.usable());
+}
+
 TEST(StridedCopy, ZeroDimensionalCopiesOneItem) {
   uint64_t a = 42, b = 0;
   strided_copy({}, 8, reinterpret_cast<uint8_t*>(&a), {}, reinterpret_cast<uint8_t*>(&b), {});

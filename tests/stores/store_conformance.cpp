@@ -203,6 +203,41 @@ TEST_P(StoreReadConformance, GetScatteredPutsPiecesWhereAsked) {
   EXPECT_FALSE(store_->get_scattered("missing", 4, {}).has_value());
 }
 
+// get_in_pieces hands a value over in order, in pieces no larger than asked,
+// only when the value has the size expected (else it just says the size).
+TEST_P(StoreReadConformance, GetInPiecesHandsTheValueOverInOrder) {
+  for (const auto& [key, value] : read_fixture()) {
+    SCOPED_TRACE(key);
+    for (size_t piece_size : {size_t{1}, size_t{7}, size_t{4096}, value.size() + 1}) {
+      if (piece_size == 1 && value.size() > 1000) continue;  // a read per byte: slow on files
+      std::vector<uint8_t> buffer(piece_size);
+      std::string got;
+      bool in_order = true, small_enough = true;
+      std::optional<size_t> size = store_->get_in_pieces(
+          key, value.size(), buffer.data(), piece_size, [&](const uint8_t* data, uint64_t offset, size_t n) {
+            in_order = in_order && offset == got.size();
+            small_enough = small_enough && n > 0 && n <= piece_size;
+            got.append(reinterpret_cast<const char*>(data), n);
+          });
+      ASSERT_TRUE(size.has_value());
+      EXPECT_EQ(*size, value.size());
+      EXPECT_TRUE(in_order);
+      EXPECT_TRUE(small_enough) << "pieces of " << piece_size << " bytes";
+      EXPECT_TRUE(got == value) << "pieces of " << piece_size << " bytes";
+    }
+    bool handed = false;
+    std::vector<uint8_t> buffer(64);
+    std::optional<size_t> size = store_->get_in_pieces(key, value.size() + 1, buffer.data(), buffer.size(),
+                                                       [&](const uint8_t*, uint64_t, size_t) { handed = true; });
+    ASSERT_TRUE(size.has_value());
+    EXPECT_EQ(*size, value.size());
+    EXPECT_FALSE(handed) << "a value of another size than expected is not handed over";
+  }
+  std::vector<uint8_t> buffer(8);
+  EXPECT_FALSE(store_->get_in_pieces("missing", 4, buffer.data(), 8, [](const uint8_t*, uint64_t, size_t) {})
+                   .has_value());
+}
+
 TEST_P(StoreReadConformance, EmptyValueExists) {
   std::optional<Bytes> empty = store_->get("empty");
   ASSERT_TRUE(empty.has_value());
