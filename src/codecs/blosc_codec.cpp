@@ -2,8 +2,10 @@
 // blosc_compress_ctx (one internal thread, typesize = the array's item size).
 #include <blosc.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -33,6 +35,63 @@ struct Header {
 
 uint32_t load_le32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+void store_le32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// Where each block of a compressed blosc buffer lies: after the 16-byte
+// header, a table of nblocks 32-bit offsets, one per block in decoded order;
+// a block's bytes run up to the next block's start in the buffer (blocks
+// compressed by several threads may be stored out of order) or its end.
+struct BlockLayout {
+  size_t blocksize = 0;
+  std::vector<uint32_t> begin, end;  // per block, in decoded order
+};
+
+// Blocks up to this size are decoded one at a time (they stay in a core's
+// L2 cache); larger ones are decoded with the whole buffer.
+constexpr size_t kMaxPieceBlock = size_t{2} << 20;
+constexpr size_t kBlockHeaderBytes = BLOSC_MIN_HEADER_LENGTH + 4;  // header + a one-entry table
+
+// The layout, or nothing when the buffer is stored uncompressed, is a single
+// block, has blocks too large, or offsets that do not describe distinct
+// blocks inside it (then the whole-buffer decoder reports what is wrong).
+std::optional<BlockLayout> block_layout(ByteView in, const Header& h) {
+  BlockLayout layout;
+  layout.blocksize = load_le32(in.data + 8);
+  if ((h.flags & BLOSC_MEMCPYED) || layout.blocksize == 0 || layout.blocksize > kMaxPieceBlock ||
+      h.nbytes <= layout.blocksize) {
+    return std::nullopt;
+  }
+  const size_t nblocks = (h.nbytes + layout.blocksize - 1) / layout.blocksize;
+  const size_t table_end = BLOSC_MIN_HEADER_LENGTH + 4 * nblocks;
+  if (table_end > in.size) return std::nullopt;
+  for (size_t j = 0; j < nblocks; ++j) {
+    const uint32_t begin = load_le32(in.data + BLOSC_MIN_HEADER_LENGTH + 4 * j);
+    if (begin < table_end || begin >= in.size) return std::nullopt;
+    layout.begin.push_back(begin);
+  }
+  std::vector<uint32_t> sorted = layout.begin;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return std::nullopt;
+  for (uint32_t begin : layout.begin) {
+    auto next = std::upper_bound(sorted.begin(), sorted.end(), begin);
+    layout.end.push_back(next == sorted.end() ? static_cast<uint32_t>(in.size) : *next);
+  }
+  return layout;
+}
+
+// The thread's buffers for one block: its compressed bytes behind a header
+// of their own, and its decoded bytes.
+ScratchBuffer& block_input() {
+  thread_local ScratchBuffer buffer;
+  return buffer;
+}
+ScratchBuffer& block_output() {
+  thread_local ScratchBuffer buffer;
+  return buffer;
 }
 
 Header read_header(ByteView in) {
@@ -125,6 +184,40 @@ class BloscCodec final : public SizedDecoderCodec {
     int n = blosc_decompress_ctx(encoded.data, out, nbytes, 1);
     if (n <= 0) codec_error(kId, "corrupt input (c-blosc error " + std::to_string(n) + ")");
     check_decoded_size(kId, static_cast<size_t>(n), nbytes);
+  }
+
+  // Block by block: each block's bytes are given a header of their own that
+  // makes them a one-block blosc buffer (same version, flags and typesize;
+  // the same blocksize, so that a short last block stays the "leftover"
+  // block it was), which c-blosc decodes with its usual checks into a
+  // buffer that stays in the cache.
+  bool decode_in_pieces(ByteView encoded, size_t out_size, const PieceArrived& arrived) const override {
+    const size_t nbytes = stated_size(encoded, out_size);
+    const std::optional<BlockLayout> layout = block_layout(encoded, read_header(encoded));
+    if (!layout) return false;
+    uint8_t* out = block_output().reserve(layout->blocksize);
+    for (size_t j = 0; j < layout->begin.size(); ++j) {
+      const size_t offset = j * layout->blocksize;
+      const size_t block_bytes = std::min(layout->blocksize, nbytes - offset);
+      const size_t stored_bytes = layout->end[j] - layout->begin[j];
+      uint8_t* one = block_input().reserve(kBlockHeaderBytes + stored_bytes);
+      std::memcpy(one, encoded.data, 4);  // version, versionlz, flags, typesize
+      store_le32(one + 4, static_cast<uint32_t>(block_bytes));
+      store_le32(one + 8, static_cast<uint32_t>(layout->blocksize));
+      store_le32(one + 12, static_cast<uint32_t>(kBlockHeaderBytes + stored_bytes));
+      store_le32(one + 16, static_cast<uint32_t>(kBlockHeaderBytes));
+      std::memcpy(one + kBlockHeaderBytes, encoded.data + layout->begin[j], stored_bytes);
+      size_t stated = 0;
+      const int n = blosc_cbuffer_validate(one, kBlockHeaderBytes + stored_bytes, &stated) == 0
+                        ? blosc_decompress_ctx(one, out, layout->blocksize, 1)  // it wants room for a whole block
+                        : -1;
+      if (n != static_cast<int>(block_bytes)) {
+        codec_error(kId, "corrupt input: block " + std::to_string(j) + " of " + std::to_string(layout->begin.size()) +
+                             " does not decode (c-blosc error " + std::to_string(n) + ")");
+      }
+      arrived(out, offset, block_bytes);
+    }
+    return true;
   }
 
   int effective_shuffle() const {

@@ -51,6 +51,13 @@ class BytesCodec {
   // that can write there directly override it, saving a buffer and a copy;
   // the default decodes and copies.
   virtual void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const;
+  // The decoded bytes handed over in order, a block at a time, by codecs
+  // whose format is made of blocks decoded independently (blosc): out_size
+  // bytes in all, else ZARR_ERR_CODEC (maybe after some pieces). The caller
+  // copies each block out while it is still in the cache. False, having
+  // handed over nothing, when the codec decodes whole (the default) or this
+  // buffer would not gain from it: the caller decodes whole then.
+  virtual bool decode_in_pieces(ByteView encoded, size_t out_size, const PieceArrived& arrived) const;
 
   // Encoding into a caller's buffer, for the compressors whose output size is
   // bounded up front (zstd, lz4, blosc): encoded_bound gives that bound (0:

@@ -113,6 +113,15 @@ void CodecChain::decode_into(ByteView stored, uint8_t* out, const std::string& k
   }
 }
 
+bool CodecChain::decode_in_pieces(ByteView stored, const std::string& key, const PieceArrived& arrived) const {
+  if (!decodes_into() || bytes_to_bytes_.size() != 1 || !array_to_bytes_->stores_native_layout()) return false;
+  try {
+    return bytes_to_bytes_.front()->decode_in_pieces(stored, decoded().byte_size(), arrived);
+  } catch (const Error& e) {
+    fail(e.code(), "chunk '" + key + "': " + e.what());
+  }
+}
+
 ByteView CodecChain::encode_from(uint8_t* chunk, ScratchBuffer& out, Bytes& keep) const {
   const size_t size = decoded().byte_size();
   array_to_bytes_->encode_in_buffer(chunk, size, reprs_.back());

@@ -62,6 +62,11 @@ class CodecChain {
   // For a chain with decodes_into() and no bytes->bytes codec, the stored
   // bytes are the chunk: decode them where they lie (a byte swap at most).
   void decode_stored_in_place(uint8_t* data, size_t size, const std::string& key) const;
+  // For a chain of the bytes codec (native byte order) and one compressor
+  // that decodes block by block (blosc): the chunk handed over in order, a
+  // block at a time (BytesCodec::decode_in_pieces). False, having handed
+  // over nothing, for any other chain or buffer. Errors name chunk `key`.
+  bool decode_in_pieces(ByteView stored, const std::string& key, const PieceArrived& arrived) const;
   // True when stored chunks are the decoded chunk byte for byte (only the
   // bytes codec, native byte order): parts of them can be read into place.
   bool stores_native_layout() const {

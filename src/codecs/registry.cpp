@@ -235,4 +235,6 @@ void BytesCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) co
   std::copy(decoded.begin(), decoded.end(), out);
 }
 
+bool BytesCodec::decode_in_pieces(ByteView, size_t, const PieceArrived&) const { return false; }
+
 }  // namespace zarr

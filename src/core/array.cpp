@@ -573,13 +573,32 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
   scratch.release_above(kScratchKeepLimit);
 }
 
+// Copies a chunk handed over in pieces into its part of the region.
+PieceScatter Array::piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const {
+  return PieceScatter(meta_.chunks, ov.chunk_offset, ov.count, item_size(),
+                      target.base + byte_offset(ov.region_offset, target.strides), target.strides, target.stores);
+}
+
+// A compressed chunk of a large region whose codec decodes block by block
+// (blosc): each block streamed into its rows while still in the cache,
+// instead of the whole chunk decoded into scratch and read back from memory
+// (W2b of docs/performance.md). False when the codec decodes whole.
+bool Array::place_in_pieces(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                            const RegionTarget& target) const {
+  PieceScatter scatter = piece_scatter(ov, target);
+  if (!scatter.usable()) return false;
+  const bool placed = meta_.codecs.decode_in_pieces(
+      stored, key, [&](const uint8_t* data, uint64_t offset, size_t n) { scatter.put(data, offset, n); });
+  scatter.finish();
+  return placed;
+}
+
 // An uncompressed chunk a large region covers, read in pieces small enough to
 // stay in the cache and streamed from there into its rows: the kernel's copy
 // lands in the cache instead of memory (W1 of docs/performance.md). False when
 // the region's rows are single elements (then the chunk is read whole).
 bool Array::read_in_pieces(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
-  PieceScatter scatter(meta_.chunks, ov.chunk_offset, ov.count, item_size(),
-                       target.base + byte_offset(ov.region_offset, target.strides), target.strides, target.stores);
+  PieceScatter scatter = piece_scatter(ov, target);
   if (!scatter.usable()) return false;
   uint8_t* buffer = thread_scratch().stored.reserve(kReadPieceBytes);
   std::optional<size_t> size =
@@ -658,6 +677,7 @@ void Array::place_chunk(ByteView stored, const std::string& key, const ChunkOver
     chain.decode_into(stored, target.base + byte_offset(ov.region_offset, target.strides), key);
     return;
   }
+  if (target.stores == Stores::Streaming && ov.covers_chunk && place_in_pieces(stored, key, ov, target)) return;
   ScratchBuffer& decoded = thread_scratch().decoded;
   chain.decode_into(stored, decoded.reserve(meta_.chunk_bytes()), key);
   copy_out(decoded.data(), ov, target);

@@ -183,7 +183,10 @@ class Array {
   bool read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  PieceScatter piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const;
   bool read_in_pieces(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
+  bool place_in_pieces(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                       const RegionTarget& target) const;
   void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
   bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
   std::vector<Store::Piece> scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const;

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,11 @@ class RawBuffer {
   size_t capacity_ = 0;
   size_t size_ = 0;
 };
+
+// Bytes [offset, offset + n) of a value handed over piece by piece, in
+// order; `data` is valid during the call only (stores reading a value in
+// pieces, codecs decoding one block at a time).
+using PieceArrived = std::function<void(const uint8_t* data, uint64_t offset, size_t n)>;
 
 // A buffer reused from one chunk to the next (the engine keeps one or two
 // per thread): it grows on demand and is never zeroed, so a chunk read into

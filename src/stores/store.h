@@ -104,7 +104,6 @@ class Store {
   // only when it was cut short meanwhile; nothing is handed over when the
   // size differs from the start), std::nullopt when absent. By default,
   // get() handed over in pieces.
-  using PieceArrived = std::function<void(const uint8_t* data, uint64_t offset, size_t n)>;
   virtual std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
                                               size_t piece_size, const PieceArrived& arrived) const {
     (void)buffer;

@@ -247,20 +247,27 @@ TEST(Arrays, CompressedRoundTripsForEveryBuiltCompressor) {
 }
 
 // A region of 32 MiB or more is copied into the caller's buffer with
-// streaming stores (and uncompressed chunks go through scratch rather than
-// being read into their rows): the values must be the same, whatever the
-// buffer's alignment, for stored, compressed and absent chunks.
+// streaming stores (uncompressed chunks read in pieces, blosc chunks decoded
+// block by block): the values must be the same, whatever the buffer's
+// alignment, for stored, compressed and absent chunks.
 TEST(Arrays, LargeRegionReadsMatchSmallOnes) {
   TempDir dir;
   const uint64_t shape[3] = {36, 512, 1024};  // 36 MiB of uint16, chunks of 1 MiB
   const size_t n = shape[0] * shape[1] * shape[2];
   std::vector<uint16_t> data(n);
   for (size_t i = 0; i < n; ++i) data[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
-  for (const char* compressor : {"null", "{\"id\": \"zlib\", \"level\": 1}"}) {
+  int made = 0;
+  for (const char* compressor : {"null", "{\"id\": \"zlib\", \"level\": 1}",
+                                 "{\"id\": \"blosc\", \"cname\": \"lz4\", \"shuffle\": 1, \"blocksize\": 65536}"}) {
     SCOPED_TRACE(compressor);
-    const std::string url = dir / (std::string("a") + (compressor[0] == 'n' ? "raw" : "zlib"));
-    ArrayPtr a = create_array(url, array_meta("[36, 512, 1024]", "[4, 256, 512]", "<u2",
-                                              {{"compressor", compressor}, {"fill_value", "7"}}));
+    const std::string url = dir / ("a" + std::to_string(made++));
+    ArrayPtr a;
+    const int status = zarr_create(a.out(), url.c_str(),
+                                   array_meta("[36, 512, 1024]", "[4, 256, 512]", "<u2",
+                                              {{"compressor", compressor}, {"fill_value", "7"}})
+                                       .c_str());
+    if (status == ZARR_ERR_UNSUPPORTED) continue;  // library built without this codec
+    ASSERT_EQ(status, ZARR_OK) << status_text(status);
     // Everything but the last 4 planes: their chunks stay absent (fill value).
     ASSERT_OK(write_region<uint16_t>(a, {0, 0, 0}, {32, 512, 1024},
                                      std::vector<uint16_t>(data.begin(), data.begin() + 32 * 512 * 1024)));

@@ -14,6 +14,14 @@ std::unique_ptr<BytesCodec> codec_from_json(const std::string& json, ChunkRepr r
   return make_bytes_codec(doc, repr);
 }
 
+void put_le32(Bytes& b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+uint32_t load_le32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
 Bytes sample_data(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   Bytes out(n);

@@ -20,6 +20,10 @@ std::unique_ptr<BytesCodec> codec_from_json(const std::string& json, ChunkRepr r
 // little-endian integers and noise, mixed by `seed`.
 Bytes sample_data(size_t n, uint32_t seed = 1);
 
+// Little-endian 32-bit fields of encoded buffers (headers made to lie).
+void put_le32(Bytes& b, size_t at, uint32_t v);
+uint32_t load_le32(const uint8_t* p);
+
 // Encode, then decode with the size known and unknown: both give `data` back.
 ::testing::AssertionResult round_trips(const BytesCodec& codec, ByteView data);
 

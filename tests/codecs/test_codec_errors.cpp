@@ -209,10 +209,6 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DataErrors);  // a build without c
 
 // --- size headers that lie ------------------------------------------------------------------
 
-[[maybe_unused]] void put_le32(Bytes& b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
 #if ZARR_HAVE_LZ4
 TEST(LyingHeader, Lz4SizeHeader) {
   auto c = codec_from_json(R"({"id":"lz4"})");

@@ -2,6 +2,8 @@
 // headers, containers, multi-member streams, frames without a content size.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "codec_test_util.h"
 #include "codecs/codec.h"
 #include "core/error.h"
@@ -188,6 +190,107 @@ TEST(Blosc, TypesizeAndAutoshuffleInHeader) {
     EXPECT_EQ(typesize, static_cast<size_t>(item_size));
     EXPECT_EQ(flags & (BLOSC_DOSHUFFLE | BLOSC_DOBITSHUFFLE), flag) << item_size << " " << shuffle;
   }
+}
+
+// Block-by-block decoding hands over what decode gives, in order: several
+// compressors and shuffles, a short last block, blocks stored out of order.
+std::vector<std::pair<uint64_t, Bytes>> pieces_of(const BytesCodec& c, ByteView encoded, size_t size, bool& used) {
+  std::vector<std::pair<uint64_t, Bytes>> pieces;
+  used = c.decode_in_pieces(encoded, size, [&](const uint8_t* data, uint64_t offset, size_t n) {
+    pieces.emplace_back(offset, Bytes(data, data + n));
+  });
+  return pieces;
+}
+
+Bytes joined(const std::vector<std::pair<uint64_t, Bytes>>& pieces) {
+  Bytes all;
+  for (const auto& [offset, bytes] : pieces) {
+    EXPECT_EQ(offset, all.size()) << "pieces out of order";
+    all.insert(all.end(), bytes.begin(), bytes.end());
+  }
+  return all;
+}
+
+// Blocks of a blosc buffer, from its header (nbytes, blocksize).
+size_t blosc_blocks(const Bytes& encoded) {
+  const size_t nbytes = load_le32(encoded.data() + 4), blocksize = load_le32(encoded.data() + 8);
+  return (nbytes + blocksize - 1) / blocksize;
+}
+
+constexpr size_t kManyBlocks = (size_t{1} << 20) + 34466;  // several blocks, the last one short
+
+TEST(Blosc, BlockByBlockDecodingGivesWhatDecodeGives) {
+  for (const char* config : {R"({"id":"blosc","cname":"lz4","shuffle":1,"blocksize":65536})",
+                             R"({"id":"blosc","cname":"zstd","shuffle":2,"blocksize":65536})",
+                             R"({"id":"blosc","cname":"blosclz","shuffle":0,"blocksize":65536})",
+                             R"({"id":"blosc","cname":"lz4","shuffle":1})"}) {
+    SCOPED_TRACE(config);
+    auto c = codec_from_json(config, ChunkRepr{2, 0, ""});
+    const Bytes data = sample_data(kManyBlocks);
+    const Bytes encoded = c->encode(data);
+    bool used = false;
+    const auto pieces = pieces_of(*c, encoded, data.size(), used);
+    ASSERT_TRUE(used);
+    EXPECT_EQ(pieces.size(), blosc_blocks(encoded));
+    EXPECT_GT(pieces.size(), 1u);
+    EXPECT_TRUE(joined(pieces) == data);
+  }
+}
+
+TEST(Blosc, BlocksStoredOutOfOrderDecodeInOrder) {
+  auto c = codec_from_json(R"({"id":"blosc","cname":"lz4","shuffle":1,"blocksize":65536})", ChunkRepr{2, 0, ""});
+  const Bytes data = sample_data(kManyBlocks);
+  const Bytes encoded = c->encode(data);
+  // Store the blocks in reverse order, as blosc's own threads may.
+  const size_t table = 16, nblocks = blosc_blocks(encoded), first = table + 4 * nblocks;
+  ASSERT_GE(nblocks, 4u);
+  std::vector<uint32_t> begin(nblocks);
+  for (size_t j = 0; j < nblocks; ++j) begin[j] = load_le32(encoded.data() + table + 4 * j);
+  ASSERT_TRUE(std::is_sorted(begin.begin(), begin.end()));
+  Bytes reversed(encoded.begin(), encoded.begin() + first);
+  for (size_t j = nblocks; j-- > 0;) {
+    const size_t end = j + 1 < nblocks ? begin[j + 1] : encoded.size();
+    put_le32(reversed, table + 4 * j, static_cast<uint32_t>(reversed.size()));
+    reversed.insert(reversed.end(), encoded.begin() + begin[j], encoded.begin() + end);
+  }
+  ASSERT_TRUE(c->decode(reversed, data.size()) == data);
+  bool used = false;
+  EXPECT_TRUE(joined(pieces_of(*c, reversed, data.size(), used)) == data);
+  EXPECT_TRUE(used);
+}
+
+// Buffers with nothing to gain are left to the whole decoder: one block,
+// stored uncompressed, or block offsets that do not describe distinct
+// blocks (the whole decoder then says what is wrong).
+TEST(Blosc, BlockByBlockDecodingDeclinesWhatItCannotSplit) {
+  auto c = codec_from_json(R"({"id":"blosc","cname":"lz4","shuffle":1,"blocksize":65536})", ChunkRepr{2, 0, ""});
+  bool used = true;
+  const Bytes small = sample_data(1000);
+  EXPECT_TRUE(pieces_of(*c, c->encode(small), small.size(), used).empty());
+  EXPECT_FALSE(used);
+  auto stored = codec_from_json(R"({"id":"blosc","clevel":0,"blocksize":65536})", ChunkRepr{2, 0, ""});
+  const Bytes data = sample_data(kManyBlocks);
+  EXPECT_TRUE(pieces_of(*stored, stored->encode(data), data.size(), used).empty());
+  EXPECT_FALSE(used);
+  Bytes duplicated = c->encode(data);
+  ASSERT_GT(blosc_blocks(duplicated), 2u);
+  put_le32(duplicated, 20, load_le32(duplicated.data() + 16));  // block 1 starts where block 0 does
+  EXPECT_TRUE(pieces_of(*c, duplicated, data.size(), used).empty());
+  EXPECT_FALSE(used);
+}
+
+TEST(Blosc, ACorruptBlockIsAnErrorNamingIt) {
+  auto c = codec_from_json(R"({"id":"blosc","cname":"lz4","shuffle":1,"blocksize":65536})", ChunkRepr{2, 0, ""});
+  const Bytes data = sample_data(kManyBlocks);
+  Bytes encoded = c->encode(data);
+  const size_t nblocks = blosc_blocks(encoded);
+  ASSERT_GE(nblocks, 4u);
+  const uint32_t block2 = load_le32(encoded.data() + 16 + 8);
+  ASSERT_LT(block2 + 4, encoded.size());
+  put_le32(encoded, block2, 0x7fffffff);  // its first stream claims 2 GiB of compressed bytes
+  bool used = false;
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "block 2 of " + std::to_string(nblocks)},
+                         [&] { pieces_of(*c, encoded, data.size(), used); }));
 }
 
 TEST(Blosc, CnameIsTheInternalCompressor) {
