@@ -27,7 +27,7 @@ def read(path):
 
 def main(peer, out):
     seeds = {t: [] for t in ("fuzz_v2_metadata", "fuzz_v3_metadata", "fuzz_codec_decode",
-                             "fuzz_shard", "fuzz_zip_open", "fuzz_region_read")}
+                             "fuzz_shard", "fuzz_zip_open", "fuzz_region_read", "fuzz_blosc_blocks")}
     for path in files_under(peer):
         name = os.path.basename(path)
         if name in (".zarray", ".zattrs", ".zgroup", ".zmetadata"):
@@ -39,6 +39,9 @@ def main(peer, out):
         elif name.startswith("encoded.") and name.endswith(".dat"):
             config = json.load(open(os.path.join(os.path.dirname(path), "config.json")))
             seeds["fuzz_codec_decode"].append(json.dumps(config).encode() + b"\n" + read(path))
+            data = read(path)
+            if config.get("id") == "blosc" and len(data) >= 16:  # its typesize (header byte 3), then the buffer
+                seeds["fuzz_blosc_blocks"].append(bytes([max(data[3], 1) - 1]) + data)
         elif "/c/" in path and len(seeds["fuzz_shard"]) < 64:
             # v3 chunk and shard files; the first byte picks the target's layout.
             data = read(path)
