@@ -57,6 +57,18 @@ def run(cmd, timeout=1800):
     raise SystemExit(f"bench.py: no RESULT line from {' '.join(cmd)}:\n{p.stdout}\n{p.stderr}")
 
 
+def merged(results):
+    """Several RESULTs of one program: the best time of all, every run, the first's other figures."""
+    if not results or results[0] is None:
+        return None
+    out = dict(results[0])
+    out["runs_s"] = [t for r in results for t in r["runs_s"]]
+    out["best_s"] = min(r["best_s"] for r in results)
+    if any(r.get("checksum") != out.get("checksum") for r in results):
+        out["checksum"] = "rounds disagree: " + json.dumps([r.get("checksum") for r in results])
+    return out
+
+
 def loadavg():
     try:
         with open("/proc/loadavg") as f:
@@ -121,6 +133,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5, help="libzarr runs per workload (best is kept)")
     ap.add_argument("--peer-runs", type=int, default=5, help="zarr-python runs per workload")
     ap.add_argument("--zarrita-runs", type=int, default=3, help="zarrita.js runs per workload")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="each workload runs libzarr then its peer this many times, best of all kept")
     ap.add_argument("--only", default="", help="comma-separated workloads (default: all)")
     ap.add_argument("--data-dir", default=None, help="default /dev/shm/libzarr-bench (or /tmp/... without /dev/shm)")
     ap.add_argument("--keep-data", action="store_true", help="leave the generated arrays in place")
@@ -194,9 +208,15 @@ def main():
 
     for name, what, peer, target in wanted:
         log(f"bench.py: {name}: {what}")
-        mine, _ = run([lib] + lib_cmd(name) + [str(args.runs)])
+        # Rounds alternate the two libraries, so that a disturbance of the
+        # machine (other virtual machines on the host) spoils one round of
+        # each rather than all the runs of one side.
         cmd, peer_runs = peer_cmd(name)
-        theirs = run(cmd + [str(peer_runs)])[0] if cmd else None
+        mine_rounds, their_rounds = [], []
+        for _ in range(max(1, args.rounds)):
+            mine_rounds.append(run([lib] + lib_cmd(name) + [str(args.runs)])[0])
+            their_rounds.append(run(cmd + [str(peer_runs)])[0] if cmd else None)
+        mine, theirs = merged(mine_rounds), merged(their_rounds)
         row = {"what": what, "peer": peer, "target": target, "libzarr": mine, "peer_result": theirs,
                "runs": args.runs, "peer_runs": peer_runs}
         # Honesty: both libraries read (or wrote and read back) the same values.
@@ -240,8 +260,8 @@ def main():
     print()
     print(f"libzarr region I/O benchmark: {info['cpu']}, {info['nproc']} CPUs, {info['ram_gib']} GiB RAM, "
           f"{info['os']}, {info['compiler']}, node {info['node']}")
-    print(f"data: uint16 [64, 1024, 2048] (256 MiB) in {data_dir}, warm page cache; best of {args.runs} "
-          f"(libzarr), {args.peer_runs} (zarr-python), {args.zarrita_runs} (zarrita.js); "
+    print(f"data: uint16 [64, 1024, 2048] (256 MiB) in {data_dir}, warm page cache; best of {args.rounds} "
+          f"rounds of {args.runs} (libzarr), {args.peer_runs} (zarr-python), {args.zarrita_runs} (zarrita.js) runs; "
           f"load average {load_start} at start, {load_end} at end; {elapsed:.0f} s")
     print()
     header = ("workload", "libzarr s", "peer s", "ratio", "target", "libzarr MB/s", "peer", "values")
