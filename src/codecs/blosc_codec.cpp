@@ -217,6 +217,7 @@ class BloscCodec final : public SizedDecoderCodec {
       }
       arrived(out, offset, block_bytes);
     }
+    block_input().release_above(2 * kMaxPieceBlock);  // offsets of a hostile buffer can make one "block" huge
     return true;
   }
 

@@ -106,8 +106,8 @@ constexpr size_t kScratchKeepLimit = size_t{64} << 20;
 // A region read at least this large is copied into the caller's buffer with
 // streaming stores: its first chunks would be out of the cache by the time the
 // read returns anyway, and not reading each destination line before writing
-// it saves a third of the memory traffic (W1 of docs/performance.md: 0.022 s
-// -> 0.015 s on 2 cores). Well above a core's share of a last-level cache.
+// it saves a third of the memory traffic (W1 of docs/performance.md: 0.028 s
+// -> 0.022 s on 2 cores). Well above a core's share of a last-level cache.
 constexpr uint64_t kStreamingRegionBytes = uint64_t{32} << 20;
 
 // Pieces of an uncompressed chunk read for such a region: well inside a
@@ -550,8 +550,8 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
   uint8_t* const in_region = target.base + byte_offset(ov.region_offset, target.strides);
   const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
   // The kernel's copy into scattered rows cannot stream: for a large region,
-  // reading a whole chunk into scratch and streaming its rows into place is
-  // faster. Part of a chunk is still read alone, straight into its rows.
+  // reading a chunk it covers in cache-sized pieces and streaming their rows
+  // into place is faster. Part of a chunk is still read alone into its rows.
   const bool stream_from_scratch = target.stores == Stores::Streaming && ov.covers_chunk;
   if (!read_in_region && chain.stores_native_layout() &&
       (stream_from_scratch ? read_in_pieces(key, ov, target) : read_scattered(key, ov, target))) {

@@ -104,9 +104,8 @@ class Store {
   // only when it was cut short meanwhile; nothing is handed over when the
   // size differs from the start), std::nullopt when absent. By default,
   // get() handed over in pieces.
-  virtual std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
+  virtual std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* /*buffer*/,
                                               size_t piece_size, const PieceArrived& arrived) const {
-    (void)buffer;
     std::optional<Bytes> value = get(key);
     if (!value) return std::nullopt;
     if (value->size() == expected_size) {
