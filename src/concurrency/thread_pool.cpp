@@ -160,6 +160,9 @@ thread_local size_t current_thread_limit = 0;  // ThreadLimit's, on this thread
 // One parallel_for call: the next task to hand out, how many are running,
 // and the first failure. Claims are made under the lock so that once the
 // caller has seen the last task finish no late worker can start another.
+// The first failure passes from the failing thread to the caller under the
+// lock, so the caller alone holds it when it rethrows: a worker letting go
+// of the batch later never destroys the exception the caller is reading.
 class TaskBatch {
  public:
   TaskBatch(size_t n, const std::function<void(size_t)>& task, size_t limit)
@@ -177,7 +180,7 @@ class TaskBatch {
       } catch (...) {
         error = std::current_exception();
       }
-      finish(error);
+      finish(std::move(error));
     }
   }
 
@@ -187,13 +190,15 @@ class TaskBatch {
     poll_until([&] { return running_.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lock(mutex_);
     all_done_.wait(lock, [&] { return running_ == 0; });
-    if (error_) std::rethrow_exception(error_);
+    std::exception_ptr error = std::move(error_);
+    lock.unlock();
+    if (error) std::rethrow_exception(error);
   }
 
  private:
   bool claim(size_t& i) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (error_ || next_ == n_) return false;
+    if (failed_ || next_ == n_) return false;
     ++running_;
     i = next_++;
     return true;
@@ -201,7 +206,10 @@ class TaskBatch {
 
   void finish(std::exception_ptr error) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (error && !error_) error_ = error;
+    if (error && !failed_) {
+      failed_ = true;
+      error_ = std::move(error);
+    }
     if (--running_ == 0) all_done_.notify_all();
   }
 
@@ -212,7 +220,8 @@ class TaskBatch {
   const size_t limit_;
   size_t next_ = 0;
   std::atomic<size_t> running_{0};  // changed under mutex_, polled without it
-  std::exception_ptr error_;
+  bool failed_ = false;
+  std::exception_ptr error_;  // the first failure, until the caller takes it
 };
 
 }  // namespace
