@@ -23,11 +23,13 @@ std::string unique_name(const std::string& stem) {
 }  // namespace
 
 RoundTripStore filesystem_roundtrip_store() {
-  return {"filesystem", [](const std::string& scratch) { return scratch; }, true};
+  return {"filesystem", [](const std::string& scratch) { return scratch; }, true, /*prepare=*/nullptr,
+          /*finish=*/nullptr};
 }
 
 RoundTripStore memory_roundtrip_store() {
-  return {"memory", [](const std::string&) { return "memory://" + unique_name("roundtrip"); }, true};
+  return {"memory", [](const std::string&) { return "memory://" + unique_name("roundtrip"); }, true,
+          /*prepare=*/nullptr, /*finish=*/nullptr};
 }
 
 void ArrayRoundTrip::SetUp() {

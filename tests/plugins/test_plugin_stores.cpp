@@ -37,7 +37,8 @@ RoundTripStore hashmap_roundtrip_store() {
   return {"hashmap_in_c", [](const std::string&) {
             register_hashmap_once();
             return "hashmap://" + fresh_table("roundtrip");
-          }};
+          },
+          /*listable=*/true, /*prepare=*/nullptr, /*finish=*/nullptr};
 }
 
 }  // namespace
