@@ -191,6 +191,7 @@ class BloscCodec final : public SizedDecoderCodec {
   // the same blocksize, so that a short last block stays the "leftover"
   // block it was), which c-blosc decodes with its usual checks into a
   // buffer that stays in the cache.
+  bool decodes_by_blocks() const override { return true; }
   bool decode_in_pieces(ByteView encoded, size_t out_size, const PieceArrived& arrived) const override {
     const size_t nbytes = stated_size(encoded, out_size);
     const std::optional<BlockLayout> layout = block_layout(encoded, read_header(encoded));

@@ -58,6 +58,9 @@ class BytesCodec {
   // handed over nothing, when the codec decodes whole (the default) or this
   // buffer would not gain from it: the caller decodes whole then.
   virtual bool decode_in_pieces(ByteView encoded, size_t out_size, const PieceArrived& arrived) const;
+  // True for codecs that override decode_in_pieces: callers ask before
+  // preparing to receive pieces, which would be wasted on the others.
+  virtual bool decodes_by_blocks() const { return false; }
 
   // Encoding into a caller's buffer, for the compressors whose output size is
   // bounded up front (zstd, lz4, blosc): encoded_bound gives that bound (0:

@@ -114,7 +114,7 @@ void CodecChain::decode_into(ByteView stored, uint8_t* out, const std::string& k
 }
 
 bool CodecChain::decode_in_pieces(ByteView stored, const std::string& key, const PieceArrived& arrived) const {
-  if (!decodes_into() || bytes_to_bytes_.size() != 1 || !array_to_bytes_->stores_native_layout()) return false;
+  if (!may_decode_in_pieces()) return false;
   try {
     return bytes_to_bytes_.front()->decode_in_pieces(stored, decoded().byte_size(), arrived);
   } catch (const Error& e) {

@@ -67,6 +67,11 @@ class CodecChain {
   // block at a time (BytesCodec::decode_in_pieces). False, having handed
   // over nothing, for any other chain or buffer. Errors name chunk `key`.
   bool decode_in_pieces(ByteView stored, const std::string& key, const PieceArrived& arrived) const;
+  // False when decode_in_pieces would decline every chunk of this chain.
+  bool may_decode_in_pieces() const {
+    return decodes_into() && bytes_to_bytes_.size() == 1 && array_to_bytes_->stores_native_layout() &&
+           bytes_to_bytes_.front()->decodes_by_blocks();
+  }
   // True when stored chunks are the decoded chunk byte for byte (only the
   // bytes codec, native byte order): parts of them can be read into place.
   bool stores_native_layout() const {

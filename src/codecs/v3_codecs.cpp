@@ -42,6 +42,10 @@ class V3NamedCodec final : public BytesCodec {
   void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
     inner_->decode_into(encoded, out, out_size);
   }
+  bool decode_in_pieces(ByteView encoded, size_t out_size, const PieceArrived& arrived) const override {
+    return inner_->decode_in_pieces(encoded, out_size, arrived);
+  }
+  bool decodes_by_blocks() const override { return inner_->decodes_by_blocks(); }
   size_t encoded_bound(size_t decoded_size) const override { return inner_->encoded_bound(decoded_size); }
   size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const override {
     return inner_->encode_into(decoded, out, capacity);

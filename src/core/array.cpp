@@ -322,8 +322,8 @@ void Array::check_bounds(const std::vector<uint64_t>& start, const std::vector<u
   }
 }
 
-std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
-                                         size_t nbytes, const int64_t* strides) const {
+Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                                        size_t nbytes, const int64_t* strides) const {
   const std::string where = "array " + describe_node(*store_, path_);
   if (variable_length_) {
     fail(ZARR_ERR_UNSUPPORTED, where + " holds variable-length elements: use zarr_read_region_vlen / "
@@ -331,13 +331,15 @@ std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, con
   }
   check_bounds(start, count);
   const uint64_t elements = checked_product(count, "region");
+  const bool bytes_overflow = elements > SIZE_MAX / item_size();
+  const uint64_t bytes = bytes_overflow ? UINT64_MAX : elements * item_size();
   if (!strides) {
-    if (elements > SIZE_MAX / item_size() || elements * item_size() != nbytes) {
+    if (bytes_overflow || bytes != nbytes) {
       fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but region " +
                                      shape_text(count) + " of " + std::to_string(item_size()) +
-                                     "-byte items needs " + std::to_string(elements * item_size()));
+                                     "-byte items needs " + std::to_string(bytes));
     }
-    return c_order_strides(count, item_size());
+    return {c_order_strides(count, item_size()), bytes};
   }
   std::vector<int64_t> s(strides, strides + ndim());
   int64_t lowest = 0, end = 0;
@@ -346,7 +348,7 @@ std::vector<int64_t> Array::check_region(const std::vector<uint64_t>& start, con
     fail(ZARR_ERR_BUFFER_SIZE, where + ": byte strides reach outside the " + std::to_string(nbytes) +
                                    "-byte buffer for region " + shape_text(count));
   }
-  return s;
+  return {std::move(s), bytes};
 }
 
 std::string Array::chunk_key(const std::vector<uint64_t>& chunk_coords) const {
@@ -399,10 +401,9 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
                         size_t nbytes, const int64_t* strides) {
   const ThreadLimit thread_limit(options_.thread_limit);
   std::shared_lock lock(shape_mutex_);
-  std::vector<int64_t> region_strides = check_region(start, count, nbytes, strides);
-  const uint64_t region_bytes = checked_product(count, "region") * item_size();  // checked to fit in nbytes
-  const RegionTarget target{static_cast<uint8_t*>(out), std::move(region_strides), chunk_strides(),
-                            region_bytes >= kStreamingRegionBytes ? Stores::Streaming : Stores::Cached};
+  CheckedRegion region = check_region(start, count, nbytes, strides);
+  const RegionTarget target{static_cast<uint8_t*>(out), std::move(region.strides), chunk_strides(),
+                            region.bytes >= kStreamingRegionBytes ? Stores::Streaming : Stores::Cached};
   ChunkGrid grid(meta_.shape, meta_.chunks);
   if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
     // Remote stores: the store fetches a batch of chunks at once (many
@@ -575,7 +576,7 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
 
 // Copies a chunk handed over in pieces into its part of the region.
 PieceScatter Array::piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const {
-  return PieceScatter(meta_.chunks, ov.chunk_offset, ov.count, item_size(),
+  return PieceScatter(target.chunk_strides, ov.chunk_offset, ov.count, item_size(),
                       target.base + byte_offset(ov.region_offset, target.strides), target.strides, target.stores);
 }
 
@@ -629,41 +630,19 @@ bool Array::read_scattered(const std::string& key, const ChunkOverlap& ov, const
   return true;
 }
 
-// The overlap as runs of bytes contiguous both in the stored chunk (C order)
-// and in the region: trailing dimensions are merged while both layouts
-// allow. Empty when the region's last dimension is not contiguous.
+// The overlap as the rows (runs of bytes) it has in both the stored chunk
+// (C order) and the region, in increasing order of offset in the chunk.
+// Empty when the rows would be single elements.
 std::vector<Store::Piece> Array::scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const {
-  const size_t n = ndim();
-  const int64_t item = static_cast<int64_t>(item_size());
+  const BoxRows rows(ov.count, item_size(), target.chunk_strides, target.strides);
   std::vector<Store::Piece> pieces;
-  if (n == 0 || target.strides[n - 1] != item) return pieces;
-  size_t first = n - 1;  // the run covers dimensions [first, n)
-  int64_t run = static_cast<int64_t>(ov.count[n - 1]) * item;
-  while (first > 0 && ov.count[first] == meta_.chunks[first] && target.strides[first - 1] == run &&
-         target.chunk_strides[first - 1] == run) {
-    --first;
-    run *= static_cast<int64_t>(ov.count[first]);
-  }
-  if (run == 0) return pieces;
-  // One piece per index of the dimensions before `first`, in C order (so
-  // offsets in the chunk increase).
-  std::vector<uint64_t> in_chunk = ov.chunk_offset, in_region = ov.region_offset;
-  for (;;) {
-    pieces.push_back({static_cast<uint64_t>(byte_offset(in_chunk, target.chunk_strides)),
-                      target.base + byte_offset(in_region, target.strides), static_cast<size_t>(run)});
-    size_t d = first;
-    while (d > 0) {
-      --d;
-      if (++in_chunk[d] < ov.chunk_offset[d] + ov.count[d]) {
-        ++in_region[d];
-        break;
-      }
-      in_chunk[d] = ov.chunk_offset[d];
-      in_region[d] = ov.region_offset[d];
-      if (d == 0) return pieces;
-    }
-    if (first == 0) return pieces;
-  }
+  if (!rows.contiguous()) return pieces;
+  const uint64_t box_begin = static_cast<uint64_t>(byte_offset(ov.chunk_offset, target.chunk_strides));
+  uint8_t* const box_dst = target.base + byte_offset(ov.region_offset, target.strides);
+  rows.for_each([&](int64_t in_chunk, int64_t in_region) {
+    pieces.push_back({box_begin + static_cast<uint64_t>(in_chunk), box_dst + in_region, rows.row_bytes()});
+  });
+  return pieces;
 }
 
 void Array::place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
@@ -677,7 +656,10 @@ void Array::place_chunk(ByteView stored, const std::string& key, const ChunkOver
     chain.decode_into(stored, target.base + byte_offset(ov.region_offset, target.strides), key);
     return;
   }
-  if (target.stores == Stores::Streaming && ov.covers_chunk && place_in_pieces(stored, key, ov, target)) return;
+  if (target.stores == Stores::Streaming && ov.covers_chunk && chain.may_decode_in_pieces() &&
+      place_in_pieces(stored, key, ov, target)) {
+    return;
+  }
   ScratchBuffer& decoded = thread_scratch().decoded;
   chain.decode_into(stored, decoded.reserve(meta_.chunk_bytes()), key);
   copy_out(decoded.data(), ov, target);
@@ -732,8 +714,8 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
   require_writable("write to");
   const ThreadLimit thread_limit(options_.thread_limit);
   std::shared_lock lock(shape_mutex_);
-  const std::vector<int64_t> in_strides = check_region(start, count, nbytes, strides);
-  const RegionSource source{static_cast<const uint8_t*>(data), in_strides, chunk_strides()};
+  const RegionSource source{static_cast<const uint8_t*>(data), check_region(start, count, nbytes, strides).strides,
+                            chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
   // Each chunk is a task of its own, atomic as before: a failure leaves
   // every chunk either as it was or wholly written.

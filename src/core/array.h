@@ -141,10 +141,13 @@ class Array {
 
   void require_writable(const char* operation) const;
   void check_bounds(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count) const;
-  // Validate the region against shape and the buffer against the region; gives
-  // the buffer's strides.
-  std::vector<int64_t> check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
-                                    size_t nbytes, const int64_t* strides) const;
+  // A region validated against the shape, and the caller's buffer against it.
+  struct CheckedRegion {
+    std::vector<int64_t> strides;  // the buffer's byte strides
+    uint64_t bytes;                // the region's elements times the item size
+  };
+  CheckedRegion check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, size_t nbytes,
+                             const int64_t* strides) const;
   std::string chunk_key(const std::vector<uint64_t>& chunk_coords) const;
   std::vector<int64_t> chunk_strides() const;
   // Stored bytes -> native-order C-order chunk, and back (the codec chain).

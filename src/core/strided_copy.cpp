@@ -32,16 +32,6 @@ std::vector<Dim> simplify(const std::vector<uint64_t>& count, const std::vector<
   return dims;
 }
 
-// Calls run(src_offset, dst_offset) for each position of the outer dims
-// (all but the last of `dims`), in C order.
-template <typename Run>
-void for_each_outer(const std::vector<Dim>& dims, Run run) {
-  OuterOdometer at(dims);
-  do {
-    run(at.src, at.dst);
-  } while (at.next());
-}
-
 // Runs shorter than this are copied with memcpy even when streaming: a
 // streaming store of part of a cache line costs more than it saves.
 constexpr size_t kMinStreamingRun = 64;
@@ -105,25 +95,31 @@ bool OuterOdometer::next() {
   return false;
 }
 
-PieceScatter::PieceScatter(const std::vector<uint64_t>& chunk_shape, const std::vector<uint64_t>& box_offset,
+BoxRows::BoxRows(const std::vector<uint64_t>& count, size_t item_size, const std::vector<int64_t>& src_strides,
+                 const std::vector<int64_t>& dst_strides)
+    : dims_(simplify(count, src_strides, dst_strides)),
+      empty_(std::any_of(count.begin(), count.end(), [](uint64_t c) { return c == 0; })) {
+  const int64_t item = static_cast<int64_t>(item_size);
+  contiguous_ = dims_.empty() || (dims_.back().src_stride == item && dims_.back().dst_stride == item);
+  row_bytes_ = contiguous_ && !dims_.empty() ? dims_.back().count * item_size : item_size;
+}
+
+PieceScatter::PieceScatter(const std::vector<int64_t>& chunk_strides, const std::vector<uint64_t>& box_offset,
                            const std::vector<uint64_t>& count, size_t item_size, uint8_t* dst,
                            const std::vector<int64_t>& dst_strides, Stores stores)
-    : dst_(dst), stores_(stores) {
-  const std::vector<int64_t> chunk_strides = c_order_strides(chunk_shape, item_size);
-  box_begin_ = static_cast<uint64_t>(byte_offset(box_offset, chunk_strides));
-  done_ = std::any_of(count.begin(), count.end(), [](uint64_t c) { return c == 0; });
-  dims_ = simplify(count, chunk_strides, dst_strides);
-  const int64_t item = static_cast<int64_t>(item_size);
-  usable_ = dims_.empty() || (dims_.back().src_stride == item && dims_.back().dst_stride == item);
-  run_bytes_ = dims_.empty() ? item_size : dims_.back().count * item_size;
-  at_.emplace(dims_);
+    : dst_(dst),
+      stores_(stores),
+      rows_(count, item_size, chunk_strides, dst_strides),
+      box_begin_(static_cast<uint64_t>(byte_offset(box_offset, chunk_strides))),
+      done_(rows_.empty()) {
+  at_.emplace(rows_.dims());
 }
 
 void PieceScatter::put(const uint8_t* data, uint64_t offset, size_t n) {
   const uint64_t end = offset + n;
   while (!done_) {
     const uint64_t run_begin = box_begin_ + static_cast<uint64_t>(at_->src);
-    const uint64_t run_end = run_begin + run_bytes_;
+    const uint64_t run_end = run_begin + rows_.row_bytes();
     if (run_begin >= end) return;  // the run starts in a later piece
     const uint64_t from = std::max(run_begin, offset), to = std::min(run_end, end);
     if (from < to) copy_run(dst_ + at_->dst + static_cast<int64_t>(from - run_begin), data + (from - offset), to - from,
@@ -164,23 +160,14 @@ int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_
 void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const uint8_t* src,
                   const std::vector<int64_t>& src_strides, uint8_t* dst,
                   const std::vector<int64_t>& dst_strides, Stores stores) {
-  for (uint64_t c : count) {
-    if (c == 0) return;
-  }
-  std::vector<Dim> dims = simplify(count, src_strides, dst_strides);
-  const int64_t item = static_cast<int64_t>(item_size);
-  if (dims.empty()) {  // a single element
-    std::memcpy(dst, src, item_size);
-    return;
-  }
-  const Dim inner = dims.back();
-  if (inner.src_stride == item && inner.dst_stride == item) {
-    const size_t run_bytes = inner.count * item_size;
-    for_each_outer(dims, [&](int64_t s, int64_t d) { copy_run(dst + d, src + s, run_bytes, stores); });
+  const BoxRows rows(count, item_size, src_strides, dst_strides);
+  if (rows.contiguous()) {
+    rows.for_each([&](int64_t s, int64_t d) { copy_run(dst + d, src + s, rows.row_bytes(), stores); });
     finish_stores(stores);
     return;
   }
-  for_each_outer(dims, [&](int64_t s, int64_t d) {
+  const Dim inner = rows.dims().back();
+  rows.for_each([&](int64_t s, int64_t d) {
     for (uint64_t i = 0; i < inner.count; ++i) {
       std::memcpy(dst + d + static_cast<int64_t>(i) * inner.dst_stride,
                   src + s + static_cast<int64_t>(i) * inner.src_stride, item_size);
@@ -190,21 +177,19 @@ void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const ui
 
 void strided_fill(const std::vector<uint64_t>& count, const std::vector<uint8_t>& item, uint8_t* dst,
                   const std::vector<int64_t>& dst_strides) {
-  for (uint64_t c : count) {
-    if (c == 0) return;
-  }
-  // A zero source stride repeats the one item across every element.
-  std::vector<int64_t> zero(count.size(), 0);
-  std::vector<Dim> dims = simplify(count, zero, dst_strides);
+  // A zero source stride repeats the one item across every element: the
+  // rows are never contiguous in the source, so each row is filled here.
   const size_t item_size = item.size();
-  if (dims.empty()) {
-    std::memcpy(dst, item.data(), item_size);
+  const BoxRows rows(count, item_size, std::vector<int64_t>(count.size(), 0), dst_strides);
+  if (rows.dims().empty()) {
+    if (!rows.empty()) std::memcpy(dst, item.data(), item_size);
     return;
   }
-  const Dim inner = dims.back();
-  const bool all_zero_bytes = std::all_of(item.begin(), item.end(), [](uint8_t b) { return b == 0; });
-  for_each_outer(dims, [&](int64_t, int64_t d) {
-    if (all_zero_bytes && inner.dst_stride == static_cast<int64_t>(item_size)) {
+  const Dim inner = rows.dims().back();
+  const bool zero_row = inner.dst_stride == static_cast<int64_t>(item_size) &&
+                        std::all_of(item.begin(), item.end(), [](uint8_t b) { return b == 0; });
+  rows.for_each([&](int64_t, int64_t d) {
+    if (zero_row) {
       std::memset(dst + d, 0, inner.count * item_size);
       return;
     }

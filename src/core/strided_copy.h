@@ -54,20 +54,54 @@ class OuterOdometer {
   std::vector<uint64_t> index_;
 };
 
-// A C-order chunk that arrives in pieces, in order, with the box of it at
-// `box_offset` (extents `count`) copied into `dst` as each piece comes: a
-// large chunk read through a cache-sized buffer is copied out while its
-// bytes are still in the cache.
+// A box of extents `count` seen as rows to copy between two layouts: its
+// dimensions merged where both layouts allow, the last merged dimension a
+// row. Every copy of a box by rows (strided_copy, PieceScatter, an
+// uncompressed chunk's rows read by the store) walks it the same way.
+class BoxRows {
+ public:
+  BoxRows(const std::vector<uint64_t>& count, size_t item_size, const std::vector<int64_t>& src_strides,
+          const std::vector<int64_t>& dst_strides);
+  // Some extent is 0: there is nothing to copy.
+  bool empty() const { return empty_; }
+  // Each row is contiguous in both layouts (one run of row_bytes() bytes);
+  // false when the rows are single elements in one of them.
+  bool contiguous() const { return contiguous_; }
+  size_t row_bytes() const { return row_bytes_; }
+  // The merged dimensions, innermost last (none for a single element).
+  const std::vector<Dim>& dims() const { return dims_; }
+  // Calls row(src_offset, dst_offset) for the start of each row, in C order
+  // (increasing source offsets when the source strides are positive).
+  template <typename Row>
+  void for_each(Row row) const {
+    if (empty_) return;
+    OuterOdometer at(dims_);
+    do {
+      row(at.src, at.dst);
+    } while (at.next());
+  }
+
+ private:
+  std::vector<Dim> dims_;
+  size_t row_bytes_ = 0;
+  bool empty_ = false;
+  bool contiguous_ = false;
+};
+
+// A C-order chunk (byte strides `chunk_strides`, from c_order_strides) that
+// arrives in pieces, in order, with the box of it at `box_offset` (extents
+// `count`) copied into `dst` as each piece comes: a large chunk read through
+// a cache-sized buffer is copied out while its bytes are still in the cache.
 class PieceScatter {
  public:
-  PieceScatter(const std::vector<uint64_t>& chunk_shape, const std::vector<uint64_t>& box_offset,
+  PieceScatter(const std::vector<int64_t>& chunk_strides, const std::vector<uint64_t>& box_offset,
                const std::vector<uint64_t>& count, size_t item_size, uint8_t* dst,
                const std::vector<int64_t>& dst_strides, Stores stores);
   PieceScatter(const PieceScatter&) = delete;
   PieceScatter& operator=(const PieceScatter&) = delete;
   // False when the box's rows are single elements in dst (its last
   // dimension is not contiguous there): copying piece by piece would not pay.
-  bool usable() const { return usable_; }
+  bool usable() const { return rows_.contiguous(); }
   // The chunk's bytes [offset, offset + n): every piece, in order.
   void put(const uint8_t* data, uint64_t offset, size_t n);
   // Once after the last piece: makes streaming stores visible.
@@ -76,11 +110,9 @@ class PieceScatter {
  private:
   uint8_t* dst_;
   Stores stores_;
-  std::vector<Dim> dims_;
+  BoxRows rows_;
   std::optional<OuterOdometer> at_;  // the row being copied
   uint64_t box_begin_ = 0;  // byte offset of the box's first element in the chunk
-  size_t run_bytes_ = 0;    // bytes of one row of the box
-  bool usable_ = false;
   bool done_ = false;
 };
 

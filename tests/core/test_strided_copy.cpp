@@ -81,7 +81,7 @@ TEST(PieceScatter, PiecesOfAnySizeCopyTheBoxAsAWholeCopyDoes) {
       for (Stores stores : {Stores::Cached, Stores::Streaming}) {
         SCOPED_TRACE("box at " + std::to_string(box.offset[1]) + ", pieces of " + std::to_string(piece) + " bytes");
         std::vector<uint8_t> got(dst_size, 0xEE);
-        PieceScatter scatter(chunk, box.offset, box.count, 2, got.data() + 6, dst_strides, stores);
+        PieceScatter scatter(c_order_strides(chunk, 2), box.offset, box.count, 2, got.data() + 6, dst_strides, stores);
         ASSERT_TRUE(scatter.usable());
         for (size_t at = 0; at < stored.size(); at += piece) {
           scatter.put(stored.data() + at, at, std::min(piece, stored.size() - at));
@@ -96,9 +96,9 @@ TEST(PieceScatter, PiecesOfAnySizeCopyTheBoxAsAWholeCopyDoes) {
 TEST(PieceScatter, SingleElementRowsAreNotWorthIt) {
   const std::vector<uint64_t> chunk{4, 6};
   std::vector<uint8_t> dst(4 * 6 * 4);
-  PieceScatter fortran(chunk, {0, 0}, chunk, 4, dst.data(), f_order_strides(chunk, 4), Stores::Streaming);
+  PieceScatter fortran(c_order_strides(chunk, 4), {0, 0}, chunk, 4, dst.data(), f_order_strides(chunk, 4), Stores::Streaming);
   EXPECT_FALSE(fortran.usable());
-  PieceScatter c_order(chunk, {0, 0}, chunk, 4, dst.data(), c_order_strides(chunk, 4), Stores::Streaming);
+  PieceScatter c_order(c_order_strides(chunk, 4), {0, 0}, chunk, 4, dst.data(), c_order_strides(chunk, 4), Stores::Streaming);
   EXPECT_TRUE(c_order.usable());
 }
 
