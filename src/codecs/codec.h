@@ -146,7 +146,7 @@ class ArrayToBytesCodec {
   virtual std::optional<RangeRequest> locating_request() const { return std::nullopt; }
   virtual bool partial_decode(const RangeReader& read, const ArrayRepr& decoded,
                               const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
-                              uint8_t* out, const std::vector<int64_t>& out_strides) const;
+                              uint8_t* out, const std::vector<int64_t>& out_strides, Stores stores) const;
   // The same box decoded from the whole stored chunk, already in memory
   // (the array engine reads a shard it needs whole into a buffer it reuses,
   // instead of a fresh one per shard), written into `out` with `stores`

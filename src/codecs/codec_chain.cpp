@@ -15,7 +15,8 @@ uint64_t ArrayRepr::elements() const {
 size_t ArrayRepr::byte_size() const { return static_cast<size_t>(elements()) * dtype.item_size(); }
 
 bool ArrayToBytesCodec::partial_decode(const RangeReader&, const ArrayRepr&, const std::vector<uint64_t>&,
-                                       const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&) const {
+                                       const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&,
+                                       Stores) const {
   fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
 }
 

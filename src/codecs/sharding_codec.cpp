@@ -533,7 +533,7 @@ void ShardingCodec::decode_box(ByteView stored, const ArrayRepr& decoded, const 
 
 bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& decoded,
                                    const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
-                                   uint8_t* out, const std::vector<int64_t>& out_strides) const {
+                                   uint8_t* out, const std::vector<int64_t>& out_strides, Stores stores) const {
   const std::vector<Overlap> needed = box_overlaps(decoded, chunk_offset, count, out_strides);
   if (needed.empty()) return true;
 
@@ -545,7 +545,7 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
   if (needed.size() == n_inner_) {
     std::optional<Bytes> whole = read(0, std::nullopt);
     if (!whole) return false;
-    decode_needed(*whole, needed, out, out_strides, Stores::Cached);
+    decode_needed(*whole, needed, out, out_strides, stores);
     return true;
   }
 
@@ -620,7 +620,7 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
     if (offset == kEmpty) {
       fill(ov);
     } else if (view_of[k].data) {
-      decode_into(view_of[k], ov, out, out_strides, Stores::Cached);
+      decode_into(view_of[k], ov, out, out_strides, stores);
     } else {
       // Nested sharding: the inner chunk's own partial decoding, reading
       // through a window onto its byte range.
@@ -639,7 +639,8 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
       bool present;
       try {
         present = inner_.array_to_bytes()->partial_decode(window, inner_.decoded(), ov.chunk_offset, ov.count,
-                                                          out + byte_offset(ov.box_offset, out_strides), out_strides);
+                                                          out + byte_offset(ov.box_offset, out_strides), out_strides,
+                                                          stores);
       } catch (const Error& e) {
         fail(e.code(), kPrefix + inner_name(ov.index) + ": " + e.what());
       }

@@ -59,8 +59,8 @@ class ShardingCodec final : public ArrayToBytesCodec {
   // shard's first index_size() bytes, where no inner chunk begins.
   std::optional<RangeRequest> locating_request() const override;
   bool partial_decode(const RangeReader& read, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
-                      const std::vector<uint64_t>& count, uint8_t* out,
-                      const std::vector<int64_t>& out_strides) const override;
+                      const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
+                      Stores stores) const override;
   void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                   const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
                   Stores stores) const override;

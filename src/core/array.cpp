@@ -429,7 +429,7 @@ void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const
   } else {
     // Sharded, in part: fetch the index and only the inner chunks this part needs.
     uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
-    if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides)) fill_overlap(ov, target);
+    if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides, target.stores)) fill_overlap(ov, target);
   }
 }
 
@@ -677,14 +677,14 @@ void Array::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionT
 constexpr int kShardReadAttempts = 3;
 
 bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                            const std::vector<int64_t>& dst_strides) const {
+                            const std::vector<int64_t>& dst_strides, Stores stores) const {
   // A writer in this process replaces the shard under this lock: hold it so
   // that stores which cannot tell versions never pair an old index with new bytes.
   std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
   try {
     for (int attempt = 0; attempt < kShardReadAttempts; ++attempt) {
       try {
-        return read_shard_part(key, ov, dst, dst_strides);
+        return read_shard_part(key, ov, dst, dst_strides, stores);
       } catch (const ShardChanged&) {
         shard_indexes_.forget(key);  // so the next attempt reads the index afresh
       }
@@ -692,7 +692,7 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
     std::optional<Bytes> whole = chunk_store_->get(key);
     if (!whole) return false;
     meta_.codecs.array_to_bytes()->decode_box(ByteView(whole->data(), whole->size()), meta_.codecs.decoded(),
-                                              ov.chunk_offset, ov.count, dst, dst_strides, Stores::Cached);
+                                              ov.chunk_offset, ov.count, dst, dst_strides, stores);
     return true;
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
@@ -700,11 +700,11 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
 }
 
 bool Array::read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                            const std::vector<int64_t>& dst_strides) const {
+                            const std::vector<int64_t>& dst_strides, Stores stores) const {
   const auto& codec = meta_.codecs.array_to_bytes();
   ShardPartRead part(*chunk_store_, key, codec->locating_request(), &shard_indexes_, cache_ != nullptr);
   const bool found = codec->partial_decode(part.reader(), meta_.codecs.decoded(), ov.chunk_offset, ov.count, dst,
-                                           dst_strides);
+                                           dst_strides, stores);
   part.keep_index();
   return found;
 }

@@ -156,7 +156,7 @@ class Array {
   // Partial decoding of one chunk's part (sharded arrays); false when the
   // chunk is absent.
   bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                       const std::vector<int64_t>& dst_strides) const;
+                       const std::vector<int64_t>& dst_strides, Stores stores) const;
   // Where a region read puts its elements: the caller's buffer and its byte
   // strides, the strides of a C-order chunk, and how copies into the buffer
   // store (streaming for regions far larger than the cache: array.cpp).
@@ -184,7 +184,7 @@ class Array {
   // Part of a shard, through its index (kept between calls: shard_part_read.h);
   // false when the shard is absent.
   bool read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                       const std::vector<int64_t>& dst_strides) const;
+                       const std::vector<int64_t>& dst_strides, Stores stores) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   PieceScatter piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const;
   bool read_in_pieces(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;

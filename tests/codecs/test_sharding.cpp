@@ -146,13 +146,13 @@ struct CountingReader {
 
 // Partial decode of a C-order box into a fresh buffer.
 Bytes read_box(const CodecChain& c, CountingReader& r, std::vector<uint64_t> offset, std::vector<uint64_t> count,
-               bool* present = nullptr) {
+               bool* present = nullptr, Stores stores = Stores::Cached) {
   const size_t item = c.decoded().dtype.item_size();
   size_t n = item;
   for (uint64_t e : count) n *= e;
   Bytes out(n, 0xee);
   bool p = c.array_to_bytes()->partial_decode(r.reader(), c.decoded(), offset, count, out.data(),
-                                              c_order_strides(count, item));
+                                              c_order_strides(count, item), stores);
   if (present) *present = p;
   return out;
 }
@@ -366,7 +366,8 @@ TEST(Sharding, NestedShardingRoundTripsAndReadsPartially) {
 }
 
 // Streaming stores (large region reads) copy inner chunks whose rows are long
-// enough to stream (128 bytes here) exactly as cached ones, at any alignment.
+// enough to stream (128 bytes here) exactly as cached ones, at any alignment,
+// from a shard in memory (decode_box) and from ranges of it (partial_decode).
 TEST(Sharding, DecodeBoxWithStreamingStoresWritesTheSameBytes) {
   CodecChain c = chain(sharding(config("[2, 32]")), repr_of("int32", {4, 64}));
   const Bytes stored = c.encode_bytes(bytes_of(iota32(256)));
@@ -383,6 +384,10 @@ TEST(Sharding, DecodeBoxWithStreamingStoresWritesTheSameBytes) {
                                      Stores::Streaming);
       EXPECT_EQ(streamed, cached) << "box at " << offset[0] << "," << offset[1] << ", +" << misalign << " bytes";
     }
+    CountingReader cached_reads{stored}, streamed_reads{stored};
+    EXPECT_EQ(read_box(c, streamed_reads, offset, count, nullptr, Stores::Streaming),
+              read_box(c, cached_reads, offset, count))
+        << "partial decode of the box at " << offset[0] << "," << offset[1];
   }
 }
 
@@ -663,7 +668,8 @@ TEST(ShardingPartial, WritesThroughTheCallersStrides) {
   // Box rows 0..2, cols 1..3 written in Fortran order into a 3 x 3 buffer.
   std::vector<int16_t> out(9, -1);
   ASSERT_TRUE(c.array_to_bytes()->partial_decode(r.reader(), c.decoded(), {0, 1}, {3, 3},
-                                                 reinterpret_cast<uint8_t*>(out.data()), f_order_strides({3, 3}, 2)));
+                                                 reinterpret_cast<uint8_t*>(out.data()), f_order_strides({3, 3}, 2),
+                                                 Stores::Cached));
   std::vector<int16_t> expected;
   for (int col = 1; col < 4; ++col)
     for (int row = 0; row < 3; ++row) expected.push_back(v[static_cast<size_t>(row * 4 + col)]);

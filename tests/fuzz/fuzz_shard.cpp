@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   try {
     c.array_to_bytes()->partial_decode(read, c.decoded(), offset, count, reinterpret_cast<uint8_t*>(out.data()),
-                                       strides);
+                                       strides, zarr::Stores::Cached);
   } catch (const zarr::Error&) {
   }
   return 0;
