@@ -337,7 +337,8 @@ Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, con
     if (bytes_overflow || bytes != nbytes) {
       fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but region " +
                                      shape_text(count) + " of " + std::to_string(item_size()) +
-                                     "-byte items needs " + std::to_string(bytes));
+                                     "-byte items needs " +
+                                     (bytes_overflow ? "more than " + std::to_string(SIZE_MAX) : std::to_string(bytes)));
     }
     return {c_order_strides(count, item_size()), bytes};
   }
