@@ -330,17 +330,14 @@ Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, con
                                        "zarr_write_region_vlen");
   }
   check_bounds(start, count);
-  const uint64_t elements = checked_product(count, "region");
-  const bool bytes_overflow = elements > SIZE_MAX / item_size();
-  const uint64_t bytes = bytes_overflow ? UINT64_MAX : elements * item_size();
+  const std::optional<size_t> bytes = byte_count(checked_product(count, "region"), item_size());
   if (!strides) {
-    if (bytes_overflow || bytes != nbytes) {
+    if (bytes != nbytes) {
       fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but region " +
                                      shape_text(count) + " of " + std::to_string(item_size()) +
-                                     "-byte items needs " +
-                                     (bytes_overflow ? "more than " + std::to_string(SIZE_MAX) : std::to_string(bytes)));
+                                     "-byte items needs " + byte_count_text(bytes));
     }
-    return {c_order_strides(count, item_size()), bytes};
+    return {c_order_strides(count, item_size()), *bytes};
   }
   std::vector<int64_t> s(strides, strides + ndim());
   int64_t lowest = 0, end = 0;
@@ -349,7 +346,7 @@ Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, con
     fail(ZARR_ERR_BUFFER_SIZE, where + ": byte strides reach outside the " + std::to_string(nbytes) +
                                    "-byte buffer for region " + shape_text(count));
   }
-  return {std::move(s), bytes};
+  return {std::move(s), bytes.value_or(UINT64_MAX)};
 }
 
 std::string Array::chunk_key(const std::vector<uint64_t>& chunk_coords) const {

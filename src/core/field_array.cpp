@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/strided_copy.h"
+#include "grid/chunk_grid.h"
 
 namespace zarr {
 
@@ -47,11 +48,11 @@ std::vector<int64_t> FieldArray::check_region(const std::vector<uint64_t>& start
                                        std::to_string(d));
     }
   }
-  const uint64_t bytes = element_count(count) * item_size();
+  const std::optional<size_t> bytes = byte_count(element_count(count), item_size());
   if (!strides) {
-    if (nbytes != bytes) {
+    if (bytes != nbytes) {
       fail(ZARR_ERR_BUFFER_SIZE, "field '" + field_.name + "': buffer is " + std::to_string(nbytes) +
-                                     " bytes, the region needs " + std::to_string(bytes));
+                                     " bytes, the region needs " + byte_count_text(bytes));
     }
     return c_order_strides(count, item_size());
   }
@@ -68,7 +69,13 @@ std::vector<int64_t> FieldArray::check_region(const std::vector<uint64_t>& start
 Bytes FieldArray::read_records(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count) const {
   const size_t n = records_.ndim();
   const std::vector<uint64_t> record_count = leading(count, n);
-  Bytes records(element_count(record_count) * field_.record_size);
+  // Whole records are read, so they can need far more memory than the field.
+  const std::optional<size_t> bytes = byte_count(element_count(record_count), field_.record_size);
+  if (!bytes) {
+    fail(ZARR_ERR_NO_MEMORY, "field '" + field_.name + "': the region's records need " + byte_count_text(bytes) +
+                                 " bytes");
+  }
+  Bytes records(*bytes);
   records_.read_region(leading(start, n), record_count, records.data(), records.size(), nullptr);
   return records;
 }

@@ -127,4 +127,13 @@ uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string
   return product;
 }
 
+std::optional<size_t> byte_count(uint64_t elements, size_t item_size) {
+  if (item_size != 0 && elements > SIZE_MAX / item_size) return std::nullopt;
+  return static_cast<size_t>(elements * item_size);
+}
+
+std::string byte_count_text(std::optional<size_t> bytes) {
+  return bytes ? std::to_string(*bytes) : "more than " + std::to_string(SIZE_MAX);
+}
+
 }  // namespace zarr

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,5 +65,11 @@ bool parse_chunk_key(const std::string& key, const ChunkKeyEncoding& encoding, s
 // Product of extents, or ZARR_ERR_INVALID_METADATA naming `what` when it
 // overflows 64 bits.
 uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what);
+
+// The bytes of `elements` items of `item_size` bytes, or nullopt when they do
+// not fit in memory's size_t (no buffer can hold them).
+std::optional<size_t> byte_count(uint64_t elements, size_t item_size);
+// A byte_count for messages: the number, or "more than SIZE_MAX".
+std::string byte_count_text(std::optional<size_t> bytes);
 
 }  // namespace zarr

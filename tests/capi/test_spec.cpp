@@ -427,6 +427,29 @@ TEST(Spec, FieldWithSubarrayReadsItsFill) {
   EXPECT_EQ(read_region<float>(y, {3, 0}, {1, 5}), (std::vector<float>{10, 11, 12, 13, 14}));
 }
 
+// A field region whose elements fit in 64 bits but whose bytes do not is a
+// buffer-size error, not a wrapped byte count that a tiny buffer matches.
+TEST(Spec, FieldRegionTooLargeForMemoryIsABufferSizeError) {
+  TempDir dir;
+  const std::string url = dir / "huge";
+  create_array(url, v2_metadata({{"shape", "[4611686018427387904]"}, {"chunks", "[2]"}, {"dtype", kRecordType},
+                                 {"fill_value", kRecordFill}}));
+  ArrayPtr y;
+  ASSERT_OK(open_spec(y, file_spec(url, R"("field": "y")")));
+  const uint64_t start[2] = {0, 0}, count[2] = {4611686018427387904u, 1};  // 2^62 float32: 2^64 bytes
+  float value = 0;
+  EXPECT_STATUS(zarr_read_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE,
+                "field 'y': buffer is 0 bytes, the region needs more than 18446744073709551615");
+  EXPECT_STATUS(zarr_write_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE,
+                "field 'y': buffer is 0 bytes, the region needs more than 18446744073709551615");
+  // Its bytes fit (2^59 float32), its 32-byte records do not; zero strides
+  // make a 4-byte buffer hold the region.
+  const uint64_t fits[2] = {uint64_t{1} << 59, 1};
+  const int64_t zero_strides[2] = {0, 0};
+  EXPECT_STATUS(zarr_read_region_strided(y, 2, start, fits, zero_strides, &value, 4), ZARR_ERR_NO_MEMORY,
+                "field 'y': the region's records need more than 18446744073709551615 bytes");
+}
+
 TEST(Spec, FieldWritesTouchOnlyTheField) {
   TempDir dir;
   const std::string url = make_record_array(dir);
