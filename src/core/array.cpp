@@ -841,10 +841,10 @@ void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* 
   if (count[axis] > UINT64_MAX - grown[axis]) fail(ZARR_ERR_INVALID_ARGUMENT, "append: shape overflows");
   grown[axis] += count[axis];
   // Check the buffer before changing anything, so a bad call leaves no trace.
-  uint64_t elements = checked_product(count, "append count");
-  if (elements > SIZE_MAX / item_size() || elements * item_size() != nbytes) {
+  const std::optional<size_t> bytes = byte_count(checked_product(count, "append count"), item_size());
+  if (bytes != nbytes) {
     fail(ZARR_ERR_BUFFER_SIZE, "append: buffer is " + std::to_string(nbytes) + " bytes but " + shape_text(count) +
-                                   " items need " + std::to_string(elements * item_size()));
+                                   " items need " + byte_count_text(bytes));
   }
   resize(grown);
   std::vector<uint64_t> start(old_shape.size(), 0);

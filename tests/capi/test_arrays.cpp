@@ -184,6 +184,9 @@ TEST(Arrays, AppendAlongAnyAxis) {
   EXPECT_STATUS(zarr_append(a, 2, 2, rows, row.data(), 8), ZARR_ERR_INVALID_ARGUMENT, "axis 2");
   uint64_t row3[2] = {1, 3};
   EXPECT_STATUS(zarr_append(a, 0, 2, row3, row.data(), 4), ZARR_ERR_BUFFER_SIZE, "append");
+  uint64_t beyond_memory[2] = {uint64_t{1} << 62, 3};  // 3 x 2^62 int32: the bytes overflow, not the count
+  EXPECT_STATUS(zarr_append(a, 0, 2, beyond_memory, row.data(), 12), ZARR_ERR_BUFFER_SIZE,
+                "items need more than 18446744073709551615");
   uint64_t shape[2];
   ASSERT_OK(zarr_shape(a, shape));
   EXPECT_EQ(shape[0], 3u) << "failed appends leave the shape alone";
