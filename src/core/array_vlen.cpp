@@ -20,6 +20,18 @@ std::string text(const std::vector<uint64_t>& v) {
   return s + "]";
 }
 
+// The region's element count, once the caller's offsets have one entry
+// more than that (a count of 2^64 - 1 elements has no such size).
+uint64_t region_elements(const std::string& where, const std::vector<uint64_t>& count, size_t n_offsets) {
+  const uint64_t n = checked_product(count, "region");
+  if (n == UINT64_MAX || n_offsets != n + 1) {
+    fail(ZARR_ERR_BUFFER_SIZE, where + ": offsets holds " + std::to_string(n_offsets) + " entries, region " +
+                                   text(count) + " needs " +
+                                   (n == UINT64_MAX ? "more than " + std::to_string(n) : std::to_string(n + 1)));
+  }
+  return n;
+}
+
 // Calls visit(chunk_index, region_index) for every element of an overlap:
 // C-order linear indices inside the chunk and inside the region.
 template <typename Visit>
@@ -48,11 +60,7 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
   if (!variable_length_) fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_read_region");
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
-  const uint64_t n = checked_product(count, "region");
-  if (n_offsets != n + 1) {
-    fail(ZARR_ERR_BUFFER_SIZE, where + ": offsets holds " + std::to_string(n_offsets) + " entries, region " +
-                                   text(count) + " needs " + std::to_string(n + 1));
-  }
+  const uint64_t n = region_elements(where, count, n_offsets);
   // Every element starts as the fill value; chunks present overwrite theirs.
   const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
   std::vector<std::string_view> items(static_cast<size_t>(n), fill);
@@ -90,11 +98,7 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
   require_writable("write to");
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
-  const uint64_t n = checked_product(count, "region");
-  if (n_offsets != n + 1) {
-    fail(ZARR_ERR_BUFFER_SIZE, where + ": offsets holds " + std::to_string(n_offsets) + " entries, region " +
-                                   text(count) + " needs " + std::to_string(n + 1));
-  }
+  const uint64_t n = region_elements(where, count, n_offsets);
   for (size_t i = 0; i < n; ++i) {
     if (offsets[i] > offsets[i + 1] || offsets[i + 1] > data_size) {
       fail(ZARR_ERR_INVALID_ARGUMENT, where + ": offsets[" + std::to_string(i + 1) + "] = " +

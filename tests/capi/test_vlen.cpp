@@ -66,6 +66,16 @@ TEST(Vlen, ErrorsNameTheProblem) {
   uint64_t out[3];
   EXPECT_STATUS(zarr_read_region_vlen(a, 1, &start, &count, out, 3, buf, 1, &needed), ZARR_ERR_BUFFER_SIZE, "need 2");
   EXPECT_EQ(needed, 2u);
+  // A region of 2^64 - 1 elements would need 2^64 offsets: no offsets count
+  // matches it (0, which n + 1 wraps to, included).
+  std::string huge_meta = kV3Strings;
+  huge_meta.replace(huge_meta.find("[5]"), 3, "[18446744073709551615]");
+  ArrayPtr huge = create_array(dir / "huge", huge_meta);
+  uint64_t everything = UINT64_MAX;
+  EXPECT_STATUS(zarr_read_region_vlen(huge, 1, &start, &everything, out, 0, buf, 1, &needed), ZARR_ERR_BUFFER_SIZE,
+                "needs more than 18446744073709551615");
+  EXPECT_STATUS(zarr_write_region_vlen(huge, 1, &start, &everything, offsets, 0, "abc", 3), ZARR_ERR_BUFFER_SIZE,
+                "needs more than 18446744073709551615");
   int32_t fixed[2];
   EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, fixed, 8), ZARR_ERR_UNSUPPORTED, "zarr_read_region_vlen");
   ArrayPtr f = create_array(dir / "f", array_meta("[2]", "[2]"));
