@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <new>
 
 #include "concurrency/thread_pool.h"
 #include "core/error.h"
@@ -403,18 +404,30 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
   const RegionTarget target{static_cast<uint8_t*>(out), std::move(region.strides), chunk_strides(),
                             region.bytes >= kStreamingRegionBytes ? Stores::Streaming : Stores::Cached};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
-    // Remote stores: the store fetches a batch of chunks at once (many
-    // requests in flight), the pool decodes them.
-    for_each_overlap_batch(grid, start, count, read_batch_size(),
-                           [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, target); });
-    return;
+  try {
+    if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
+      // Remote stores: the store fetches a batch of chunks at once (many
+      // requests in flight), the pool decodes them.
+      for_each_overlap_batch(grid, start, count, read_batch_size(),
+                             [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, target); });
+      return;
+    }
+    // Each chunk is a task of its own: its part of the region is disjoint
+    // from every other chunk's.
+    for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+      parallel_for(batch.size(), [&](size_t i) { read_chunk(batch[i], target); });
+    });
+  } catch (const std::bad_alloc&) {
+    fail_out_of_memory("reading", count);
   }
-  // Each chunk is a task of its own: its part of the region is disjoint
-  // from every other chunk's.
-  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
-    parallel_for(batch.size(), [&](size_t i) { read_chunk(batch[i], target); });
-  });
+}
+
+// The chunk buffers are what a region read or write allocates; when they
+// cannot be had, the chunk size is what the caller needs to know.
+void Array::fail_out_of_memory(const char* operation, const std::vector<uint64_t>& count) const {
+  fail(ZARR_ERR_NO_MEMORY, "array " + describe_node(*store_, path_) + ": out of memory " + operation + " region " +
+                               shape_text(count) + ", with chunks of " + std::to_string(meta_.chunk_bytes()) +
+                               " bytes decoded");
 }
 
 void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
@@ -717,9 +730,13 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
   ChunkGrid grid(meta_.shape, meta_.chunks);
   // Each chunk is a task of its own, atomic as before: a failure leaves
   // every chunk either as it was or wholly written.
-  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
-    parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], source); });
-  });
+  try {
+    for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+      parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], source); });
+    });
+  } catch (const std::bad_alloc&) {
+    fail_out_of_memory("writing", count);
+  }
 }
 
 void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {

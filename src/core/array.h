@@ -148,6 +148,8 @@ class Array {
   };
   CheckedRegion check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, size_t nbytes,
                              const int64_t* strides) const;
+  // ZARR_ERR_NO_MEMORY for a region read or write, naming the array and its chunk size.
+  [[noreturn]] void fail_out_of_memory(const char* operation, const std::vector<uint64_t>& count) const;
   std::string chunk_key(const std::vector<uint64_t>& chunk_coords) const;
   std::vector<int64_t> chunk_strides() const;
   // Stored bytes -> native-order C-order chunk, and back (the codec chain).

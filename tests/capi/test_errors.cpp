@@ -1,6 +1,7 @@
 // Every error path of the C API returns its code and a message naming the
 // key, file or field at fault, and leaves no partial data behind.
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "capi_helpers.h"
@@ -134,6 +135,37 @@ TEST(Errors, RegionOutOfBoundsWrongNdimAndBufferSize) {
   const uint64_t zero[1] = {0}, all[1] = {4611686018427387904u};
   EXPECT_STATUS(zarr_read_region(big, 1, zero, all, buf.data(), 16), ZARR_ERR_BUFFER_SIZE,
                 "needs more than 18446744073709551615");
+}
+
+// Sanitizer allocators stop the process on an allocation this large instead
+// of failing it, so the test below runs in plain builds only.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ZARR_TEST_HUGE_ALLOCATIONS_ABORT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ZARR_TEST_HUGE_ALLOCATIONS_ABORT 1
+#endif
+#endif
+
+// Chunks of 2^50 bytes are valid metadata, but no machine can hold one:
+// writing or reading a region is ZARR_ERR_NO_MEMORY naming the array and the
+// chunk size, and the failed write leaves no chunk behind.
+TEST(Errors, ChunksLargerThanMemoryAreNoMemoryNamingTheChunkSize) {
+#ifdef ZARR_TEST_HUGE_ALLOCATIONS_ABORT
+  GTEST_SKIP() << "a sanitizer's allocator aborts on a 1 PiB allocation instead of failing it";
+#else
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "a", array_meta("[140737488355328]", "[140737488355328]", "<i8",
+                                                  {{"compressor", "{\"id\": \"zstd\", \"level\": 1}"}}));
+  std::vector<int64_t> values = {1, 2, 3, 4};
+  EXPECT_STATUS(write_region<int64_t>(a, {0}, {4}, values), ZARR_ERR_NO_MEMORY,
+                "writing region [4], with chunks of 1125899906842624 bytes");
+  EXPECT_EQ(list_files(dir / "a"), (std::vector<std::string>{".zarray"})) << "nothing was written";
+  std::ofstream(dir / "a/0", std::ios::binary) << "a stored chunk";
+  const uint64_t start[1] = {0}, count[1] = {4};
+  EXPECT_STATUS(zarr_read_region(a, 1, start, count, values.data(), 32), ZARR_ERR_NO_MEMORY,
+                "reading region [4], with chunks of 1125899906842624 bytes");
+#endif
 }
 
 TEST(Errors, WritesThroughReadOnlyHandles) {
