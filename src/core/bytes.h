@@ -64,6 +64,7 @@ class ScratchBuffer {
   uint8_t* reserve(size_t n) {
     if (n > capacity_) {
       data_.reset();  // free first so that old and new never coexist
+      capacity_ = 0;  // and if the allocation fails, the buffer is empty, not dangling
       data_.reset(new uint8_t[n]);
       capacity_ = n;
     }

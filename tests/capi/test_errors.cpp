@@ -137,16 +137,6 @@ TEST(Errors, RegionOutOfBoundsWrongNdimAndBufferSize) {
                 "needs more than 18446744073709551615");
 }
 
-// Sanitizer allocators stop the process on an allocation this large instead
-// of failing it, so the test below runs in plain builds only.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ZARR_TEST_HUGE_ALLOCATIONS_ABORT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define ZARR_TEST_HUGE_ALLOCATIONS_ABORT 1
-#endif
-#endif
-
 // Chunks of 2^50 bytes are valid metadata, but no machine can hold one:
 // writing or reading a region is ZARR_ERR_NO_MEMORY naming the array and the
 // chunk size, and the failed write leaves no chunk behind.

@@ -8,6 +8,17 @@
 
 #include "core/bytes.h"
 
+// Sanitizer allocators stop the process on an allocation far beyond memory
+// (ASan, TSan) instead of failing it: tests of what an allocation failure
+// leaves behind run in plain builds only.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ZARR_TEST_HUGE_ALLOCATIONS_ABORT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ZARR_TEST_HUGE_ALLOCATIONS_ABORT 1
+#endif
+#endif
+
 namespace zarr::test {
 
 // A fresh directory removed (recursively) when the object goes out of scope.
