@@ -23,7 +23,7 @@ std::string text(const std::vector<uint64_t>& v) {
 // The region's element count, once the caller's offsets have one entry
 // more than that (a count of 2^64 - 1 elements has no such size).
 uint64_t region_elements(const std::string& where, const std::vector<uint64_t>& count, size_t n_offsets) {
-  const uint64_t n = checked_product(count, "region");
+  const uint64_t n = checked_product(count, "region", ZARR_ERR_INVALID_ARGUMENT);
   if (n == UINT64_MAX || n_offsets != n + 1) {
     fail(ZARR_ERR_BUFFER_SIZE, where + ": offsets holds " + std::to_string(n_offsets) + " entries, region " +
                                    text(count) + " needs " +

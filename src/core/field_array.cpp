@@ -10,13 +10,9 @@ namespace {
 
 std::vector<uint64_t> leading(const std::vector<uint64_t>& v, size_t n) { return {v.begin(), v.begin() + n}; }
 
-uint64_t element_count(const std::vector<uint64_t>& count) {
-  uint64_t n = 1;
-  for (uint64_t c : count) {
-    if (c != 0 && n > UINT64_MAX / c) fail(ZARR_ERR_INVALID_ARGUMENT, "region is too large");
-    n *= c;
-  }
-  return n;
+// The element count of a caller's region (its overflow is a bad argument).
+uint64_t elements_of(const std::vector<uint64_t>& count) {
+  return checked_product(count, "region", ZARR_ERR_INVALID_ARGUMENT);
 }
 
 }  // namespace
@@ -48,7 +44,7 @@ std::vector<int64_t> FieldArray::check_region(const std::vector<uint64_t>& start
                                        std::to_string(d));
     }
   }
-  const std::optional<size_t> bytes = byte_count(element_count(count), item_size());
+  const std::optional<size_t> bytes = byte_count(elements_of(count), item_size());
   if (!strides) {
     if (bytes != nbytes) {
       fail(ZARR_ERR_BUFFER_SIZE, "field '" + field_.name + "': buffer is " + std::to_string(nbytes) +
@@ -70,7 +66,7 @@ Bytes FieldArray::read_records(const std::vector<uint64_t>& start, const std::ve
   const size_t n = records_.ndim();
   const std::vector<uint64_t> record_count = leading(count, n);
   // Whole records are read, so they can need far more memory than the field.
-  const std::optional<size_t> bytes = byte_count(element_count(record_count), field_.record_size);
+  const std::optional<size_t> bytes = byte_count(elements_of(record_count), field_.record_size);
   if (!bytes) {
     fail(ZARR_ERR_NO_MEMORY, "field '" + field_.name + "': the region's records need " + byte_count_text(bytes) +
                                  " bytes");
@@ -97,7 +93,7 @@ std::vector<int64_t> FieldArray::field_strides(const std::vector<uint64_t>& coun
 void FieldArray::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
                              size_t nbytes, const int64_t* strides) const {
   const std::vector<int64_t> out_strides = check_region(start, count, nbytes, strides);
-  if (element_count(count) == 0) return;
+  if (elements_of(count) == 0) return;
   const Bytes records = read_records(start, count);
   strided_copy(count, item_size(), field_origin(records.data(), start), field_strides(count),
                static_cast<uint8_t*>(out), out_strides);
@@ -106,7 +102,7 @@ void FieldArray::read_region(const std::vector<uint64_t>& start, const std::vect
 void FieldArray::write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                               const void* data, size_t nbytes, const int64_t* strides) {
   const std::vector<int64_t> in_strides = check_region(start, count, nbytes, strides);
-  if (element_count(count) == 0) return;
+  if (elements_of(count) == 0) return;
   // The other fields' bytes (and the rest of the subarray) stay as stored.
   Bytes records = read_records(start, count);
   strided_copy(count, item_size(), static_cast<const uint8_t*>(data), in_strides,

@@ -25,7 +25,9 @@ std::vector<uint64_t> ChunkGrid::grid_shape() const {
   return out;
 }
 
-uint64_t ChunkGrid::chunk_elements() const { return checked_product(chunks_, "chunk shape"); }
+uint64_t ChunkGrid::chunk_elements() const {
+  return checked_product(chunks_, "chunk shape", ZARR_ERR_INVALID_METADATA);
+}
 
 bool ChunkGrid::contains_chunk(const std::vector<uint64_t>& chunk_coords) const {
   if (chunk_coords.size() != ndim()) return false;
@@ -116,11 +118,11 @@ bool parse_chunk_key(const std::string& key, const ChunkKeyEncoding& encoding, s
   return coords.size() == ndim;
 }
 
-uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what) {
+uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what, int code) {
   uint64_t product = 1;
   for (uint64_t e : extents) {
     if (e != 0 && product > UINT64_MAX / e) {
-      fail(ZARR_ERR_INVALID_METADATA, what + ": element count overflows 64 bits");
+      fail(code, what + ": element count overflows 64 bits");
     }
     product *= e;
   }

@@ -62,9 +62,10 @@ std::string chunk_key(const std::vector<uint64_t>& chunk_coords, const ChunkKeyE
 bool parse_chunk_key(const std::string& key, const ChunkKeyEncoding& encoding, size_t ndim,
                      std::vector<uint64_t>& coords);
 
-// Product of extents, or ZARR_ERR_INVALID_METADATA naming `what` when it
-// overflows 64 bits.
-uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what);
+// Product of extents, or error `code` naming `what` when it overflows 64 bits:
+// ZARR_ERR_INVALID_METADATA for a document's shapes, ZARR_ERR_INVALID_ARGUMENT
+// for a caller's region.
+uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what, int code);
 
 // The bytes of `elements` items of `item_size` bytes, or nullopt when they do
 // not fit in memory's size_t (no buffer can hold them).

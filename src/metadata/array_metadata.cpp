@@ -6,7 +6,7 @@
 namespace zarr {
 
 size_t ArrayMetadata::chunk_bytes() const {
-  return static_cast<size_t>(checked_product(chunks, "chunks")) * dtype.item_size();
+  return static_cast<size_t>(checked_product(chunks, "chunks", ZARR_ERR_INVALID_METADATA)) * dtype.item_size();
 }
 
 Bytes ArrayMetadata::fill_item() const {
@@ -36,8 +36,8 @@ void validate_layout(const ArrayMetadata& meta, const std::string& where) {
            where + ": field 'chunks' item " + std::to_string(d) + " must be positive, got 0");
     }
   }
-  checked_product(meta.shape, where + ": field 'shape'");
-  uint64_t chunk_elements = checked_product(meta.chunks, where + ": field 'chunks'");
+  checked_product(meta.shape, where + ": field 'shape'", ZARR_ERR_INVALID_METADATA);
+  uint64_t chunk_elements = checked_product(meta.chunks, where + ": field 'chunks'", ZARR_ERR_INVALID_METADATA);
   const uint64_t item = meta.dtype.item_size();
   if (item != 0 && chunk_elements > SIZE_MAX / item) {
     fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunks': one chunk's byte size overflows");

@@ -226,8 +226,8 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
     meta.chunks = meta.shape;
     for (auto& c : meta.chunks) c = c ? c : 1;
   }
-  checked_product(meta.shape, where + ": field 'shape'");
-  const uint64_t chunk_elements = checked_product(meta.chunks, where + ": field 'chunk_grid'");
+  checked_product(meta.shape, where + ": field 'shape'", ZARR_ERR_INVALID_METADATA);
+  const uint64_t chunk_elements = checked_product(meta.chunks, where + ": field 'chunk_grid'", ZARR_ERR_INVALID_METADATA);
   if (chunk_elements > SIZE_MAX / meta.dtype.item_size()) {
     invalid(where, "field 'chunk_grid': one chunk's byte size overflows");
   }

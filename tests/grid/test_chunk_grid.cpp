@@ -122,14 +122,16 @@ TEST(ChunkKeys, ParseKeysRoundTrip) {
 }
 
 TEST(CheckedProduct, DetectsOverflow) {
-  EXPECT_EQ(checked_product({2, 3, 4}, "shape"), 24u);
-  EXPECT_EQ(checked_product({}, "shape"), 1u);
-  EXPECT_EQ(checked_product({0, UINT64_MAX}, "shape"), 0u);
-  try {
-    checked_product({1ull << 33, 1ull << 33}, "shape");
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ZARR_ERR_INVALID_METADATA);
-    EXPECT_NE(std::string(e.what()).find("shape"), std::string::npos);
+  EXPECT_EQ(checked_product({2, 3, 4}, "shape", ZARR_ERR_INVALID_METADATA), 24u);
+  EXPECT_EQ(checked_product({}, "shape", ZARR_ERR_INVALID_METADATA), 1u);
+  EXPECT_EQ(checked_product({0, UINT64_MAX}, "shape", ZARR_ERR_INVALID_METADATA), 0u);
+  for (int code : {ZARR_ERR_INVALID_METADATA, ZARR_ERR_INVALID_ARGUMENT}) {
+    try {
+      checked_product({1ull << 33, 1ull << 33}, "shape", code);
+      FAIL();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), code);
+      EXPECT_NE(std::string(e.what()).find("shape: element count overflows 64 bits"), std::string::npos);
+    }
   }
 }
