@@ -331,7 +331,8 @@ Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, con
                                        "zarr_write_region_vlen");
   }
   check_bounds(start, count);
-  const std::optional<size_t> bytes = byte_count(checked_product(count, "region", ZARR_ERR_INVALID_ARGUMENT), item_size());
+  const std::optional<size_t> bytes =
+      byte_count(checked_product(count, "region", ZARR_ERR_INVALID_ARGUMENT), item_size());
   if (!strides) {
     if (bytes != nbytes) {
       fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but region " +
@@ -858,7 +859,8 @@ void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* 
   if (count[axis] > UINT64_MAX - grown[axis]) fail(ZARR_ERR_INVALID_ARGUMENT, "append: shape overflows");
   grown[axis] += count[axis];
   // Check the buffer before changing anything, so a bad call leaves no trace.
-  const std::optional<size_t> bytes = byte_count(checked_product(count, "append count", ZARR_ERR_INVALID_ARGUMENT), item_size());
+  const std::optional<size_t> bytes =
+      byte_count(checked_product(count, "append count", ZARR_ERR_INVALID_ARGUMENT), item_size());
   if (bytes != nbytes) {
     fail(ZARR_ERR_BUFFER_SIZE, "append: buffer is " + std::to_string(nbytes) + " bytes but " + shape_text(count) +
                                    " items need " + byte_count_text(bytes));

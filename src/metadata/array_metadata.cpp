@@ -37,9 +37,9 @@ void validate_layout(const ArrayMetadata& meta, const std::string& where) {
     }
   }
   checked_product(meta.shape, where + ": field 'shape'", ZARR_ERR_INVALID_METADATA);
-  uint64_t chunk_elements = checked_product(meta.chunks, where + ": field 'chunks'", ZARR_ERR_INVALID_METADATA);
-  const uint64_t item = meta.dtype.item_size();
-  if (item != 0 && chunk_elements > SIZE_MAX / item) {
+  const uint64_t chunk_elements =
+      checked_product(meta.chunks, where + ": field 'chunks'", ZARR_ERR_INVALID_METADATA);
+  if (!byte_count(chunk_elements, meta.dtype.item_size())) {
     fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunks': one chunk's byte size overflows");
   }
 }
