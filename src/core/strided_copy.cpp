@@ -110,22 +110,21 @@ PieceScatter::PieceScatter(const std::vector<int64_t>& chunk_strides, const std:
     : dst_(dst),
       stores_(stores),
       rows_(count, item_size, chunk_strides, dst_strides),
+      at_(rows_.dims()),
       box_begin_(static_cast<uint64_t>(byte_offset(box_offset, chunk_strides))),
-      done_(rows_.empty()) {
-  at_.emplace(rows_.dims());
-}
+      done_(rows_.empty()) {}
 
 void PieceScatter::put(const uint8_t* data, uint64_t offset, size_t n) {
   const uint64_t end = offset + n;
   while (!done_) {
-    const uint64_t run_begin = box_begin_ + static_cast<uint64_t>(at_->src);
+    const uint64_t run_begin = box_begin_ + static_cast<uint64_t>(at_.src);
     const uint64_t run_end = run_begin + rows_.row_bytes();
     if (run_begin >= end) return;  // the run starts in a later piece
     const uint64_t from = std::max(run_begin, offset), to = std::min(run_end, end);
-    if (from < to) copy_run(dst_ + at_->dst + static_cast<int64_t>(from - run_begin), data + (from - offset), to - from,
+    if (from < to) copy_run(dst_ + at_.dst + static_cast<int64_t>(from - run_begin), data + (from - offset), to - from,
                             stores_);
     if (run_end > end) return;  // the rest of the run is in the next piece
-    done_ = !at_->next();
+    done_ = !at_.next();
   }
 }
 

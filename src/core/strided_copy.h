@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace zarr {
@@ -111,7 +110,7 @@ class PieceScatter {
   uint8_t* dst_;
   Stores stores_;
   BoxRows rows_;
-  std::optional<OuterOdometer> at_;  // the row being copied
+  OuterOdometer at_;  // the row being copied (walks rows_'s dimensions: declared after it)
   uint64_t box_begin_ = 0;  // byte offset of the box's first element in the chunk
   bool done_ = false;
 };
