@@ -248,6 +248,21 @@ TEST(LyingHeader, BloscSizes) {
   Bytes extra = encoded;
   extra.push_back(0);  // trailing byte: cbytes no longer matches
   EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "compressed bytes"}, [&] { c->decode(extra, 0); }));
+  // Size unknown to the caller: a claim of 1.8 GB in 3.3 MB blocks needs 540
+  // block offsets, more than a 1 KB buffer holds; refused before allocating
+  // (the fuzzer's input allocated and zeroed 1.8 GB).
+  Bytes huge_claim = encoded;
+  put_le32(huge_claim, 4, 1818517992);  // nbytes
+  put_le32(huge_claim, 8, 3371621);     // blocksize
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "540 blocks", "offsets alone need 2176 bytes"},
+                         [&] { c->decode(huge_claim, 0); }));
+  // The same claim for a buffer stored uncompressed, whose bytes follow the
+  // 16-byte header.
+  Bytes stored = codec_from_json(R"({"id":"blosc","clevel":0})", ChunkRepr{4, 0, ""})->encode(data);
+  ASSERT_EQ(stored.size(), data.size() + 16);
+  put_le32(stored, 4, 1818517992);
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "claims 1818517992 bytes stored uncompressed"},
+                         [&] { c->decode(stored, 0); }));
 }
 
 TEST(LyingHeader, BloscUnknownCompressorCode) {
