@@ -114,15 +114,24 @@ std::set<std::string> split_names(const std::string& list) {
 }
 
 // The compressor that made a buffer, from its header flags (lz4 and lz4hc
-// share a format; either one being present decodes it).
-const char* compressor_of(int flags) {
+// share a format; either one being present decodes it), and the most bytes
+// one byte of its output can decode to: 255 for the LZ77 formats, whose
+// match lengths grow by at most 255 per byte; 1032 for deflate; 32768 for
+// zstd, whose run-length block is 4 bytes for up to 128 KiB. (c-blosc's
+// own output measured 252, 252, 21, 933 and 32435.)
+struct Compressor {
+  const char* name;
+  size_t max_expansion;
+};
+
+std::optional<Compressor> compressor_of(int flags) {
   switch (flags >> 5) {
-    case BLOSC_BLOSCLZ_FORMAT: return "blosclz";
-    case BLOSC_LZ4_FORMAT: return "lz4";
-    case BLOSC_SNAPPY_FORMAT: return "snappy";
-    case BLOSC_ZLIB_FORMAT: return "zlib";
-    case BLOSC_ZSTD_FORMAT: return "zstd";
-    default: return nullptr;
+    case BLOSC_BLOSCLZ_FORMAT: return Compressor{"blosclz", 256};
+    case BLOSC_LZ4_FORMAT: return Compressor{"lz4", 256};
+    case BLOSC_SNAPPY_FORMAT: return Compressor{"snappy", 64};
+    case BLOSC_ZLIB_FORMAT: return Compressor{"zlib", 1032};
+    case BLOSC_ZSTD_FORMAT: return Compressor{"zstd", 32768};
+    default: return std::nullopt;
   }
 }
 
@@ -243,7 +252,8 @@ class BloscCodec final : public SizedDecoderCodec {
 
   // The decoded size a header claims must fit the buffer: a stored
   // (memcpyed) buffer is the header and the bytes themselves, and a
-  // compressed one starts with one offset per block. A lying header is
+  // compressed one starts with one offset per block, followed by streams
+  // that cannot expand beyond their compressor's ratio. A lying header is
   // refused before its size is allocated (when the caller does not know the
   // size, nothing else bounds it; c-blosc's check does not look).
   static void check_block_table(ByteView in, const Header& h) {
@@ -264,6 +274,15 @@ class BloscCodec final : public SizedDecoderCodec {
                            std::to_string(nblocks) + " blocks, whose offsets alone need " +
                            std::to_string(table_end) + " bytes; the buffer has " + std::to_string(in.size));
     }
+    // A block whose streams are stored is its own size, within the ratio.
+    const Compressor compressor = *compressor_of(h.flags);  // check_compressor has run
+    const size_t stream_bytes = in.size - table_end;
+    if (h.nbytes / compressor.max_expansion > stream_bytes) {
+      codec_error(kId, "corrupt input: the header claims " + std::to_string(h.nbytes) + " bytes from " +
+                           std::to_string(stream_bytes) + " compressed bytes, more than " +
+                           compressor.name + " can expand to (" + std::to_string(compressor.max_expansion) +
+                           " to 1)");
+    }
   }
 
   // c-blosc's own check that decompressing is memory-safe.
@@ -279,8 +298,9 @@ class BloscCodec final : public SizedDecoderCodec {
 
   void check_compressor(int flags) const {
     if (flags & BLOSC_MEMCPYED) return;  // stored uncompressed
-    const char* name = compressor_of(flags);
-    if (!name) codec_error(kId, "corrupt input: unknown compressor code " + std::to_string(flags >> 5));
+    const std::optional<Compressor> compressor = compressor_of(flags);
+    if (!compressor) codec_error(kId, "corrupt input: unknown compressor code " + std::to_string(flags >> 5));
+    const char* name = compressor->name;
     bool have = available_.count(name) || (std::strcmp(name, "lz4") == 0 && available_.count("lz4hc"));
     if (!have) {
       fail(ZARR_ERR_UNSUPPORTED, "codec 'blosc': the chunk was compressed with '" + std::string(name) +

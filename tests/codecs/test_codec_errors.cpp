@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
 
 #include "codec_test_util.h"
 #include "codecs/builtin_codecs.h"
@@ -263,6 +264,39 @@ TEST(LyingHeader, BloscSizes) {
   put_le32(stored, 4, 1818517992);
   EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "claims 1818517992 bytes stored uncompressed"},
                          [&] { c->decode(stored, 0); }));
+}
+
+// One huge block: the offsets fit, so only the compressor's expansion
+// ratio shows that 5000 bytes cannot decode to 2 GB; refused before the
+// 2 GB are allocated, for the size unknown to the caller.
+TEST(LyingHeader, BloscClaimBeyondTheCompressorsRatio) {
+  for (const char* cname : {"lz4", "zstd"}) {
+    SCOPED_TRACE(cname);
+    auto c = codec_from_json(std::string(R"({"id":"blosc","cname":")") + cname + "\"}", ChunkRepr{4, 0, ""});
+    Bytes huge_block = c->encode(sample_data(5000));
+    put_le32(huge_block, 4, 0x7fff0000);  // nbytes
+    put_le32(huge_block, 8, 0x7fff0000);  // blocksize: one block
+    EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'blosc'", "claims 2147418112 bytes", "more than", cname},
+                           [&] { c->decode(huge_block, 0); }));
+  }
+}
+
+// The bound must never refuse what c-blosc writes: its most compressible
+// input (zeros, large blocks), every compressor and level of this build.
+TEST(LyingHeader, BloscRatioBoundAcceptsTheMostCompressedChunks) {
+  const Bytes zeros(64u << 20, 0);
+  std::stringstream list(blosc_list_compressors());
+  for (std::string cname; std::getline(list, cname, ',');) {
+    for (int level : {1, 9}) {
+      SCOPED_TRACE(cname + " level " + std::to_string(level));
+      auto c = codec_from_json(R"({"id":"blosc","cname":")" + cname + R"(","clevel":)" + std::to_string(level) +
+                                   R"(,"blocksize":67108864})",
+                               ChunkRepr{1, 0, ""});
+      Bytes encoded = c->encode(zeros);
+      EXPECT_LT(encoded.size(), zeros.size() / 20);
+      EXPECT_EQ(c->decode(encoded, 0), zeros);
+    }
+  }
 }
 
 TEST(LyingHeader, BloscUnknownCompressorCode) {
