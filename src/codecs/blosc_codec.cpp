@@ -115,10 +115,8 @@ std::set<std::string> split_names(const std::string& list) {
 
 // The compressor that made a buffer, from its header flags (lz4 and lz4hc
 // share a format; either one being present decodes it), and the most bytes
-// one byte of its output can decode to: 255 for the LZ77 formats, whose
-// match lengths grow by at most 255 per byte; 1032 for deflate; 32768 for
-// zstd, whose run-length block is 4 bytes for up to 128 KiB. (c-blosc's
-// own output measured 252, 252, 21, 933 and 32435.)
+// one byte of its streams can decode to (c-blosc's own output, 64 MiB of
+// zeros: 251, 251, 21, 933 and 32404).
 struct Compressor {
   const char* name;
   size_t max_expansion;
@@ -126,11 +124,11 @@ struct Compressor {
 
 std::optional<Compressor> compressor_of(int flags) {
   switch (flags >> 5) {
-    case BLOSC_BLOSCLZ_FORMAT: return Compressor{"blosclz", 256};
-    case BLOSC_LZ4_FORMAT: return Compressor{"lz4", 256};
-    case BLOSC_SNAPPY_FORMAT: return Compressor{"snappy", 64};
-    case BLOSC_ZLIB_FORMAT: return Compressor{"zlib", 1032};
-    case BLOSC_ZSTD_FORMAT: return Compressor{"zstd", 32768};
+    case BLOSC_BLOSCLZ_FORMAT: return Compressor{"blosclz", kLz77MaxExpansion};
+    case BLOSC_LZ4_FORMAT: return Compressor{"lz4", kLz77MaxExpansion};
+    case BLOSC_SNAPPY_FORMAT: return Compressor{"snappy", kSnappyMaxExpansion};
+    case BLOSC_ZLIB_FORMAT: return Compressor{"zlib", kDeflateMaxExpansion};
+    case BLOSC_ZSTD_FORMAT: return Compressor{"zstd", kZstdMaxExpansion};
     default: return std::nullopt;
   }
 }

@@ -82,6 +82,17 @@ class OutputBuffer {
 // equal; unlike check_decoded_size, an expected 0 is a size (decode_into).
 void check_exact_size(const std::string& id, size_t decoded, size_t expected);
 
+// The most bytes one compressed byte can decode to, for the formats whose
+// stated sizes are checked against it (the size being otherwise unbounded
+// when the metadata gives none). LZ77 formats (lz4, blosclz): a match length
+// grows by at most 255 per byte. Deflate: 258 bytes per 2-bit code. zstd: a
+// 4-byte run-length block decodes to at most 128 KiB. Snappy: a 3-byte copy
+// is at most 64 bytes.
+constexpr size_t kLz77MaxExpansion = 255;
+constexpr size_t kDeflateMaxExpansion = 1032;
+constexpr size_t kZstdMaxExpansion = 32768;
+constexpr size_t kSnappyMaxExpansion = 64;
+
 // A codec whose encoded form states its decoded size up front (lz4's header,
 // blosc's): decode and decode_into both check that size, then decompress.
 class SizedDecoderCodec : public BytesCodec {

@@ -16,11 +16,6 @@ namespace {
 const std::string kId = "lz4";
 constexpr size_t kHeaderSize = 4;
 
-// An LZ4 block never expands more than this: a match of length L costs at
-// least L / 255 bytes of length encoding. Bounds a size header we cannot
-// otherwise check when the metadata gives no size.
-constexpr size_t kMaxRatio = 255;
-
 void store_le32(uint8_t* p, uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
@@ -94,7 +89,7 @@ class Lz4Codec final : public SizedDecoderCodec {
       codec_error(kId, "size header claims " + std::to_string(claimed) + " decoded bytes, expected " +
                            std::to_string(expected_size));
     }
-    if (claimed > LZ4_MAX_INPUT_SIZE || block_size > INT_MAX || claimed > block_size * kMaxRatio) {
+    if (claimed > LZ4_MAX_INPUT_SIZE || block_size > INT_MAX || claimed > block_size * kLz77MaxExpansion) {
       codec_error(kId, "corrupt input: size header claims " + std::to_string(claimed) + " bytes from a " +
                            std::to_string(block_size) + "-byte block");
     }
