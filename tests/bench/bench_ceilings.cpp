@@ -2,7 +2,7 @@
 // Zarr library can beat on this machine, measured in the same run as the
 // region benchmarks.
 //
-//   bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR SMALL_ZSTD_ARRAY_DIR RAW_ARRAY_DIR RUNS
+//   bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR SMALL_ZSTD_ARRAY_DIR RAW_ARRAY_DIR SHARDED_ARRAY_DIR RUNS
 //
 // - memcpy of 256 MiB into a buffer already faulted in, on one thread and on
 //   nproc threads (each copying its slice), GB/s (10^9 bytes/s);
@@ -13,8 +13,10 @@
 //   on one thread, and that times nproc (a parallel engine's ceiling, if
 //   decode scales perfectly); for the 8 MiB chunks (W2, W2b) and the 64 KiB
 //   chunks (W4, W5);
-// - the time to open, read and close each 64 KiB chunk file (the other
-//   per-chunk cost no filesystem reader avoids), microseconds per chunk;
+// - the floors of the whole-array reads W2, W2b, W4 and W6r: every chunk
+//   (or shard) file opened, read and decoded, nothing copied out: the files
+//   on one thread, the decode on one thread, and both on nproc threads at
+//   once, each thread its share (seconds);
 // - zstd level 1 encode (ZSTD_compressCCtx, one context) of the raw array's
 //   8 MiB chunks, GB/s of input on one thread (the writes' ceiling, W3, W6w).
 // Best of RUNS. Prints one line "RESULT {json}". A benchmark: never fails on speed.
@@ -57,16 +59,22 @@ double best_of(int runs, const std::function<void()>& f) {
   std::exit(1);
 }
 
-std::vector<std::vector<char>> chunk_files(const std::string& dir) {
+// The chunk files of an array folder (all but .zarray, .zattrs and
+// zarr.json; v3's c/ folders included), sorted.
+std::vector<std::string> chunk_names(const std::string& dir) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) {
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name[0] != '.') names.push_back(e.path().string());
+    if (e.is_regular_file() && name[0] != '.' && name != "zarr.json") names.push_back(e.path().string());
   }
   std::sort(names.begin(), names.end());
   if (names.empty()) die("no chunk files in " + dir);
+  return names;
+}
+
+std::vector<std::vector<char>> chunk_files(const std::string& dir) {
   std::vector<std::vector<char>> chunks;
-  for (const auto& n : names) {
+  for (const auto& n : chunk_names(dir)) {
     std::ifstream in(n, std::ios::binary);
     chunks.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
@@ -101,29 +109,109 @@ size_t total_size(const std::vector<std::vector<char>>& chunks) {
   return n;
 }
 
-// Best time to open, read whole into one reused buffer, and close every chunk file of dir.
+// Open, read whole into a reused buffer, and close one chunk file.
+size_t read_file(const std::string& name, std::vector<char>& buffer) {
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) die("cannot open " + name);
+  const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+  if (n < 0) die("cannot read " + name);
+  ::close(fd);
+  return static_cast<size_t>(n);
+}
+
+// Best time to open, read and close every chunk file of dir.
 double file_read_seconds(const std::string& dir, int runs, size_t& files) {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    if (e.is_regular_file() && e.path().filename().string()[0] != '.') names.push_back(e.path().string());
-  }
+  const std::vector<std::string> names = chunk_names(dir);
   files = names.size();
   std::vector<char> buffer(size_t{16} << 20, 0);
   return best_of(runs, [&] {
-    for (const auto& name : names) {
-      const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) die("cannot open " + name);
-      if (::read(fd, buffer.data(), buffer.size()) < 0) die("cannot read " + name);
-      ::close(fd);
+    for (const auto& name : names) read_file(name, buffer);
+  });
+}
+
+enum class Decoder { kZstd, kBlosc, kZstdShard };
+
+// A shard of zstd inner chunks, decoded frame by frame up to its index (the
+// index's first offset, 0, is no frame); false unless `expected` bytes came out.
+bool decode_shard(ZSTD_DCtx* dctx, const char* in, size_t n, std::vector<char>& out, size_t expected) {
+  size_t decoded = 0;
+  for (size_t pos = 0; pos < n;) {
+    const size_t frame = ZSTD_findFrameCompressedSize(in + pos, n - pos);
+    if (ZSTD_isError(frame)) break;
+    const size_t r = ZSTD_decompressDCtx(dctx, out.data(), out.size(), in + pos, frame);
+    if (ZSTD_isError(r)) return false;
+    decoded += r;
+    pos += frame;
+  }
+  return decoded == expected;
+}
+
+bool decode(Decoder decoder, ZSTD_DCtx* dctx, const char* in, size_t n, std::vector<char>& out,
+            size_t shard_bytes) {
+  switch (decoder) {
+    case Decoder::kZstd: return !ZSTD_isError(ZSTD_decompressDCtx(dctx, out.data(), out.size(), in, n));
+    case Decoder::kBlosc: return blosc_decompress_ctx(in, out.data(), out.size(), 1) >= 0;
+    case Decoder::kZstdShard: return decode_shard(dctx, in, n, out, shard_bytes);
+  }
+  return false;
+}
+
+// One whole-array read's own work, for the floors: every chunk (or shard)
+// file opened, read and decoded, nothing copied out. Best of `runs` each.
+struct ReadFloor {
+  double files_1t_s = 0;   // opening, reading and closing every file, one thread
+  double decode_1t_s = 0;  // decoding every file, already in memory, one thread
+  double together_s = 0;   // both, on `threads` threads at once (thread t takes every t-th file)
+};
+
+ReadFloor read_floor(const std::string& dir, int runs, unsigned threads, Decoder decoder, size_t shard_bytes = 0) {
+  const std::vector<std::string> names = chunk_names(dir);
+  ReadFloor floor;
+  size_t files = 0;
+  floor.files_1t_s = file_read_seconds(dir, runs, files);
+  const std::vector<std::vector<char>> chunks = chunk_files(dir);
+  std::vector<char> out(size_t{16} << 20);
+  ZSTD_DCtx* dctx = ZSTD_createDCtx();
+  floor.decode_1t_s = best_of(runs, [&] {
+    for (const auto& c : chunks) {
+      if (!decode(decoder, dctx, c.data(), c.size(), out, shard_bytes)) die("cannot decode a chunk of " + dir);
     }
   });
+  ZSTD_freeDCtx(dctx);
+  // Measured, not one thread's figures times `threads`: threads running
+  // together share the memory bus.
+  floor.together_s = best_of(runs, [&] {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        std::vector<char> in(size_t{16} << 20), decoded(size_t{16} << 20);
+        ZSTD_DCtx* own = ZSTD_createDCtx();
+        for (size_t i = t; i < names.size(); i += threads) {
+          const size_t n = read_file(names[i], in);
+          if (!decode(decoder, own, in.data(), n, decoded, shard_bytes)) die("cannot decode " + names[i]);
+        }
+        ZSTD_freeDCtx(own);
+      });
+    }
+    for (auto& t : pool) t.join();
+  });
+  return floor;
+}
+
+std::string floor_json(const char* name, const ReadFloor& f) {
+  char text[256];
+  std::snprintf(text, sizeof text, "\"%s_floor\": {\"files_1t_s\": %.5f, \"decode_1t_s\": %.5f, \"together_s\": %.5f}",
+                name, f.files_1t_s, f.decode_1t_s, f.together_s);
+  return text;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 6) die("usage: bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR SMALL_ZSTD_ARRAY_DIR RAW_ARRAY_DIR RUNS");
-  const int runs = std::atoi(argv[5]);
+  if (argc != 7) {
+    die("usage: bench_ceilings ZSTD_ARRAY_DIR BLOSC_ARRAY_DIR SMALL_ZSTD_ARRAY_DIR RAW_ARRAY_DIR SHARDED_ARRAY_DIR RUNS");
+  }
+  const int runs = std::atoi(argv[6]);
   const unsigned nproc = std::max(1u, std::thread::hardware_concurrency());
 
   // memcpy, 256 MiB, destination faulted in.
@@ -148,9 +236,14 @@ int main(int argc, char** argv) {
   size_t zbytes = 0;
   const double t_zstd = zstd_decode_seconds(zchunks, runs, zbytes);
   const auto small_chunks = chunk_files(argv[3]);
-  size_t small_bytes = 0, small_files = 0;
+  size_t small_bytes = 0;
   const double t_small = zstd_decode_seconds(small_chunks, runs, small_bytes);
-  const double t_small_files = file_read_seconds(argv[3], runs, small_files);
+  // The floors of the whole-array reads W2, W2b, W4 and W6r.
+  const std::string floors = floor_json("w2", read_floor(argv[1], runs, nproc, Decoder::kZstd)) + ", " +
+                             floor_json("w2b", read_floor(argv[2], runs, nproc, Decoder::kBlosc)) + ", " +
+                             floor_json("w4", read_floor(argv[3], runs, nproc, Decoder::kZstd)) + ", " +
+                             floor_json("w6r", read_floor(argv[5], runs, nproc, Decoder::kZstdShard,
+                                                          size_t{64} * 256 * 256 * 2));
 
   // zstd level 1 encode of the raw array's chunks.
   const auto raw_chunks = chunk_files(argv[4]);
@@ -188,11 +281,12 @@ int main(int argc, char** argv) {
       "\"zstd_chunks\": %zu, \"zstd_decoded_bytes\": %zu, \"zstd_stored_bytes\": %zu, \"zstd_1t_gbs\": %.3f, "
       "\"blosc_chunks\": %zu, \"blosc_decoded_bytes\": %zu, \"blosc_stored_bytes\": %zu, \"blosc_1t_gbs\": %.3f, "
       "\"small_zstd_chunks\": %zu, \"small_zstd_decoded_bytes\": %zu, \"small_zstd_1t_gbs\": %.3f, "
-      "\"small_zstd_decode_us\": %.2f, \"small_file_read_us\": %.2f, "
+      "\"small_zstd_decode_us\": %.2f, "
+      "%s, "
       "\"zstd1_encode_bytes\": %zu, \"zstd1_encode_1t_gbs\": %.3f}\n",
       nproc, n, n / t_memcpy1 / gb, n / t_memcpyN / gb, zchunks.size(), zbytes, zstored, zbytes / t_zstd / gb,
       bchunks.size(), bbytes, bstored, bbytes / t_blosc / gb, small_chunks.size(), small_bytes,
-      small_bytes / t_small / gb, t_small / small_chunks.size() * 1e6, t_small_files / small_files * 1e6,
-      total_size(raw_chunks), total_size(raw_chunks) / t_encode / gb);
+      small_bytes / t_small / gb, t_small / small_chunks.size() * 1e6,
+      floors.c_str(), total_size(raw_chunks), total_size(raw_chunks) / t_encode / gb);
   return 0;
 }
