@@ -76,7 +76,7 @@ static void locate_chunks(const zarr::OpenOptions& parsed, zarr::StoreAccess acc
 }
 
 ZARR_API int zarr_open_ex(zarr_array** out, const char* url, const char* mode, const char* options_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     bool writable = parse_mode(mode);
@@ -94,7 +94,7 @@ ZARR_API int zarr_open(zarr_array** out, const char* url, const char* mode) {
 
 ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metadata_json,
                             const char* options_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     require(metadata_json, "metadata_json");
@@ -108,7 +108,7 @@ ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metad
 
 ZARR_API int zarr_create_like(zarr_array** out, const char* url, const zarr_array* like, const char* overrides_json,
                              const char* options_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     const std::string metadata = require(like, "like")->impl->metadata_like(overrides_json ? overrides_json : "");
@@ -126,7 +126,7 @@ ZARR_API int zarr_close(zarr_array* array) {
   std::shared_ptr<zarr::Store> store = array->impl->store();
   std::shared_ptr<zarr::Store> chunk_store = array->impl->chunk_store();
   delete array;
-  return guarded([&] {
+  return guarded(__func__, [&] {
     // Both stores are released (a zip archive is written then) even when
     // the first fails; the first failure is reported.
     // (release_store flushes a store once its last user lets go: no copy
@@ -148,7 +148,7 @@ ZARR_API int zarr_close(zarr_array* array) {
 ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array_ndim(array) : 0; }
 
 ZARR_API int zarr_shape(const zarr_array* array, uint64_t* shape) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     std::vector<uint64_t> s = array->field ? array->field->shape() : array->impl->shape();
     if (!s.empty()) std::memcpy(require(shape, "shape"), s.data(), s.size() * sizeof(uint64_t));
@@ -156,7 +156,7 @@ ZARR_API int zarr_shape(const zarr_array* array, uint64_t* shape) {
 }
 
 ZARR_API int zarr_chunk_shape(const zarr_array* array, uint64_t* chunk_shape) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     const std::vector<uint64_t> c = array->field ? array->field->chunks() : array->impl->chunks();
     if (!c.empty()) std::memcpy(require(chunk_shape, "chunk_shape"), c.data(), c.size() * sizeof(uint64_t));
@@ -188,7 +188,7 @@ ZARR_API int zarr_write_region(zarr_array* array, size_t ndim, const uint64_t* s
 // A NULL byte_strides means C-order contiguous (how the plain variants call it).
 ZARR_API int zarr_read_region_strided(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
                                       const int64_t* byte_strides, void* out, size_t nbytes) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
@@ -201,7 +201,7 @@ ZARR_API int zarr_read_region_strided(zarr_array* array, size_t ndim, const uint
 ZARR_API int zarr_write_region_strided(zarr_array* array, size_t ndim, const uint64_t* start,
                                        const uint64_t* count, const int64_t* byte_strides, const void* data,
                                        size_t nbytes) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
@@ -214,7 +214,7 @@ ZARR_API int zarr_write_region_strided(zarr_array* array, size_t ndim, const uin
 ZARR_API int zarr_read_region_vlen(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
                                    uint64_t* offsets, size_t n_offsets, void* data, size_t capacity,
                                    size_t* data_size) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     refuse_field(array, "zarr_read_region_vlen");
     auto s = dims(ndim, start, array, "start");
@@ -227,7 +227,7 @@ ZARR_API int zarr_read_region_vlen(zarr_array* array, size_t ndim, const uint64_
 
 ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
                                     const uint64_t* offsets, size_t n_offsets, const void* data, size_t data_size) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     refuse_field(array, "zarr_write_region_vlen");
     auto s = dims(ndim, start, array, "start");
@@ -239,7 +239,7 @@ ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64
 }
 
 ZARR_API int zarr_resize(zarr_array* array, size_t ndim, const uint64_t* shape) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     if (array->field) return array->field->resize(dims(ndim, shape, array, "shape"));
     array->impl->resize(dims(ndim, shape, array, "shape"));
@@ -248,7 +248,7 @@ ZARR_API int zarr_resize(zarr_array* array, size_t ndim, const uint64_t* shape) 
 
 ZARR_API int zarr_append(zarr_array* array, size_t axis, size_t ndim, const uint64_t* count, const void* data,
                          size_t nbytes) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(array, "array");
     refuse_field(array, "zarr_append");
     auto c = dims(ndim, count, array, "count");
@@ -258,7 +258,7 @@ ZARR_API int zarr_append(zarr_array* array, size_t axis, size_t ndim, const uint
 }
 
 ZARR_API int zarr_get_metadata(const zarr_array* array, char** json_out) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
     *json_out = zarr::capi::copy_out(require(array, "array")->impl->metadata_json());
@@ -266,7 +266,7 @@ ZARR_API int zarr_get_metadata(const zarr_array* array, char** json_out) {
 }
 
 ZARR_API int zarr_info(const zarr_array* array, char** json_out) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
     *json_out = zarr::capi::copy_out(require(array, "array")->impl->info_json());
@@ -274,7 +274,7 @@ ZARR_API int zarr_info(const zarr_array* array, char** json_out) {
 }
 
 ZARR_API int zarr_stored_chunks(const zarr_array* array, char** json_out) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
     *json_out = zarr::capi::copy_out(require(array, "array")->impl->stored_chunks_json());
@@ -282,7 +282,7 @@ ZARR_API int zarr_stored_chunks(const zarr_array* array, char** json_out) {
 }
 
 ZARR_API int zarr_get_dimension_names(const zarr_array* array, char** json_out) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
     const auto& names = require(array, "array")->impl->dimension_names();
@@ -296,7 +296,7 @@ ZARR_API int zarr_get_dimension_names(const zarr_array* array, char** json_out) 
 }
 
 ZARR_API int zarr_get_attributes(const zarr_array* array, char** json_out) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
     *json_out = zarr::capi::copy_out(require(array, "array")->impl->attributes_json());
@@ -304,11 +304,11 @@ ZARR_API int zarr_get_attributes(const zarr_array* array, char** json_out) {
 }
 
 ZARR_API int zarr_set_attributes(zarr_array* array, const char* json) {
-  return guarded([&] { require(array, "array")->impl->set_attributes(require(json, "json")); });
+  return guarded(__func__, [&] { require(array, "array")->impl->set_attributes(require(json, "json")); });
 }
 
 ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, int* is_null) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     const zarr::ArrayMetadata& meta = require(array, "array")->impl->metadata();
     if (array->field) {
       // A field's fill value is its bytes of the record fill value: every
@@ -334,11 +334,11 @@ ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, 
 }
 
 ZARR_API int zarr_migrate_v1_to_v2(const char* url) {
-  return guarded([&] { change_in_place(url, zarr::migrate_v1_to_v2); });
+  return guarded(__func__, [&] { change_in_place(url, zarr::migrate_v1_to_v2); });
 }
 
 ZARR_API int zarr_migrate_v2_to_v3(const char* url) {
-  return guarded([&] { change_in_place(url, zarr::migrate_v2_to_v3); });
+  return guarded(__func__, [&] { change_in_place(url, zarr::migrate_v2_to_v3); });
 }
 
 }  // extern "C"

@@ -54,11 +54,13 @@ void hand_out(const Bytes& result, void** out, size_t* out_nbytes) {
   *out_nbytes = result.size();
 }
 
+// `function`: the API function's name, for the guard.
 template <typename Run>
-int run_codec(zarr_codec* codec, const void* in, size_t nbytes, void** out, size_t* out_nbytes, Run run) {
+int run_codec(const char* function, zarr_codec* codec, const void* in, size_t nbytes, void** out,
+              size_t* out_nbytes, Run run) {
   if (out) *out = nullptr;
   if (out_nbytes) *out_nbytes = 0;
-  return guarded([&] {
+  return guarded(function, [&] {
     require(codec, "codec");
     require(out, "out");
     require(out_nbytes, "out_nbytes");
@@ -76,7 +78,7 @@ extern "C" {
 ZARR_API int zarr_codec_create(zarr_codec** out, const char* config_json) {
   using namespace zarr::capi;
   if (out) *out = nullptr;
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     require(config_json, "config_json");
     *out = new zarr_codec{make_codec(config_json)};
@@ -84,19 +86,19 @@ ZARR_API int zarr_codec_create(zarr_codec** out, const char* config_json) {
 }
 
 ZARR_API int zarr_codec_encode(zarr_codec* codec, const void* in, size_t nbytes, void** out, size_t* out_nbytes) {
-  return zarr::capi::run_codec(codec, in, nbytes, out, out_nbytes,
+  return zarr::capi::run_codec(__func__, codec, in, nbytes, out, out_nbytes,
                                [](const zarr::BytesCodec& c, zarr::ByteView input) { return c.encode(input); });
 }
 
 ZARR_API int zarr_codec_decode(zarr_codec* codec, const void* in, size_t nbytes, void** out, size_t* out_nbytes) {
-  return zarr::capi::run_codec(codec, in, nbytes, out, out_nbytes,
+  return zarr::capi::run_codec(__func__, codec, in, nbytes, out, out_nbytes,
                                [](const zarr::BytesCodec& c, zarr::ByteView input) { return c.decode(input, 0); });
 }
 
 ZARR_API int zarr_codec_config(const zarr_codec* codec, char** json_out) {
   using namespace zarr::capi;
   if (json_out) *json_out = nullptr;
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(codec, "codec");
     require(json_out, "json_out");
     *json_out = copy_out(codec->impl->config_json());
@@ -106,7 +108,7 @@ ZARR_API int zarr_codec_config(const zarr_codec* codec, char** json_out) {
 ZARR_API void zarr_codec_free(zarr_codec* codec) { delete codec; }
 
 ZARR_API int zarr_codec_register(const zarr_codec_vtable* vtable) {
-  return zarr::capi::guarded([&] { zarr::register_plugin_codec(vtable); });
+  return zarr::capi::guarded(__func__, [&] { zarr::register_plugin_codec(vtable); });
 }
 
 }  // extern "C"

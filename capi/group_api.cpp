@@ -31,7 +31,7 @@ const char* kind_name(zarr::NodeKind kind) { return kind == zarr::NodeKind::Grou
 extern "C" {
 
 ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* mode, const char* options_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     bool writable = parse_group_mode(mode);
@@ -55,7 +55,7 @@ ZARR_API int zarr_group_open(zarr_group** out, const char* url, const char* mode
 }
 
 ZARR_API int zarr_consolidate_metadata(const char* url) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kReadWrite);
     zarr::write_consolidated(*loc.store, loc.path);
     zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
@@ -63,7 +63,7 @@ ZARR_API int zarr_consolidate_metadata(const char* url) {
 }
 
 ZARR_API int zarr_erase(const char* url, const char* options_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
       std::string name = it->name.GetString();
@@ -79,7 +79,7 @@ ZARR_API int zarr_group_format(const zarr_group* group) { return group ? group->
 
 ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char* attributes_json,
                                   const char* options_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     int format = 2;
@@ -104,11 +104,11 @@ ZARR_API int zarr_group_close(zarr_group* group) {
   if (!group) return ZARR_OK;
   std::shared_ptr<zarr::Store> store = group->impl->store();
   delete group;
-  return guarded([&] { zarr::release_store(std::move(store)); });
+  return guarded(__func__, [&] { zarr::release_store(std::move(store)); });
 }
 
 ZARR_API int zarr_group_list(zarr_group* group, char** json_out) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
     std::string out = "[";
@@ -121,7 +121,7 @@ ZARR_API int zarr_group_list(zarr_group* group, char** json_out) {
 }
 
 ZARR_API int zarr_group_child_count(zarr_group* group, size_t* count) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(group, "group");
     require(count, "count");
     group->listing = group->impl->children();
@@ -130,7 +130,7 @@ ZARR_API int zarr_group_child_count(zarr_group* group, size_t* count) {
 }
 
 ZARR_API int zarr_group_child(zarr_group* group, size_t i, const char** name, int* kind) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(group, "group");
     if (i >= group->listing.size()) {
       zarr::fail(ZARR_ERR_OUT_OF_BOUNDS, "child index " + std::to_string(i) + " is not below the " +
@@ -143,7 +143,7 @@ ZARR_API int zarr_group_child(zarr_group* group, size_t i, const char** name, in
 }
 
 ZARR_API int zarr_group_open_array(zarr_array** out, zarr_group* group, const char* path, const char* mode) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     bool writable = parse_group_mode(mode);
@@ -154,7 +154,7 @@ ZARR_API int zarr_group_open_array(zarr_array** out, zarr_group* group, const ch
 
 ZARR_API int zarr_group_create_array(zarr_array** out, zarr_group* group, const char* path,
                                      const char* metadata_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     auto impl = require(group, "group")->impl->create_array(require(path, "path"),
@@ -165,7 +165,7 @@ ZARR_API int zarr_group_create_array(zarr_array** out, zarr_group* group, const 
 }
 
 ZARR_API int zarr_group_open_group(zarr_group** out, zarr_group* group, const char* path) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     *out = wrap(require(group, "group")->impl->open_group(require(path, "path")));
@@ -174,7 +174,7 @@ ZARR_API int zarr_group_open_group(zarr_group** out, zarr_group* group, const ch
 
 ZARR_API int zarr_group_create_group(zarr_group** out, zarr_group* group, const char* path,
                                      const char* attributes_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     *out = wrap(require(group, "group")->impl->create_group(require(path, "path"), attributes_json));
@@ -182,7 +182,7 @@ ZARR_API int zarr_group_create_group(zarr_group** out, zarr_group* group, const 
 }
 
 ZARR_API int zarr_group_get_attributes(const zarr_group* group, char** json_out) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
     *json_out = zarr::capi::copy_out(require(group, "group")->impl->attributes_json());
@@ -190,7 +190,7 @@ ZARR_API int zarr_group_get_attributes(const zarr_group* group, char** json_out)
 }
 
 ZARR_API int zarr_group_set_attributes(zarr_group* group, const char* json) {
-  return guarded([&] { require(group, "group")->impl->set_attributes(require(json, "json")); });
+  return guarded(__func__, [&] { require(group, "group")->impl->set_attributes(require(json, "json")); });
 }
 
 }  // extern "C"

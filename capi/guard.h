@@ -28,9 +28,11 @@ namespace zarr::capi {
 
 void set_last_error(const std::string& message);
 
-// Runs body; returns ZARR_OK or the code of what it threw.
+// Runs body; returns ZARR_OK or the code of what it threw. `function` is the
+// API function's name (__func__): what failed, for the errors that carry no
+// context of their own (memory, internal).
 template <typename Body>
-int guarded(Body&& body) noexcept {
+int guarded(const char* function, Body&& body) noexcept {
   try {
     body();
     return ZARR_OK;
@@ -38,16 +40,16 @@ int guarded(Body&& body) noexcept {
     set_last_error(e.what());
     return e.code();
   } catch (const std::bad_alloc&) {
-    set_last_error("out of memory");
+    set_last_error(std::string(function) + ": out of memory");
     return ZARR_ERR_NO_MEMORY;
   } catch (const std::filesystem::filesystem_error& e) {
     set_last_error(e.what());
     return ZARR_ERR_IO;
   } catch (const std::exception& e) {
-    set_last_error(std::string("internal error: ") + e.what());
+    set_last_error(std::string(function) + ": internal error: " + e.what());
     return ZARR_ERR_INTERNAL;
   } catch (...) {
-    set_last_error("internal error: unknown exception");
+    set_last_error(std::string(function) + ": internal error: unknown exception");
     return ZARR_ERR_INTERNAL;
   }
 }

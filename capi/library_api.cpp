@@ -8,12 +8,12 @@ ZARR_API const char* zarr_version_string(void) { return ZARR_VERSION_STRING; }
 ZARR_API unsigned zarr_version_number(void) { return ZARR_VERSION_NUMBER; }
 
 ZARR_API int zarr_set_thread_count(size_t n) {
-  return zarr::capi::guarded([&] { zarr::set_thread_count(n); });
+  return zarr::capi::guarded(__func__, [&] { zarr::set_thread_count(n); });
 }
 
 ZARR_API size_t zarr_thread_count(void) {
   size_t n = 1;
-  zarr::capi::guarded([&] { n = zarr::thread_count(); });  // cannot fail but for memory: then 1
+  zarr::capi::guarded(__func__, [&] { n = zarr::thread_count(); });  // cannot fail but for memory: then 1
   return n;
 }
 

@@ -8,7 +8,7 @@ using zarr::capi::require;
 extern "C" {
 
 ZARR_API int zarr_open_spec(zarr_array** out, const char* spec_json) {
-  return guarded([&] {
+  return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
     zarr::SpecArray opened = zarr::open_spec(require(spec_json, "spec_json"));

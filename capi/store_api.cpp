@@ -7,7 +7,7 @@
 extern "C" {
 
 ZARR_API int zarr_store_register(const zarr_store_vtable* vtable) {
-  return zarr::capi::guarded([&] { zarr::register_url_store(vtable); });
+  return zarr::capi::guarded(__func__, [&] { zarr::register_url_store(vtable); });
 }
 
 }  // extern "C"

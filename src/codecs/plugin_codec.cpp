@@ -59,7 +59,9 @@ class PluginCodec final : public BytesCodec {
     PluginOutput context;
     const zarr_codec_output out{&context, &PluginOutput::allocate, &PluginOutput::set_error};
     const int status = call(&out);
-    if (context.out_of_memory) throw std::bad_alloc();
+    if (context.out_of_memory) {
+      fail(ZARR_ERR_NO_MEMORY, "codec '" + vt_->name + "': " + what + ": " + context.out_of_memory_text());
+    }
     if (status != ZARR_OK) {
       const std::string why = context.error.empty() ? std::string(what) + " failed" : context.error;
       fail(plugin_status(status, ZARR_ERR_CODEC),

@@ -425,10 +425,14 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
 
 // The chunk buffers are what a region read or write allocates; when they
 // cannot be had, the chunk size is what the caller needs to know.
+// Variable-length elements are held one view (16 bytes) per element.
 void Array::fail_out_of_memory(const char* operation, const std::vector<uint64_t>& count) const {
+  const std::string chunks = variable_length_
+                                 ? std::to_string(ChunkGrid(meta_.shape, meta_.chunks).chunk_elements()) +
+                                       " variable-length elements"
+                                 : std::to_string(meta_.chunk_bytes()) + " bytes decoded";
   fail(ZARR_ERR_NO_MEMORY, "array " + describe_node(*store_, path_) + ": out of memory " + operation + " region " +
-                               shape_text(count) + ", with chunks of " + std::to_string(meta_.chunk_bytes()) +
-                               " bytes decoded");
+                               shape_text(count) + ", with chunks of " + chunks);
 }
 
 void Array::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {

@@ -2,6 +2,7 @@
 // Decoded chunks are vlen::ChunkView buffers; regions cross the C API as one
 // data buffer plus offsets, so no element is ever allocated on its own.
 #include <cstring>
+#include <new>
 #include <string_view>
 
 #include "codecs/vlen_codecs.h"
@@ -61,34 +62,39 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
   const uint64_t n = region_elements(where, count, n_offsets);
-  // Every element starts as the fill value; chunks present overwrite theirs.
-  const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
-  std::vector<std::string_view> items(static_cast<size_t>(n), fill);
-  std::vector<Bytes> decoded;  // keeps the chunks the views point into
-  ChunkGrid grid(meta_.shape, meta_.chunks);
-  const uint64_t per_chunk = grid.chunk_elements();
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    const std::string key = chunk_key(ov.chunk_coords);
-    std::optional<Bytes> stored = chunk_store_->get(key);
-    if (!stored) return;
-    decoded.push_back(decode_chunk(*stored, key));
-    vlen::ChunkView chunk(decoded.back(), per_chunk);
-    for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[r] = chunk.item(c); });
-  });
-  size_t total = 0;
-  for (auto item : items) total += item.size();
-  if (data_size) *data_size = total;
-  if (capacity < total) {
-    fail(ZARR_ERR_BUFFER_SIZE, where + ": data buffer is " + std::to_string(capacity) + " bytes, the region's " +
-                                   "elements need " + std::to_string(total));
+  // The region's element views and chunks are what it allocates.
+  try {
+    // Every element starts as the fill value; chunks present overwrite theirs.
+    const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
+    std::vector<std::string_view> items(static_cast<size_t>(n), fill);
+    std::vector<Bytes> decoded;  // keeps the chunks the views point into
+    ChunkGrid grid(meta_.shape, meta_.chunks);
+    const uint64_t per_chunk = grid.chunk_elements();
+    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
+      const std::string key = chunk_key(ov.chunk_coords);
+      std::optional<Bytes> stored = chunk_store_->get(key);
+      if (!stored) return;
+      decoded.push_back(decode_chunk(*stored, key));
+      vlen::ChunkView chunk(decoded.back(), per_chunk);
+      for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[r] = chunk.item(c); });
+    });
+    size_t total = 0;
+    for (auto item : items) total += item.size();
+    if (data_size) *data_size = total;
+    if (capacity < total) {
+      fail(ZARR_ERR_BUFFER_SIZE, where + ": data buffer is " + std::to_string(capacity) + " bytes, the region's " +
+                                     "elements need " + std::to_string(total));
+    }
+    uint64_t off = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      offsets[i] = off;
+      if (!items[i].empty()) std::memcpy(data + off, items[i].data(), items[i].size());
+      off += items[i].size();
+    }
+    offsets[items.size()] = off;
+  } catch (const std::bad_alloc&) {
+    fail_out_of_memory("reading", count);
   }
-  uint64_t off = 0;
-  for (size_t i = 0; i < items.size(); ++i) {
-    offsets[i] = off;
-    if (!items[i].empty()) std::memcpy(data + off, items[i].data(), items[i].size());
-    off += items[i].size();
-  }
-  offsets[items.size()] = off;
 }
 
 void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
@@ -109,29 +115,34 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
   auto element = [&](size_t i) {
     return std::string_view(reinterpret_cast<const char*>(data) + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
   };
-  const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
-  ChunkGrid grid(meta_.shape, meta_.chunks);
-  const uint64_t per_chunk = grid.chunk_elements();
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    const std::string key = chunk_key(ov.chunk_coords);
-    const KeyWriteLock held(*this, key);
-    // Elements this write does not cover keep what the chunk holds.
-    std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key);
-    Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
-    std::vector<std::string_view> items(static_cast<size_t>(per_chunk), fill);
-    if (stored) {
-      vlen::ChunkView view(old, per_chunk);
-      for (size_t i = 0; i < items.size(); ++i) items[i] = view.item(i);
-    }
-    for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[c] = element(r); });
-    bool all_fill = true;
-    for (auto item : items) all_fill = all_fill && item == fill;
-    if (all_fill && !options_.write_empty_chunks) {
-      chunk_store_->erase(key);
-    } else {
-      chunk_store_->set(key, encode_chunk(vlen::pack(items)).view());
-    }
-  });
+  // Each chunk's element views are what it allocates.
+  try {
+    const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
+    ChunkGrid grid(meta_.shape, meta_.chunks);
+    const uint64_t per_chunk = grid.chunk_elements();
+    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
+      const std::string key = chunk_key(ov.chunk_coords);
+      const KeyWriteLock held(*this, key);
+      // Elements this write does not cover keep what the chunk holds.
+      std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key);
+      Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
+      std::vector<std::string_view> items(static_cast<size_t>(per_chunk), fill);
+      if (stored) {
+        vlen::ChunkView view(old, per_chunk);
+        for (size_t i = 0; i < items.size(); ++i) items[i] = view.item(i);
+      }
+      for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[c] = element(r); });
+      bool all_fill = true;
+      for (auto item : items) all_fill = all_fill && item == fill;
+      if (all_fill && !options_.write_empty_chunks) {
+        chunk_store_->erase(key);
+      } else {
+        chunk_store_->set(key, encode_chunk(vlen::pack(items)).view());
+      }
+    });
+  } catch (const std::bad_alloc&) {
+    fail_out_of_memory("writing", count);
+  }
 }
 
 }  // namespace zarr

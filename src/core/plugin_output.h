@@ -18,11 +18,20 @@ struct PluginOutput {
   std::vector<std::string> keys;
   std::string error;
   bool out_of_memory = false;
+  size_t refused_bytes = 0;  // the allocation that failed (0: adding a key)
+
+  // What ran out, for the adapter's ZARR_ERR_NO_MEMORY message.
+  std::string out_of_memory_text() const {
+    return refused_bytes ? "out of memory for the " + std::to_string(refused_bytes) + " bytes the plugin asked for"
+                         : "out of memory for the keys the plugin listed";
+  }
 
   static void* allocate(void* context, size_t nbytes) noexcept {
     auto* self = static_cast<PluginOutput*>(context);
+    self->refused_bytes = nbytes;
     try {
       self->bytes.resize(nbytes);
+      self->refused_bytes = 0;
       // Never NULL for a successful allocation, even of 0 bytes.
       return self->bytes.data() ? self->bytes.data() : reinterpret_cast<void*>(&self->bytes);
     } catch (...) {

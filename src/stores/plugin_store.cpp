@@ -134,9 +134,11 @@ class PluginStore final : public Store {
   int call(const char* operation, const std::string& key, PluginOutput& output, Call callback) const {
     const zarr_store_output out{&output, &PluginOutput::allocate, &PluginOutput::add_key, &PluginOutput::set_error};
     const int status = callback(&out);
-    if (output.out_of_memory) throw std::bad_alloc();
-    if (status == ZARR_OK || status == ZARR_ERR_NOT_FOUND) return status;
     const std::string target = key.empty() ? "" : " " + keys::quote(key);
+    if (output.out_of_memory) {
+      fail(ZARR_ERR_NO_MEMORY, "store '" + where_ + "': " + operation + target + ": " + output.out_of_memory_text());
+    }
+    if (status == ZARR_OK || status == ZARR_ERR_NOT_FOUND) return status;
     const std::string why = output.error.empty() ? "failed" : "failed: " + output.error;
     fail(plugin_status(status, ZARR_ERR_IO), "store '" + where_ + "': " + operation + target + " " + why +
                                                  " (status " + std::to_string(status) + ")");
@@ -234,7 +236,11 @@ NodeLocation open_plugin_store(const StoreRequest& request) {
   void* handle = nullptr;
   const int status = vt->table.open(vt->table.user_data, name.c_str(), options.c_str(), request.writes() ? 1 : 0,
                                     &handle, &out);
-  if (output.out_of_memory) throw std::bad_alloc();
+  if (output.out_of_memory) {
+    if (status == ZARR_OK && handle) vt->table.close(handle);  // opened, then ran out
+    fail(ZARR_ERR_NO_MEMORY, "URL '" + request.url + "': store '" + request.scheme + "://" + name +
+                                 "': open: " + output.out_of_memory_text());
+  }
   if (status != ZARR_OK || !handle) {
     const std::string why = output.error.empty() ? "its open callback failed" : output.error;
     fail(plugin_status(status, ZARR_ERR_IO), "URL '" + request.url + "': store '" + request.scheme + "://" + name +

@@ -88,6 +88,32 @@ TEST(Vlen, ErrorsNameTheProblem) {
   EXPECT_STATUS(zarr_read_region_vlen(a, 1, &s9, &c9, out, 3, buf, 1, &needed), ZARR_ERR_OUT_OF_BOUNDS, "outside");
 }
 
+// Regions and chunks whose element views no machine can hold: ZARR_ERR_NO_MEMORY
+// naming the array, the region and the chunk size (it used to be a bare "out
+// of memory"), and the failed write leaves no chunk behind.
+TEST(Vlen, RegionsLargerThanMemoryAreNoMemoryNamingTheArray) {
+#ifdef ZARR_TEST_HUGE_ALLOCATIONS_ABORT
+  GTEST_SKIP() << "a sanitizer's allocator aborts on a 16 TiB allocation instead of failing it";
+#else
+  TempDir dir;
+  std::string meta = kV3Strings;
+  meta.replace(meta.find("[5]"), 3, "[1099511627776]");
+  meta.replace(meta.find("[2]"), 3, "[1099511627776]");
+  ArrayPtr a = create_array(dir / "s", meta);
+  uint64_t start = 0, one = 1, offsets[2] = {0, 3};
+  EXPECT_STATUS(zarr_write_region_vlen(a, 1, &start, &one, offsets, 2, "abc", 3), ZARR_ERR_NO_MEMORY,
+                "writing region [1], with chunks of 1099511627776 variable-length elements");
+  EXPECT_EQ(list_files(dir / "s"), (std::vector<std::string>{"zarr.json"})) << "nothing was written";
+  // Reading all of it: offsets for 2^40 elements claimed, never reached.
+  uint64_t everything = 1099511627776u, out[1];
+  char buf[1];
+  size_t needed = 0;
+  EXPECT_STATUS(zarr_read_region_vlen(a, 1, &start, &everything, out, 1099511627777u, buf, 1, &needed),
+                ZARR_ERR_NO_MEMORY, "reading region [1099511627776]");
+  EXPECT_NE(std::string(zarr_last_error()).find("/s: out of memory"), std::string::npos) << zarr_last_error();
+#endif
+}
+
 namespace {
 
 // Strings in shards of 4 holding inner chunks of 2, inner codec `inner`.

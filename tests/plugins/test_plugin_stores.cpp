@@ -112,6 +112,7 @@ struct Faults {
   int list_status = ZARR_OK;
   int flush_status = ZARR_OK;
   size_t extra_bytes = 0;  // added to every answer to a range
+  bool greedy_get = false;  // chunk reads ask for more memory than there is
   std::atomic<int> opens{0}, closes{0};
 };
 Faults faults;
@@ -141,7 +142,7 @@ int faulty_get(void*, const char* key, uint64_t offset, uint64_t length, int fro
   std::string part = from_end ? v.substr(v.size() - std::min<uint64_t>(length, v.size()))
                               : (offset >= v.size() ? "" : v.substr(offset, length));
   if (length != ZARR_STORE_TO_END) part.append(faults.extra_bytes, 'x');
-  void* dst = out->allocate(out->context, part.size());
+  void* dst = out->allocate(out->context, faults.greedy_get && !is_metadata(key) ? SIZE_MAX : part.size());
   if (!dst) return ZARR_ERR_NO_MEMORY;
   std::memcpy(dst, part.data(), part.size());
   return ZARR_OK;
@@ -195,6 +196,7 @@ class FaultyStore : public testing::Test {
     values.clear();
     faults.open_status = faults.get_status = faults.set_status = faults.list_status = faults.flush_status = ZARR_OK;
     faults.extra_bytes = 0;
+    faults.greedy_get = false;
     zarr_store_vtable vt = faulty_vtable("faulty");
     ASSERT_OK(zarr_store_register(&vt));
   }
@@ -222,6 +224,20 @@ TEST_F(FaultyStore, CallbackFailuresNameTheStoreTheKeyAndTheMessage) {
   // A status libzarr does not know is an I/O error, its value quoted.
   faults.get_status = 42;
   EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, out.data(), 16), ZARR_ERR_IO, "(status 42)");
+}
+
+// The store's get asks for more memory than there is: ZARR_ERR_NO_MEMORY
+// naming the store, the key and the size (it used to be a bare "out of memory").
+TEST_F(FaultyStore, AnAllocationThatFailsNamesTheStoreTheKeyAndTheSize) {
+  ArrayPtr a = create_array("faulty://db/a", kMeta);
+  ASSERT_NE(a.get(), nullptr);
+  ASSERT_OK(write_region(a, {0}, {4}, std::vector<int32_t>{1, 2, 3, 4}));
+  faults.greedy_get = true;
+  std::vector<int32_t> out(4);
+  const uint64_t start = 0, count = 4;
+  EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, out.data(), 16), ZARR_ERR_NO_MEMORY,
+                "store 'faulty://db': get 'a/0': out of memory for the " + std::to_string(SIZE_MAX) +
+                    " bytes the plugin asked for");
 }
 
 TEST_F(FaultyStore, ListingFailuresAndStrayKeys) {

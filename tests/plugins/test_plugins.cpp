@@ -180,6 +180,44 @@ TEST(Plugins, RegisterRefusesBadVtables) {
   }
 }
 
+// A plugin that asks for more memory than there is: ZARR_ERR_NO_MEMORY naming
+// the codec, the operation and the size (it used to be a bare "out of memory").
+TEST(Plugins, AnAllocationThatFailsNamesTheCodecAndTheSize) {
+  zarr_codec_vtable v;
+  std::memset(&v, 0, sizeof v);
+  v.struct_size = sizeof v;
+  v.abi_version = ZARR_PLUGIN_ABI_VERSION;
+  v.name = "test-greedy";
+  v.create = [](void*, const char*, size_t, void** codec, char*, size_t) {
+    static int the_codec;
+    *codec = &the_codec;
+    return ZARR_OK;
+  };
+  v.encode = [](void*, const void*, size_t, const zarr_codec_output* out) {
+    return out->allocate(out->context, SIZE_MAX) ? ZARR_OK : ZARR_ERR_NO_MEMORY;
+  };
+  v.decode = [](void*, const void*, size_t, size_t, const zarr_codec_output* out) {
+    return out->allocate(out->context, SIZE_MAX) ? ZARR_OK : ZARR_ERR_NO_MEMORY;
+  };
+  v.destroy = [](void*) {};
+  ASSERT_EQ(zarr_codec_register(&v), ZARR_OK) << zarr_last_error();
+  zarr_codec* codec = nullptr;
+  ASSERT_EQ(create_codec(R"({"id": "test-greedy"})", &codec), ZARR_OK) << zarr_last_error();
+  void* out = nullptr;
+  size_t out_size = 0;
+  const std::string size = std::to_string(SIZE_MAX);
+  EXPECT_EQ(zarr_codec_encode(codec, "abc", 3, &out, &out_size), ZARR_ERR_NO_MEMORY);
+  EXPECT_NE(std::string(zarr_last_error()).find("codec 'test-greedy': encode: out of memory for the " + size +
+                                                " bytes the plugin asked for"),
+            std::string::npos)
+      << zarr_last_error();
+  EXPECT_EQ(zarr_codec_decode(codec, "abc", 3, &out, &out_size), ZARR_ERR_NO_MEMORY);
+  EXPECT_NE(std::string(zarr_last_error()).find("codec 'test-greedy': decode: out of memory"), std::string::npos)
+      << zarr_last_error();
+  EXPECT_EQ(out, nullptr);
+  zarr_codec_free(codec);
+}
+
 // A plugin compiled against a later zarr_plugin.h hands in a longer vtable
 // (fields appended): libzarr reads the version 1 fields and accepts it. One
 // byte short of version 1's fields is refused.
