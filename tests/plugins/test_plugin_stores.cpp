@@ -113,6 +113,7 @@ struct Faults {
   int flush_status = ZARR_OK;
   size_t extra_bytes = 0;  // added to every answer to a range
   bool greedy_get = false;  // chunk reads ask for more memory than there is
+  bool greedy_open = false;  // open asks for more memory than there is, then succeeds
   std::atomic<int> opens{0}, closes{0};
 };
 Faults faults;
@@ -129,6 +130,7 @@ int faulty_open(void*, const char*, const char*, int, void** store, const zarr_s
   if (faults.open_status != ZARR_OK) return fail_with(out, faults.open_status, "no such database");
   ++faults.opens;
   *store = &values;
+  if (faults.greedy_open) out->allocate(out->context, SIZE_MAX);
   return ZARR_OK;
 }
 
@@ -196,7 +198,7 @@ class FaultyStore : public testing::Test {
     values.clear();
     faults.open_status = faults.get_status = faults.set_status = faults.list_status = faults.flush_status = ZARR_OK;
     faults.extra_bytes = 0;
-    faults.greedy_get = false;
+    faults.greedy_get = faults.greedy_open = false;
     zarr_store_vtable vt = faulty_vtable("faulty");
     ASSERT_OK(zarr_store_register(&vt));
   }
@@ -238,6 +240,17 @@ TEST_F(FaultyStore, AnAllocationThatFailsNamesTheStoreTheKeyAndTheSize) {
   EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, out.data(), 16), ZARR_ERR_NO_MEMORY,
                 "store 'faulty://db': get 'a/0': out of memory for the " + std::to_string(SIZE_MAX) +
                     " bytes the plugin asked for");
+}
+
+// An open that succeeded after an allocation failed: the error names the
+// store, and the handle it opened is closed, not leaked.
+TEST_F(FaultyStore, AnOpenThatRanOutOfMemoryIsClosed) {
+  faults.greedy_open = true;
+  const int closes = faults.closes;
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_open(a.out(), "faulty://db/a", "r"), ZARR_ERR_NO_MEMORY,
+                "store 'faulty://db': open: out of memory for the");
+  EXPECT_EQ(faults.closes, closes + 1);
 }
 
 TEST_F(FaultyStore, ListingFailuresAndStrayKeys) {
