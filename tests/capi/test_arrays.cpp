@@ -309,6 +309,62 @@ TEST(Arrays, LargeRegionReadsMatchSmallOnes) {
   }
 }
 
+// Small compressed chunks with short rows (16 and 32 bytes): whole regions,
+// regions starting and ending inside chunks, an absent chunk amid present
+// ones, F-order chunks, Fortran-order buffers and a 32 MiB region (streaming
+// stores, a misaligned buffer) must read what element-by-element indexing gives.
+TEST(Arrays, SmallChunksWithShortRowsMatchTheirElements) {
+  TempDir dir;
+  const std::vector<uint64_t> shape = {6, 10, 70};
+  const size_t n = 6 * 10 * 70;
+  std::vector<int16_t> data(n);
+  for (size_t i = 0; i < n; ++i) data[i] = static_cast<int16_t>(i * 7919 % 65521);
+  int made = 0;
+  for (const char* order : {"C", "F"}) {
+    SCOPED_TRACE(std::string("chunk order ") + order);
+    const std::string url = dir / ("a" + std::to_string(made++));
+    ArrayPtr a = create_array(url, array_meta("[6, 10, 70]", "[2, 3, 8]", "<i2",
+                                              {{"compressor", "{\"id\": \"zstd\", \"level\": 1}"},
+                                               {"fill_value", "-1"}, {"order", std::string("\"") + order + "\""}}));
+    ASSERT_OK(write_region<int16_t>(a, {0, 0, 0}, {6, 10, 70}, data));
+    // Chunk (1, 1, 3), amid its row of chunks, is absent: it reads -1.
+    std::filesystem::remove(url + "/1.1.3");
+    std::vector<int16_t> expected = data;
+    for (size_t z = 2; z < 4; ++z)
+      for (size_t y = 3; y < 6; ++y)
+        for (size_t x = 24; x < 32; ++x) expected[(z * 10 + y) * 70 + x] = -1;
+    EXPECT_EQ(read_all<int16_t>(a), expected);
+    const std::vector<int16_t> part = read_region<int16_t>(a, {1, 2, 5}, {4, 7, 60});
+    bool same = part.size() == 4 * 7 * 60;
+    for (size_t z = 0; z < 4 && same; ++z)
+      for (size_t y = 0; y < 7 && same; ++y)
+        for (size_t x = 0; x < 60 && same; ++x) same = part[(z * 7 + y) * 60 + x] == expected[((z + 1) * 10 + y + 2) * 70 + x + 5];
+    EXPECT_TRUE(same) << "a region starting and ending inside chunks";
+    std::vector<int16_t> fortran(n);
+    const uint64_t start[3] = {0, 0, 0};
+    const int64_t f_strides[3] = {2, 2 * 6, 2 * 6 * 10};
+    ASSERT_OK(zarr_read_region_strided(a, 3, start, shape.data(), f_strides, fortran.data(), n * 2));
+    same = true;
+    for (size_t z = 0; z < 6 && same; ++z)
+      for (size_t y = 0; y < 10 && same; ++y)
+        for (size_t x = 0; x < 70 && same; ++x) same = fortran[z + 6 * (y + 10 * x)] == expected[(z * 10 + y) * 70 + x];
+    EXPECT_TRUE(same) << "a Fortran-order buffer";
+  }
+  // 32 MiB of 16^3 chunks: the region is written with streaming stores, into
+  // a buffer 2 bytes off alignment.
+  const std::vector<uint64_t> big = {32, 512, 1024};
+  const size_t m = 32 * 512 * 1024;
+  std::vector<uint16_t> values(m);
+  for (size_t i = 0; i < m; ++i) values[i] = static_cast<uint16_t>(i * 2654435761u >> 9);
+  ArrayPtr b = create_array(dir / "big", array_meta("[32, 512, 1024]", "[16, 16, 16]", "<u2",
+                                                   {{"compressor", "{\"id\": \"zstd\", \"level\": 1}"}}));
+  ASSERT_OK(write_region<uint16_t>(b, {0, 0, 0}, big, values));
+  std::vector<uint8_t> buffer(m * 2 + 2);
+  const uint64_t zero[3] = {0, 0, 0};
+  ASSERT_OK(zarr_read_region(b, 3, zero, big.data(), buffer.data() + 2, m * 2));
+  EXPECT_EQ(std::memcmp(buffer.data() + 2, values.data(), m * 2), 0);
+}
+
 // Uncompressed chunks of a large region are read in cache-sized pieces and
 // streamed into place: edge chunks (stored whole, partly outside the array)
 // and a Fortran-order caller buffer (rows of single elements: read whole
