@@ -405,7 +405,7 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
   const RegionTarget target{static_cast<uint8_t*>(out), std::move(region.strides), chunk_strides(),
                             region.bytes >= kStreamingRegionBytes ? Stores::Streaming : Stores::Cached};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  try {
+  naming_out_of_memory("reading", count, [&] {
     if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
       // Remote stores: the store fetches a batch of chunks at once (many
       // requests in flight), the pool decodes them.
@@ -418,9 +418,7 @@ void Array::read_region(const std::vector<uint64_t>& start, const std::vector<ui
     for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
       parallel_for(batch.size(), [&](size_t i) { read_chunk(batch[i], target); });
     });
-  } catch (const std::bad_alloc&) {
-    fail_out_of_memory("reading", count);
-  }
+  });
 }
 
 // The chunk buffers are what a region read or write allocates; when they
@@ -735,13 +733,11 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
   ChunkGrid grid(meta_.shape, meta_.chunks);
   // Each chunk is a task of its own, atomic as before: a failure leaves
   // every chunk either as it was or wholly written.
-  try {
+  naming_out_of_memory("writing", count, [&] {
     for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
       parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], source); });
     });
-  } catch (const std::bad_alloc&) {
-    fail_out_of_memory("writing", count);
-  }
+  });
 }
 
 void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {

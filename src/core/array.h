@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -148,7 +149,16 @@ class Array {
   };
   CheckedRegion check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, size_t nbytes,
                              const int64_t* strides) const;
-  // ZARR_ERR_NO_MEMORY for a region read or write, naming the array and its chunk size.
+  // Runs a region read or write (`body`); a failed allocation becomes
+  // ZARR_ERR_NO_MEMORY naming the array, the region and the chunk size.
+  template <typename Body>
+  void naming_out_of_memory(const char* operation, const std::vector<uint64_t>& count, Body&& body) const {
+    try {
+      body();
+    } catch (const std::bad_alloc&) {
+      fail_out_of_memory(operation, count);
+    }
+  }
   [[noreturn]] void fail_out_of_memory(const char* operation, const std::vector<uint64_t>& count) const;
   std::string chunk_key(const std::vector<uint64_t>& chunk_coords) const;
   std::vector<int64_t> chunk_strides() const;

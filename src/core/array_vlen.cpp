@@ -2,7 +2,6 @@
 // Decoded chunks are vlen::ChunkView buffers; regions cross the C API as one
 // data buffer plus offsets, so no element is ever allocated on its own.
 #include <cstring>
-#include <new>
 #include <string_view>
 
 #include "codecs/vlen_codecs.h"
@@ -63,7 +62,7 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
   check_bounds(start, count);
   const uint64_t n = region_elements(where, count, n_offsets);
   // The region's element views and chunks are what it allocates.
-  try {
+  naming_out_of_memory("reading", count, [&] {
     // Every element starts as the fill value; chunks present overwrite theirs.
     const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
     std::vector<std::string_view> items(static_cast<size_t>(n), fill);
@@ -92,9 +91,7 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
       off += items[i].size();
     }
     offsets[items.size()] = off;
-  } catch (const std::bad_alloc&) {
-    fail_out_of_memory("reading", count);
-  }
+  });
 }
 
 void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
@@ -116,7 +113,7 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
     return std::string_view(reinterpret_cast<const char*>(data) + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
   };
   // Each chunk's element views are what it allocates.
-  try {
+  naming_out_of_memory("writing", count, [&] {
     const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
     ChunkGrid grid(meta_.shape, meta_.chunks);
     const uint64_t per_chunk = grid.chunk_elements();
@@ -140,9 +137,7 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
         chunk_store_->set(key, encode_chunk(vlen::pack(items)).view());
       }
     });
-  } catch (const std::bad_alloc&) {
-    fail_out_of_memory("writing", count);
-  }
+  });
 }
 
 }  // namespace zarr
