@@ -18,7 +18,10 @@
 //   on one thread, the decode on one thread, and both on nproc threads at
 //   once, each thread its share (seconds);
 // - zstd level 1 encode (ZSTD_compressCCtx, one context) of the raw array's
-//   8 MiB chunks, GB/s of input on one thread (the writes' ceiling, W3, W6w).
+//   8 MiB chunks, GB/s of input on one thread (the writes' ceiling, W3, W6w);
+//   and the floor of a whole-array write: those chunks encoded and written to
+//   files of their own (in RAW_ARRAY_DIR-floor-writes, removed after), timed
+//   as the read floors are.
 // Best of RUNS. Prints one line "RESULT {json}". A benchmark: never fails on speed.
 #include <blosc.h>
 #include <fcntl.h>
@@ -156,23 +159,24 @@ bool decode(Decoder decoder, ZSTD_DCtx* dctx, const char* in, size_t n, std::vec
   return false;
 }
 
-// One whole-array read's own work, for the floors: every chunk (or shard)
-// file opened, read and decoded, nothing copied out. Best of `runs` each.
-struct ReadFloor {
-  double files_1t_s = 0;   // opening, reading and closing every file, one thread
-  double decode_1t_s = 0;  // decoding every file, already in memory, one thread
-  double together_s = 0;   // both, on `threads` threads at once (thread t takes every t-th file)
+// One whole-array read's or write's own work, for the floors: every chunk
+// (or shard) file read and decoded, or encoded and written, nothing copied
+// from or to a caller's buffer. Best of `runs` each.
+struct Floor {
+  double files_1t_s = 0;  // opening, reading (writing) and closing every file, one thread
+  double codec_1t_s = 0;  // decoding (encoding) every chunk in memory, one thread
+  double together_s = 0;  // both, on `threads` threads at once (thread t takes every t-th file)
 };
 
-ReadFloor read_floor(const std::string& dir, int runs, unsigned threads, Decoder decoder, size_t shard_bytes = 0) {
+Floor read_floor(const std::string& dir, int runs, unsigned threads, Decoder decoder, size_t shard_bytes = 0) {
   const std::vector<std::string> names = chunk_names(dir);
-  ReadFloor floor;
+  Floor floor;
   size_t files = 0;
   floor.files_1t_s = file_read_seconds(dir, runs, files);
   const std::vector<std::vector<char>> chunks = chunk_files(dir);
   std::vector<char> out(size_t{16} << 20);
   ZSTD_DCtx* dctx = ZSTD_createDCtx();
-  floor.decode_1t_s = best_of(runs, [&] {
+  floor.codec_1t_s = best_of(runs, [&] {
     for (const auto& c : chunks) {
       if (!decode(decoder, dctx, c.data(), c.size(), out, shard_bytes)) die("cannot decode a chunk of " + dir);
     }
@@ -201,10 +205,60 @@ ReadFloor read_floor(const std::string& dir, int runs, unsigned threads, Decoder
   return floor;
 }
 
-std::string floor_json(const char* name, const ReadFloor& f) {
+// Write `bytes` to a new file (or over an old one) at `path`.
+void write_file(const std::string& path, const char* bytes, size_t n) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) die("cannot create " + path);
+  if (::write(fd, bytes, n) != static_cast<ssize_t>(n)) die("cannot write " + path);
+  ::close(fd);
+}
+
+// A whole-array write's own work (W3, W6w): every raw chunk of raw_dir
+// encoded with zstd level 1 and written to a file of its own in out_dir.
+Floor write_floor(const std::string& raw_dir, const std::string& out_dir, int runs, unsigned threads) {
+  const std::vector<std::vector<char>> chunks = chunk_files(raw_dir);
+  fs::create_directories(out_dir);
+  auto path = [&](size_t i) { return out_dir + "/" + std::to_string(i); };
+  const size_t bound = ZSTD_compressBound(size_t{16} << 20);
+  auto encode = [&](ZSTD_CCtx* cctx, const std::vector<char>& chunk, std::vector<char>& out) {
+    const size_t n = ZSTD_compressCCtx(cctx, out.data(), out.size(), chunk.data(), chunk.size(), 1);
+    if (ZSTD_isError(n)) die(std::string("zstd: ") + ZSTD_getErrorName(n));
+    return n;
+  };
+  Floor floor;
+  std::vector<std::vector<char>> encoded(chunks.size(), std::vector<char>(bound));
+  std::vector<size_t> sizes(chunks.size());
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  floor.codec_1t_s = best_of(runs, [&] {
+    for (size_t i = 0; i < chunks.size(); ++i) sizes[i] = encode(cctx, chunks[i], encoded[i]);
+  });
+  ZSTD_freeCCtx(cctx);
+  floor.files_1t_s = best_of(runs, [&] {
+    for (size_t i = 0; i < chunks.size(); ++i) write_file(path(i), encoded[i].data(), sizes[i]);
+  });
+  std::vector<std::vector<char>> out(threads, std::vector<char>(bound, 0));
+  std::vector<ZSTD_CCtx*> contexts(threads);
+  for (auto& c : contexts) c = ZSTD_createCCtx();
+  floor.together_s = best_of(runs, [&] {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (size_t i = t; i < chunks.size(); i += threads) {
+          write_file(path(i), out[t].data(), encode(contexts[t], chunks[i], out[t]));
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+  });
+  for (auto& c : contexts) ZSTD_freeCCtx(c);
+  fs::remove_all(out_dir);
+  return floor;
+}
+
+std::string floor_json(const char* name, const Floor& f) {
   char text[256];
-  std::snprintf(text, sizeof text, "\"%s_floor\": {\"files_1t_s\": %.5f, \"decode_1t_s\": %.5f, \"together_s\": %.5f}",
-                name, f.files_1t_s, f.decode_1t_s, f.together_s);
+  std::snprintf(text, sizeof text, "\"%s_floor\": {\"files_1t_s\": %.5f, \"codec_1t_s\": %.5f, \"together_s\": %.5f}",
+                name, f.files_1t_s, f.codec_1t_s, f.together_s);
   return text;
 }
 
@@ -248,18 +302,11 @@ int main(int argc, char** argv) {
                              floor_json("w6r", read_floor(argv[5], runs, nproc, Decoder::kZstdShard,
                                                           size_t{64} * 256 * 256 * 2));
 
-  // zstd level 1 encode of the raw array's chunks.
+  // The floor of a whole-array write (W3, W6w), whose encode on one thread is
+  // also the writes' ceiling; the files go beside the raw array, then away.
   const auto raw_chunks = chunk_files(argv[4]);
-  std::vector<char> encoded(ZSTD_compressBound(size_t{8} << 20));
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  const double t_encode = best_of(runs, [&] {
-    for (const auto& c : raw_chunks) {
-      if (ZSTD_compressBound(c.size()) > encoded.size()) encoded.resize(ZSTD_compressBound(c.size()));
-      const size_t r = ZSTD_compressCCtx(cctx, encoded.data(), encoded.size(), c.data(), c.size(), 1);
-      if (ZSTD_isError(r)) die(std::string("zstd: ") + ZSTD_getErrorName(r));
-    }
-  });
-  ZSTD_freeCCtx(cctx);
+  const Floor writes = write_floor(argv[4], std::string(argv[4]) + "-floor-writes", runs, nproc);
+  const double t_encode = writes.codec_1t_s;
 
   // blosc (lz4 + shuffle): every chunk of the v2 blosc array, one thread.
   const auto bchunks = chunk_files(argv[2]);
@@ -290,6 +337,7 @@ int main(int argc, char** argv) {
       nproc, n, n / t_memcpy1 / gb, n / t_memcpyN / gb, zchunks.size(), zbytes, zstored, zbytes / t_zstd / gb,
       bchunks.size(), bbytes, bstored, bbytes / t_blosc / gb, small_chunks.size(), small_bytes,
       small_bytes / t_small / gb, t_small / small_chunks.size() * 1e6,
-      floors.c_str(), total_size(raw_chunks), total_size(raw_chunks) / t_encode / gb);
+      (floors + ", " + floor_json("write", writes)).c_str(), total_size(raw_chunks),
+      total_size(raw_chunks) / t_encode / gb);
   return 0;
 }
