@@ -57,6 +57,20 @@ double best_of(int runs, const std::function<void()>& f) {
   return best;
 }
 
+// Best time for `threads` threads to do work(t, i) for every item i < items,
+// thread t taking every t-th item.
+double best_of_shared(int runs, unsigned threads, size_t items, const std::function<void(unsigned, size_t)>& work) {
+  return best_of(runs, [&] {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (size_t i = t; i < items; i += threads) work(t, i);
+      });
+    }
+    for (auto& t : pool) t.join();
+  });
+}
+
 [[noreturn]] void die(const std::string& what) {
   std::fprintf(stderr, "bench_ceilings: %s\n", what.c_str());
   std::exit(1);
@@ -183,23 +197,15 @@ Floor read_floor(const std::string& dir, int runs, unsigned threads, Decoder dec
   });
   ZSTD_freeDCtx(dctx);
   // Measured, not one thread's figures times `threads`: threads running
-  // together share the memory bus.
-  // Each thread's buffers and context made once, faulted in, as an engine keeps them.
+  // together share the memory bus. Each thread's buffers and context are made
+  // once, faulted in, as an engine keeps them.
   std::vector<std::vector<char>> in(threads, std::vector<char>(size_t{16} << 20, 0));
   std::vector<std::vector<char>> decoded(threads, std::vector<char>(size_t{16} << 20, 0));
   std::vector<ZSTD_DCtx*> contexts(threads);
   for (auto& c : contexts) c = ZSTD_createDCtx();
-  floor.together_s = best_of(runs, [&] {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        for (size_t i = t; i < names.size(); i += threads) {
-          const size_t n = read_file(names[i], in[t]);
-          if (!decode(decoder, contexts[t], in[t].data(), n, decoded[t], shard_bytes)) die("cannot decode " + names[i]);
-        }
-      });
-    }
-    for (auto& t : pool) t.join();
+  floor.together_s = best_of_shared(runs, threads, names.size(), [&](unsigned t, size_t i) {
+    const size_t n = read_file(names[i], in[t]);
+    if (!decode(decoder, contexts[t], in[t].data(), n, decoded[t], shard_bytes)) die("cannot decode " + names[i]);
   });
   for (auto& c : contexts) ZSTD_freeDCtx(c);
   return floor;
@@ -239,16 +245,8 @@ Floor write_floor(const std::string& raw_dir, const std::string& out_dir, int ru
   std::vector<std::vector<char>> out(threads, std::vector<char>(bound, 0));
   std::vector<ZSTD_CCtx*> contexts(threads);
   for (auto& c : contexts) c = ZSTD_createCCtx();
-  floor.together_s = best_of(runs, [&] {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        for (size_t i = t; i < chunks.size(); i += threads) {
-          write_file(path(i), out[t].data(), encode(contexts[t], chunks[i], out[t]));
-        }
-      });
-    }
-    for (auto& t : pool) t.join();
+  floor.together_s = best_of_shared(runs, threads, chunks.size(), [&](unsigned t, size_t i) {
+    write_file(path(i), out[t].data(), encode(contexts[t], chunks[i], out[t]));
   });
   for (auto& c : contexts) ZSTD_freeCCtx(c);
   fs::remove_all(out_dir);
