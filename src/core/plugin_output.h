@@ -28,14 +28,13 @@ struct PluginOutput {
 
   static void* allocate(void* context, size_t nbytes) noexcept {
     auto* self = static_cast<PluginOutput*>(context);
-    self->refused_bytes = nbytes;
     try {
       self->bytes.resize(nbytes);
-      self->refused_bytes = 0;
       // Never NULL for a successful allocation, even of 0 bytes.
       return self->bytes.data() ? self->bytes.data() : reinterpret_cast<void*>(&self->bytes);
     } catch (...) {
       self->out_of_memory = true;
+      self->refused_bytes = nbytes;
       return nullptr;
     }
   }
