@@ -510,7 +510,7 @@ ZARR_API int zarr_group_set_attributes(zarr_group *group, const char *json);
  *         is not a codec configuration; ZARR_ERR_INVALID_METADATA naming the
  *         codec and field for a bad parameter; ZARR_ERR_UNSUPPORTED for an
  *         unknown codec (after trying ZARR_PLUGIN_PATH) or one that needs an
- *         array (bytes, transpose, sharding_indexed, vlen-*, bitround).
+ *         array (bytes, transpose, sharding_indexed, vlen-*, json2, bitround).
  * A codec handle may be used by several threads at once.
  */
 ZARR_API int zarr_codec_create(zarr_codec **out, const char *config_json);

@@ -10,6 +10,7 @@
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec.h"
 #include "codecs/plugin_loader.h"
+#include "codecs/vlen_codecs.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "zarr_config.h"
@@ -53,6 +54,11 @@ constexpr Builtin kBuiltins[] = {
 };
 
 [[noreturn]] void fail_unknown(const std::string& id, const std::string& plugin_failures) {
+  if (vlen::is_object_codec(id)) {
+    fail(ZARR_ERR_UNSUPPORTED, "codec '" + id + "' stores an object array's variable-length elements: it needs the "
+                               "array's shape and data type, so it runs only inside an array (as the first filter "
+                               "of a \"|O\" array)");
+  }
   for (const Builtin& b : kBuiltins) {
     if (id == b.id) {
       fail(ZARR_ERR_UNSUPPORTED, "codec '" + id + "': libzarr was built without it (" + b.library +

@@ -167,6 +167,8 @@ std::shared_ptr<const ArrayToBytesCodec> make_vlen_codec(const std::string& name
   return std::make_shared<VlenCodec>(name);
 }
 
+bool is_object_codec(const std::string& id) { return id == "vlen-utf8" || id == "vlen-bytes" || id == "json2"; }
+
 std::shared_ptr<const ArrayToBytesCodec> make_json2_codec(const rapidjson::Value& config) {
   return std::make_shared<Json2Codec>(json::to_string(config));
 }

@@ -35,6 +35,10 @@ class ChunkView {
 // Build a decoded chunk from elements.
 Bytes pack(const std::vector<std::string_view>& items);
 
+// The v2 object codecs: an object ("|O") array's first filter, which stores
+// its variable-length elements ("vlen-utf8", "vlen-bytes", "json2").
+bool is_object_codec(const std::string& id);
+
 std::shared_ptr<const ArrayToBytesCodec> make_vlen_codec(const std::string& name);  // "vlen-utf8" / "vlen-bytes"
 std::shared_ptr<const ArrayToBytesCodec> make_json2_codec(const rapidjson::Value& config);
 

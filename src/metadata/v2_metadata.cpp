@@ -89,7 +89,7 @@ rapidjson::SizeType take_object_codec(ArrayMetadata& meta, const rapidjson::Valu
   const rapidjson::Value* first = filters.IsArray() && !filters.Empty() ? &filters[0] : nullptr;
   const rapidjson::Value* id = first ? json::find(*first, "id") : nullptr;
   const std::string name = id && id->IsString() ? id->GetString() : "";
-  if (name != "vlen-utf8" && name != "vlen-bytes" && name != "json2") {
+  if (!vlen::is_object_codec(name)) {
     fail(ZARR_ERR_UNSUPPORTED, where + ": field 'filters': object arrays (\"|O\") need an object codec "
                                        "(vlen-utf8, vlen-bytes or json2) as their first filter" +
                                        (name.empty() ? std::string() : ", not '" + name + "'"));

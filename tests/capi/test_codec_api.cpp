@@ -166,6 +166,8 @@ TEST(CodecApi, ErrorsNameWhatIsWrong) {
       {R"({"name": "bytes", "configuration": {"endian": "little"}})", ZARR_ERR_UNSUPPORTED, "array->bytes"},
       {R"({"name": "transpose", "configuration": {"order": [0]}})", ZARR_ERR_UNSUPPORTED, "array->array"},
       {R"({"name": "sharding_indexed", "configuration": {}})", ZARR_ERR_UNSUPPORTED, "needs an array"},
+      {R"({"id": "vlen-utf8"})", ZARR_ERR_UNSUPPORTED, "codec 'vlen-utf8' stores an object array's"},
+      {R"({"id": "json2"})", ZARR_ERR_UNSUPPORTED, "runs only inside an array"},
       {R"({"id": "bitround", "keepbits": 3})", ZARR_ERR_INVALID_METADATA, "bitround"},
       {R"({"id": "delta", "dtype": "<x9"})", ZARR_ERR_UNSUPPORTED, "codec 'delta': field 'dtype'"},
   };
