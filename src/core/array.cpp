@@ -844,25 +844,29 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
 
 void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) {
   require_writable("append to");
+  const std::string where = "array " + describe_node(*store_, path_) + ": append: ";
   std::vector<uint64_t> old_shape = shape();
   if (axis >= old_shape.size()) {
-    fail(ZARR_ERR_INVALID_ARGUMENT, "append: axis " + std::to_string(axis) + " is not below the array's " +
+    fail(ZARR_ERR_INVALID_ARGUMENT, where + "axis " + std::to_string(axis) + " is not below the array's " +
                                         std::to_string(old_shape.size()) + " dimensions");
   }
   for (size_t d = 0; d < old_shape.size(); ++d) {
     if (d != axis && count[d] != old_shape[d]) {
-      fail(ZARR_ERR_INVALID_ARGUMENT, "append: count " + shape_text(count) + " must equal the array shape " +
+      fail(ZARR_ERR_INVALID_ARGUMENT, where + "count " + shape_text(count) + " must equal the array shape " +
                                           shape_text(old_shape) + " on every axis but " + std::to_string(axis));
     }
   }
   std::vector<uint64_t> grown = old_shape;
-  if (count[axis] > UINT64_MAX - grown[axis]) fail(ZARR_ERR_INVALID_ARGUMENT, "append: shape overflows");
+  if (count[axis] > UINT64_MAX - grown[axis]) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, where + std::to_string(count[axis]) + " more along axis " + std::to_string(axis) +
+                                        " would take the shape " + shape_text(old_shape) + " past 2^64 - 1");
+  }
   grown[axis] += count[axis];
   // Check the buffer before changing anything, so a bad call leaves no trace.
   const std::optional<size_t> bytes =
       byte_count(checked_product(count, "append count", ZARR_ERR_INVALID_ARGUMENT), item_size());
   if (bytes != nbytes) {
-    fail(ZARR_ERR_BUFFER_SIZE, "append: buffer is " + std::to_string(nbytes) + " bytes but " + shape_text(count) +
+    fail(ZARR_ERR_BUFFER_SIZE, where + "buffer is " + std::to_string(nbytes) + " bytes but " + shape_text(count) +
                                    " items need " + byte_count_text(bytes));
   }
   resize(grown);

@@ -187,9 +187,18 @@ TEST(Arrays, AppendAlongAnyAxis) {
   uint64_t beyond_memory[2] = {uint64_t{1} << 62, 3};  // 3 x 2^62 int32: the bytes overflow, not the count
   EXPECT_STATUS(zarr_append(a, 0, 2, beyond_memory, row.data(), 12), ZARR_ERR_BUFFER_SIZE,
                 "items need more than 18446744073709551615");
+  EXPECT_NE(std::string(zarr_last_error()).find("array '/' in "), std::string::npos) << zarr_last_error();
   uint64_t shape[2];
   ASSERT_OK(zarr_shape(a, shape));
   EXPECT_EQ(shape[0], 3u) << "failed appends leave the shape alone";
+  // A shape at the top of uint64: one more element along it cannot be counted.
+  ArrayPtr top = create_array(dir / "top", array_meta("[18446744073709551615]", "[1000]", "|u1"));
+  uint64_t one[1] = {1};
+  const uint8_t value = 7;
+  EXPECT_STATUS(zarr_append(top, 0, 1, one, &value, 1), ZARR_ERR_INVALID_ARGUMENT,
+                "1 more along axis 0 would take the shape [18446744073709551615] past 2^64 - 1");
+  ASSERT_OK(zarr_shape(top, shape));
+  EXPECT_EQ(shape[0], UINT64_MAX);
 }
 
 TEST(Arrays, AttributesRoundTripAndPersist) {
