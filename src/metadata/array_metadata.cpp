@@ -25,22 +25,21 @@ ArrayRepr ArrayMetadata::chunk_repr() const {
   return ArrayRepr{chunks, dtype.with_byte_order(host_big), fill_item()};
 }
 
-void validate_layout(const ArrayMetadata& meta, const std::string& where) {
+void validate_layout(const ArrayMetadata& meta, const std::string& where, const std::string& chunks_field) {
+  const std::string field = where + ": field '" + chunks_field + "'";
   if (meta.chunks.size() != meta.shape.size()) {
-    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunks' has " + std::to_string(meta.chunks.size()) +
-                                        " dimensions but 'shape' has " + std::to_string(meta.shape.size()));
+    fail(ZARR_ERR_INVALID_METADATA, field + " has " + std::to_string(meta.chunks.size()) + " dimensions but 'shape' has " +
+                                        std::to_string(meta.shape.size()));
   }
   for (size_t d = 0; d < meta.chunks.size(); ++d) {
     if (meta.chunks[d] == 0) {
-      fail(ZARR_ERR_INVALID_METADATA,
-           where + ": field 'chunks' item " + std::to_string(d) + " must be positive, got 0");
+      fail(ZARR_ERR_INVALID_METADATA, field + " item " + std::to_string(d) + " must be positive, got 0");
     }
   }
   checked_product(meta.shape, where + ": field 'shape'", ZARR_ERR_INVALID_METADATA);
-  const uint64_t chunk_elements =
-      checked_product(meta.chunks, where + ": field 'chunks'", ZARR_ERR_INVALID_METADATA);
+  const uint64_t chunk_elements = checked_product(meta.chunks, field, ZARR_ERR_INVALID_METADATA);
   if (!byte_count(chunk_elements, meta.dtype.item_size())) {
-    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunks': one chunk's byte size overflows");
+    fail(ZARR_ERR_INVALID_METADATA, field + ": one chunk's byte size overflows");
   }
 }
 

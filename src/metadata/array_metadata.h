@@ -46,7 +46,8 @@ struct ArrayMetadata {
 
 // Check shape/chunks/dtype invariants shared by every format: equal ranks,
 // positive chunk extents, element counts and chunk byte sizes that fit in
-// 64 bits / size_t. Errors name `where` and the field.
-void validate_layout(const ArrayMetadata& meta, const std::string& where);
+// 64 bits / size_t. Errors name `where` and the field, the chunk shape's as
+// `chunks_field` ("chunks" in v2, "chunk_grid" in v3).
+void validate_layout(const ArrayMetadata& meta, const std::string& where, const std::string& chunks_field = "chunks");
 
 }  // namespace zarr

@@ -9,7 +9,6 @@
 #include "core/json.h"
 #include "dtype/float_text.h"
 #include "dtype/text_codecs.h"
-#include "grid/chunk_grid.h"
 
 namespace zarr {
 
@@ -227,13 +226,7 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
     meta.chunks = meta.shape;
     for (auto& c : meta.chunks) c = c ? c : 1;
   }
-  checked_product(meta.shape, where + ": field 'shape'", ZARR_ERR_INVALID_METADATA);
-  const uint64_t chunk_elements =
-      checked_product(meta.chunks, where + ": field 'chunk_grid'", ZARR_ERR_INVALID_METADATA);
-  if (!byte_count(chunk_elements, meta.dtype.item_size())) {
-    invalid(where, "field 'chunk_grid': one chunk's byte size overflows");
-  }
-  validate_layout(meta, where);
+  validate_layout(meta, where, "chunk_grid");
 
   if (const rapidjson::Value* enc = json::find(doc, "chunk_key_encoding"); enc || !defaults) {
     meta.key_encoding = parse_key_encoding(json::require(doc, "chunk_key_encoding", where), where);

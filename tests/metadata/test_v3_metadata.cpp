@@ -324,9 +324,9 @@ TEST(V3Metadata, ChunkGridErrors) {
       {R"({"configuration":{"chunk_shape":[5,3]}})", ZARR_ERR_INVALID_METADATA, "name"},
       {"[5,3]", ZARR_ERR_INVALID_METADATA, "name"},
       {R"({"name":"regular","configuration":{"chunk_shape":[4294967296,4294967296]}})", ZARR_ERR_INVALID_METADATA,
-       "chunk_grid"},
+       "field 'chunk_grid': element count overflows 64 bits"},
       {R"({"name":"regular","configuration":{"chunk_shape":[2147483648,2147483648]}})", ZARR_ERR_INVALID_METADATA,
-       "overflows"},
+       "field 'chunk_grid': one chunk's byte size overflows"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.grid);
