@@ -168,6 +168,10 @@ std::unique_ptr<BytesCodec> make_bytes_codec(const rapidjson::Value& config, con
 // v3_name: the id is also a v3 codec name (plugins' codecs are both).
 void register_bytes_codec(const std::string& id, BytesCodecFactory factory, bool v3_name = false);
 
+// True when a bytes->bytes codec is registered under this v2 id (loading
+// plugins of ZARR_PLUGIN_PATH when it is unknown).
+bool is_known_bytes_codec(const std::string& id);
+
 // True when a codec registered with v3_name has this name (loading plugins of
 // ZARR_PLUGIN_PATH when it is unknown).
 bool is_registered_v3_name(const std::string& name);

@@ -195,6 +195,11 @@ std::optional<V3CodecEntry> find_v3_codec(const std::string& name) {
   return it->second;
 }
 
+bool is_known_bytes_codec(const std::string& id) {
+  std::string failures;
+  return find_entry_or_load(id, &failures).has_value();
+}
+
 bool is_registered_v3_name(const std::string& name) {
   std::string failures;
   std::optional<Entry> e = find_entry_or_load(name, &failures);

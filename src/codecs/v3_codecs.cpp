@@ -185,6 +185,18 @@ CodecKind kind_of(const std::string& name) {
   return CodecKind::BytesToBytes;
 }
 
+// True when a v3 codec list may name `name`: a registered v3 codec, a
+// numcodecs filter or compressor the v2 registry has, or a plugin's codec.
+bool is_known_v3_codec(const std::string& name) {
+  if (find_v3_codec(name) || kind_of(name) == CodecKind::ArrayToArray) return true;
+  if (name.rfind(kNumcodecsPrefix, 0) == 0) return is_known_bytes_codec(name.substr(10));
+  return is_registered_v3_name(name);
+}
+
+[[noreturn]] void fail_unknown_v3_codec(const CodecSpec& spec) {
+  fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'");
+}
+
 // A numcodecs filter run as array->array on the chunk's native bytes.
 std::shared_ptr<const ArrayToArrayCodec> make_numcodecs_array_codec(const CodecSpec& spec, const ArrayRepr& decoded) {
   const std::string id = spec.name.substr(10);
@@ -213,9 +225,7 @@ std::string configuration_of(const BytesCodec& codec) {
 // under the name given with the configuration filled in.
 std::shared_ptr<const BytesCodec> make_named_bytes_codec(const CodecSpec& spec, const ChunkRepr& repr) {
   const bool numcodecs = spec.name.rfind(kNumcodecsPrefix, 0) == 0;
-  if (!numcodecs && !is_registered_v3_name(spec.name)) {
-    fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'");
-  }
+  if (!numcodecs && !is_registered_v3_name(spec.name)) fail_unknown_v3_codec(spec);
   const std::string id = numcodecs ? spec.name.substr(10) : spec.name;
   std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(id, spec.configuration), repr, spec.where);
   std::string v3 = "{\"name\":" + json::quote(spec.name) + ",\"configuration\":" + configuration_of(*codec) + "}";
@@ -297,6 +307,8 @@ CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& 
   for (rapidjson::SizeType i = 0; i < codecs.Size(); ++i) {
     CodecSpec spec = parse_spec(codecs[i], where + " item " + std::to_string(i));
     const CodecKind kind = kind_of(spec.name);
+    // An unknown name has no kind: say so before judging its place in the chain.
+    if (!is_known_v3_codec(spec.name)) fail_unknown_v3_codec(spec);
     // The order the spec requires: array->array*, one array->bytes, bytes->bytes*.
     if (kind != CodecKind::BytesToBytes && array_to_bytes) {
       fail(ZARR_ERR_INVALID_METADATA, spec.where + ": " + codec_kind_name(kind) + " codec '" + spec.name +

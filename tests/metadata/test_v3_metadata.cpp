@@ -658,7 +658,8 @@ std::vector<PeerFile> peer_zarr_json(const std::string& dir) {
 // using one of these is expected to be reported unsupported, naming it.
 // (Compressors are listed for builds without their library.)
 const char* const kKnownGaps[] = {"'vlen-utf8'", "'vlen-bytes'", "'sharding_indexed'", "data type \"optional\"",
-                                  "bz2", "zlib", "blosc", "gzip", "zstd"};
+                                  "bz2", "zlib", "blosc", "gzip", "zstd",
+                                  "unsupported codec 'numcodecs.zfpy'", "unsupported codec 'numcodecs.pcodec'"};
 
 // zarr-python 3's layout (other writers order keys differently).
 bool written_by_zarr_python_3(const std::string& text) {
