@@ -30,11 +30,21 @@ class GroupHandle(ctypes.c_void_p):
     """A zarr_group *."""
 
 
+class _Text(ctypes.c_char_p):
+    """A const char * argument, converted and checked by text(): a backstop for
+    any caller that passes a str without calling text() first."""
+
+    @classmethod
+    def from_param(cls, value):
+        return None if value is None else text(value)
+
+
 _u64_p = ctypes.POINTER(ctypes.c_uint64)
 _i64_p = ctypes.POINTER(ctypes.c_int64)
 _size_p = ctypes.POINTER(ctypes.c_size_t)
 _char_pp = ctypes.POINTER(ctypes.c_void_p)  # char ** the library allocates
-_str = ctypes.c_char_p
+_str = _Text            # string arguments
+_cstr = ctypes.c_char_p  # strings the library returns
 _size = ctypes.c_size_t
 _int = ctypes.c_int
 _ptr = ctypes.c_void_p
@@ -46,10 +56,10 @@ _group_pp = ctypes.POINTER(GroupHandle)
 # name: (result type, argument types). STATUS marks an int status code.
 STATUS = "status"
 _DECLARATIONS = {
-    "zarr_version_string": (_str, []),
+    "zarr_version_string": (_cstr, []),
     "zarr_version_number": (ctypes.c_uint, []),
-    "zarr_last_error": (_str, []),
-    "zarr_status_name": (_str, [_int]),
+    "zarr_last_error": (_cstr, []),
+    "zarr_status_name": (_cstr, [_int]),
     "zarr_free": (None, [_ptr]),
     "zarr_open_ex": (STATUS, [_array_pp, _str, _str, _str]),
     "zarr_create_ex": (STATUS, [_array_pp, _str, _str, _str]),
@@ -65,7 +75,7 @@ _DECLARATIONS = {
     "zarr_shape": (STATUS, [_array_p, _u64_p]),
     "zarr_chunk_shape": (STATUS, [_array_p, _u64_p]),
     "zarr_item_size": (_size, [_array_p]),
-    "zarr_data_type": (_str, [_array_p]),
+    "zarr_data_type": (_cstr, [_array_p]),
     "zarr_format": (_int, [_array_p]),
     "zarr_fill_value": (STATUS, [_array_p, _ptr, _size, ctypes.POINTER(_int)]),
     "zarr_get_metadata": (STATUS, [_array_p, _char_pp]),
@@ -178,7 +188,7 @@ def to_json(value):
     A str is taken as JSON text already (metadata given as a document).
     """
     if isinstance(value, str):
-        return value.encode("utf-8")
+        return text(value)
     return json.dumps(value, default=_plain_json_value).encode("utf-8")
 
 
@@ -216,6 +226,17 @@ def i64_array(values):
 
 
 def text(value):
-    """A str or path argument as the UTF-8 bytes a const char * parameter takes."""
+    """A str, bytes or path argument as the UTF-8 bytes a const char * takes.
+
+    C stops reading a string at its first NUL, so "h.zarr\\0/sub" would reach
+    the library as "h.zarr": a string with an embedded NUL is a ValueError.
+    """
     value = os.fspath(value)
-    return value.encode("utf-8") if isinstance(value, str) else value
+    if isinstance(value, str):
+        value = value.encode("utf-8")
+    if not isinstance(value, bytes):
+        raise TypeError(f"expected str, bytes or a path, got {type(value).__name__}")
+    if b"\0" in value:
+        raise ValueError("embedded NUL character in string argument "
+                         f"{value.decode('utf-8', 'replace')!r}")
+    return value

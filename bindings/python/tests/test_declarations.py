@@ -43,7 +43,7 @@ def ctypes_shape(ctype):
         return (HANDLES[ctype], None, depth + 1)
     if ctype is ctypes.c_void_p:
         return ("void", None, depth + 1)
-    if ctype is ctypes.c_char_p:
+    if isinstance(ctype, type) and issubclass(ctype, ctypes.c_char_p):  # _capi._Text too
         return ("char", 1, depth + 1)
     return ("int", ctypes.sizeof(ctype), depth)
 

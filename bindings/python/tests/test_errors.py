@@ -135,3 +135,29 @@ def test_message_is_read_on_the_failing_thread(tmp_path):
 def test_metadata_json_of_the_library_is_parsed_not_rebuilt(url):
     array = libzarr.create(url, {"shape": [1], "dtype": "<i4"})
     assert array.metadata == json.loads((pathlib.Path(url) / ".zarray").read_text())
+
+
+def test_an_embedded_nul_is_refused_before_the_library_sees_it(tmp_path):
+    """C would read "h.zarr\\0/sub" as "h.zarr": erase must not remove the whole hierarchy."""
+    root = tmp_path / "h.zarr"
+    group = libzarr.group(str(root))
+    group.create_group("sub")
+    with pytest.raises(ValueError, match="embedded NUL"):
+        libzarr.erase(str(root) + "\0/sub")
+    with pytest.raises(ValueError, match="embedded NUL"):
+        libzarr.erase((str(root) + "\0/sub").encode())
+    assert (root / "sub").is_dir() and (root / ".zgroup").is_file()
+    with pytest.raises(ValueError, match="embedded NUL"):
+        libzarr.open(str(root) + "\0x")
+    with pytest.raises(ValueError, match="embedded NUL"):
+        group.create_group("a\0b")
+    with pytest.raises(ValueError, match="embedded NUL"):
+        libzarr.zeros(str(tmp_path / "z.zarr\0x"), (4,), dtype="<i4")
+    assert list(tmp_path.iterdir()) == [root]
+
+
+def test_a_nul_inside_json_text_is_escaped_and_kept(tmp_path):
+    """Attributes are JSON: a NUL in a value travels as \\u0000 and comes back whole."""
+    group = libzarr.group(str(tmp_path / "g.zarr"))
+    group.attrs["k"] = "a\0b"
+    assert libzarr.open_group(str(tmp_path / "g.zarr")).attrs["k"] == "a\0b"
