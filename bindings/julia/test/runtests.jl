@@ -24,6 +24,13 @@ function zarr_error(f)
 end
 
 @testset "LibZarr" begin
+    @testset "a string argument with an embedded NUL is refused, never cut short" begin
+        # Julia's Cstring conversion throws before the call: C would read "a" for "a\0b".
+        @test_throws ArgumentError open_array("memory://julia-nul/a\0b")
+        @test_throws ArgumentError create_array("memory://julia-nul/a\0b", v3_metadata("int8", (2,), (2,)))
+        @test_throws ArgumentError open_array(memory_url("nul"); mode = "r\0+")
+    end
+
     @testset "every element type round-trips ($T)" for (T, name, values) in [
         (Int8, "int8", Int8[-128, -1, 0, 1, 2, 127]),
         (Int16, "int16", Int16[-32768, -1, 0, 1, 300, 32767]),
