@@ -30,6 +30,10 @@ class GroupHandle(ctypes.c_void_p):
     """A zarr_group *."""
 
 
+class CodecHandle(ctypes.c_void_p):
+    """A zarr_codec *."""
+
+
 class _Text(ctypes.c_char_p):
     """A const char * argument, converted and checked by text(): a backstop for
     any caller that passes a str without calling text() first."""
@@ -52,6 +56,8 @@ _array_p = ArrayHandle
 _group_p = GroupHandle
 _array_pp = ctypes.POINTER(ArrayHandle)
 _group_pp = ctypes.POINTER(GroupHandle)
+_codec_p = CodecHandle
+_codec_pp = ctypes.POINTER(CodecHandle)
 
 # name: (result type, argument types). STATUS marks an int status code.
 STATUS = "status"
@@ -99,6 +105,14 @@ _DECLARATIONS = {
     "zarr_group_get_attributes": (STATUS, [_group_p, _char_pp]),
     "zarr_group_set_attributes": (STATUS, [_group_p, _str]),
     "zarr_consolidate_metadata": (STATUS, [_str]),
+    "zarr_group_format": (_int, [_group_p]),
+    "zarr_migrate_v1_to_v2": (STATUS, [_str]),
+    "zarr_migrate_v2_to_v3": (STATUS, [_str]),
+    "zarr_codec_create": (STATUS, [_codec_pp, _str]),
+    "zarr_codec_encode": (STATUS, [_codec_p, _ptr, _size, _char_pp, _size_p]),
+    "zarr_codec_decode": (STATUS, [_codec_p, _ptr, _size, _char_pp, _size_p]),
+    "zarr_codec_config": (STATUS, [_codec_p, _char_pp]),
+    "zarr_codec_free": (None, [_codec_p]),
 }
 
 

@@ -10,6 +10,8 @@ import json
 
 import numpy as np
 
+from .errors import UnsupportedError
+
 # Elements of variable length: object arrays of str or of bytes.
 STRING = "string"
 BYTES = "bytes"
@@ -59,3 +61,98 @@ def _object_codec_kind(metadata):
     """STRING or BYTES for a v2 object array, from its first filter (its object codec)."""
     filters = metadata.get("filters") or [{}]
     return BYTES if filters[0].get("id") == "vlen-bytes" else STRING
+
+
+# -- the data type of a new array ------------------------------------------------
+
+# v3 names of types NumPy has no dtype for: passed to the library as they are.
+_V3_ONLY_NAMES = {"bfloat16", "int4", *_RAW_V3_TYPES}
+_STRING_SPELLINGS = ("string", "str", "|O:str")
+_BYTES_SPELLINGS = ("bytes", "variable_length_bytes")
+
+
+class NewDataType:
+    """The data type of an array to be created, in the forms both formats need.
+
+    Attributes:
+        kind: STRING or BYTES for variable-length elements, else None.
+        numpy: the NumPy dtype (object for variable-length elements; None for the
+            v3-only types such as "bfloat16").
+        object_codec: the v2 object codec configuration of an object array, or None.
+    """
+
+    def __init__(self, dtype, object_codec=None):
+        self.object_codec = object_codec
+        self.kind = None
+        self.v3_name = None
+        if dtype is None:
+            dtype = "float64"
+        if dtype is str or (isinstance(dtype, str) and dtype in _STRING_SPELLINGS):
+            self.kind, self.numpy = STRING, np.dtype(object)
+        elif dtype is bytes or (isinstance(dtype, str) and dtype in _BYTES_SPELLINGS):
+            self.kind, self.numpy = BYTES, np.dtype(object)
+        elif isinstance(dtype, str) and (dtype in _V3_ONLY_NAMES or _is_raw_bits(dtype)):
+            self.v3_name, self.numpy = dtype, None
+        else:
+            self.numpy = _numpy_dtype_of(dtype)
+            if self.numpy.kind == "O":
+                self.kind = _kind_of_object_codec(object_codec)
+
+    @property
+    def itemsize(self):
+        """Bytes per element for codecs that ask (blosc's typesize); 1 for variable-length ones."""
+        if self.kind:
+            return 1
+        if self.numpy is None:
+            return max(1, _RAW_V3_TYPES.get(self.v3_name, 1))
+        return self.numpy.itemsize
+
+    def v2(self):
+        """(dtype JSON value, object codec config or None) of a v2 .zarray."""
+        if self.numpy is None:
+            raise UnsupportedError(f"data type {self.v3_name!r} exists in Zarr v3 only: use zarr_format=3")
+        if self.kind:
+            codec = self.object_codec or {"id": "vlen-utf8" if self.kind == STRING else "vlen-bytes"}
+            return "|O", codec
+        return (self.numpy.descr if self.numpy.fields else self.numpy.str), None
+
+    def v3(self):
+        """(data_type JSON value, endian of the bytes codec or None) of a v3 zarr.json."""
+        if self.kind:
+            return ("string" if self.kind == STRING else "bytes"), None
+        if self.numpy is None:
+            return self.v3_name, None
+        dtype = self.numpy
+        endian = ("big" if dtype.byteorder == ">" else "little") if dtype.itemsize > 1 else None
+        if dtype.fields:
+            raise UnsupportedError(f"structured data type {dtype} has no Zarr v3 form: use zarr_format=2")
+        if dtype.kind in "biufc":
+            return dtype.name if dtype.kind != "b" else "bool", endian
+        if dtype.kind in "Mm":
+            unit, count = np.datetime_data(dtype)
+            name = "numpy.datetime64" if dtype.kind == "M" else "numpy.timedelta64"
+            return {"name": name, "configuration": {"unit": unit, "scale_factor": count}}, endian
+        if dtype.kind == "U":
+            return {"name": "fixed_length_utf32", "configuration": {"length_bytes": dtype.itemsize}}, endian
+        name = "null_terminated_bytes" if dtype.kind == "S" else "raw_bytes"
+        return {"name": name, "configuration": {"length_bytes": dtype.itemsize}}, None
+
+
+def _is_raw_bits(name):
+    return name.startswith("r") and name[1:].isdigit()
+
+
+def _numpy_dtype_of(dtype):
+    """np.dtype(dtype), as a ValueError naming the spelling when NumPy does not know it."""
+    try:
+        return np.dtype(dtype)
+    except TypeError as exc:
+        raise ValueError(f"data type {dtype!r} is not understood: {exc}") from None
+
+
+def _kind_of_object_codec(object_codec):
+    """STRING or BYTES for an object array's codec; ValueError without one."""
+    if object_codec is None:
+        raise ValueError("an object array needs an object_codec (e.g. numcodecs.VLenUTF8()), "
+                         "or give dtype=str or dtype=bytes")
+    return BYTES if object_codec.get("id") == "vlen-bytes" else STRING

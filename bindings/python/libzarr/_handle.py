@@ -1,5 +1,68 @@
-"""The life of a C handle shared by Array and Group: close once, refuse use after."""
+"""The life of a C handle shared by Array and Group.
+
+No Python-level operation may crash the interpreter, so:
+
+- every call into the library goes through ``_using()``, which hands out the
+  handle only while it is open and counts the calls in flight; ``close()``
+  refuses new calls, waits for those in flight, then closes the handle once.
+  A closed handle raises InvalidArgumentError, whatever thread uses it;
+- a handle pickles as what reopens it (its Location: URL, mode, options),
+  never as the C pointer; copy.copy and copy.deepcopy reopen it. A node in a
+  ``memory://`` store exists in this process only: pickling it is a TypeError.
+"""
+import threading
+from contextlib import contextmanager
+
 from .errors import InvalidArgumentError
+from .storage import Store, join_path
+
+
+class Location:
+    """Where a node is and how it was opened: enough to open it again.
+
+    Attributes:
+        store: the Store the node was reached through.
+        path: the node's path below the store's root ("" for the root).
+        mode: "r" or "r+", what the handle may do.
+        options: the library options the handle was opened with (a dict).
+        spec: the TensorStore spec, for arrays opened by libzarr.open_spec().
+    """
+
+    def __init__(self, store, path="", mode="r", options=None, spec=None):
+        self.store = store
+        self.path = path.strip("/")
+        self.mode = mode
+        self.options = dict(options or {})
+        self.spec = spec
+
+    @property
+    def url(self):
+        return self.store.url_of(self.path)
+
+    def child(self, path, mode=None, options=None):
+        """The Location of a node below this one."""
+        return Location(self.store, join_path(self.path, path), mode or self.mode,
+                        self.options if options is None else options)
+
+    def reopen_arguments(self, kind):
+        """What _reopen takes to open this node again elsewhere; TypeError when it cannot."""
+        if not self.store.shareable:
+            raise TypeError(
+                f"cannot pickle libzarr.{kind.capitalize()} {self.url!r}: a memory:// store exists "
+                "in this process only. Write it to a file, zip or S3 store (or read it into "
+                "NumPy) to hand it to another process")
+        return (kind, self.store.url, self.path, self.mode, self.options, self.spec)
+
+
+def _reopen(kind, store_url, path, mode, options, spec):
+    """Open a node from what Handle.__reduce__ recorded (unpickling)."""
+    return reopen_location(kind, Location(Store(store_url), path, mode, options, spec))
+
+
+def reopen_location(kind, location):
+    """A new handle on the node at location (import here: _api builds on this module)."""
+    from . import _api
+    return _api.open_location(kind, location)
 
 
 class Handle:
@@ -11,16 +74,78 @@ class Handle:
     def _close_handle(handle):
         raise NotImplementedError
 
+    def _adopt(self, handle, location):
+        """Take ownership of an open C handle reached at location."""
+        self._handle = handle
+        self._location = location
+        self._calls_in_flight = 0
+        self._idle = threading.Condition(threading.Lock())
+        self._closing = False
+        location.store._track(self)
+
     @property
-    def _live(self):
-        """The handle; InvalidArgumentError once closed."""
-        if not self._handle:
-            raise InvalidArgumentError(f"{self._kind} {self.url} is closed")
-        return self._handle
+    def url(self):
+        """The URL the node was opened at."""
+        return self._location.url
+
+    @property
+    def mode(self):
+        """"r" (read only) or "r+" (read and write)."""
+        return self._location.mode
+
+    @property
+    def read_only(self):
+        """True when the node was opened in mode "r"."""
+        return self._location.mode == "r"
+
+    @contextmanager
+    def _using(self):
+        """The open C handle, for the duration of one or more C calls."""
+        with self._idle:
+            if self._closing or not self._handle:
+                raise InvalidArgumentError(f"{self._kind} {self.url} is closed")
+            self._calls_in_flight += 1
+        try:
+            yield self._handle
+        finally:
+            with self._idle:
+                self._calls_in_flight -= 1
+                if self._calls_in_flight == 0:
+                    self._idle.notify_all()
+
+    def _call(self, function, *arguments):
+        """function(handle, *arguments) with the handle checked to be open."""
+        with self._using() as handle:
+            return function(handle, *arguments)
+
+    def _json(self, function):
+        """The parsed JSON that function(handle, &json_out) gives (the string freed)."""
+        from ._capi import take_json
+        with self._using() as handle:
+            return take_json(function, handle)
+
+    @property
+    def closed(self):
+        """True once close() was called."""
+        return getattr(self, "_closing", True) or not self._handle
 
     def close(self):
-        """Close the handle. Further use raises InvalidArgumentError; closing twice is fine."""
-        handle, self._handle = self._handle, None
+        """Close the handle, after any call other threads are making through it.
+
+        Further use raises InvalidArgumentError; closing twice is fine. A zip
+        archive is written when its last handle closes: a failure then raises
+        StoreError here.
+        """
+        idle = getattr(self, "_idle", None)
+        if idle is None:
+            return  # __init__ failed before the handle was adopted
+        with idle:
+            if self._closing:
+                return
+            self._closing = True
+            while self._calls_in_flight:
+                idle.wait()
+            handle, self._handle = self._handle, None
         if handle:
             self._close_handle(handle)
 
@@ -31,5 +156,26 @@ class Handle:
         self.close()
 
     def __del__(self):
-        if getattr(self, "_handle", None):
+        try:
             self.close()
+        except Exception:  # noqa: BLE001  (interpreter shutdown, a failed zip write)
+            pass
+
+    # -- pickling and copying: reopen, never copy the C pointer ---------------------
+
+    def _reopen(self, keep_store=True):
+        """A new handle on the same node, with the same mode and options."""
+        location = self._location
+        if not keep_store:  # a plain URL store: no reference back to the store object
+            location = Location(Store(location.store.url), location.path, location.mode,
+                                location.options, location.spec)
+        return reopen_location(self._kind, location)
+
+    def __reduce__(self):
+        return (_reopen, self._location.reopen_arguments(self._kind))
+
+    def __copy__(self):
+        return self._reopen()
+
+    def __deepcopy__(self, memo):
+        return self._reopen()

@@ -1,227 +1,360 @@
-"""Turn NumPy-style indices into the hyper-rectangular regions the C API reads.
+"""NumPy-style keys turned into one of four kinds of selection.
 
-The C API moves hyper-rectangles (start, count) only. A selection is planned
-axis by axis (orthogonal indexing, as zarr-python's ``oindex``):
+Every key becomes a Plan of one kind, and each kind is carried out by one
+function of _engine (read and write):
 
-- an integer or a slice of step 1 is one run of the axis;
-- a slice with another step is its bounding run (first to last element); the
-  result is a strided view of it (``[::step]``), so a step of k reads k times
-  the elements it returns along that axis;
-- an integer array or a boolean mask becomes the runs of consecutive indices
-  among its sorted distinct values, then ``take`` puts them in the asked order
-  (repeats included).
+- region:     integers and slices of step 1: one hyper-rectangle;
+- step:       slices with other steps (negative ones read forward, then reversed);
+- orthogonal: index arrays or masks, each on its own axis (``a.oindex``, and a
+              single 1-D index array or mask in plain indexing, where NumPy means
+              the same);
+- points:     coordinates (``a.vindex``, several index arrays or an N-D mask in
+              plain indexing, with NumPy's meaning).
 
-The runs of every axis laid end to end form the *compact* array; each
-combination of one run per axis is one C call, which reads into (or writes
-from) its part of the compact array through byte strides. When no axis needs
-a view or a take, the compact array is the caller's result (or ``out=``)
-itself, so the data lands where it belongs without a copy.
+A plan knows the shape of the selection in array axes (its *kernel*: one
+extent per array axis, 1 where an integer drops the axis) and how the result
+comes from it: axes reversed, dropped, and ``None`` (np.newaxis) axes
+inserted. These are views both ways, so the kernel a read fills can be the
+caller's ``out`` itself, and a scalar written broadcasts without a copy.
 """
-import itertools
 import operator
 
 import numpy as np
 
+from . import _engine
 from .errors import InvalidSelectionError, OutOfBoundsError
 
 
-class AxisPlan:
-    """How one axis of a selection maps onto runs of the array's axis.
+class Plan:
+    """A selection of one kind on an array of a given shape (see the module's docstring)."""
 
-    Attributes:
-        runs: (start, count) intervals of the array's axis, ascending; laid end to
-            end they make this axis of the compact array.
-        pick: how the result's axis comes from the compact axis: None (as is), a
-            slice (a step or a reversal) or an integer array (np.take).
-        drop: the axis was indexed by an integer and leaves the result.
-        covers: every element of the runs is selected. False for the bounding run
-            of a step slice, which a write must read first to keep the rest.
-    """
-
-    def __init__(self, runs, pick=None, drop=False, covers=True):
-        self.runs = runs
-        self.pick = pick
-        self.drop = drop
-        self.covers = covers
-
-    @property
-    def compact_length(self):
-        """Length of this axis in the compact array."""
-        return sum(count for _, count in self.runs)
-
-    @property
-    def result_length(self):
-        """Length of this axis in the result (before an integer index drops it)."""
-        if self.pick is None:
-            return self.compact_length
-        if isinstance(self.pick, slice):
-            return len(range(*self.pick.indices(self.compact_length)))
-        return len(self.pick)
-
-
-class Selection:
-    """A planned selection of an array of a given shape.
-
-    Args:
-        key: what ``__getitem__`` received.
-        shape: the array's shape.
-        orthogonal: allow integer arrays or masks on several axes (``oindex``).
-            Plain indexing allows one, where orthogonal and NumPy's pointwise
-            indexing agree, so ``a[[0, 1], [2, 3]]`` cannot silently mean
-            something else than in NumPy.
-    """
-
-    def __init__(self, key, shape, orthogonal=False):
-        items, self.has_ellipsis = _expand_key(key, len(shape))
-        self.axes = [_plan_axis(item, length, axis) for axis, (item, length)
-                     in enumerate(zip(items, shape))]
-        if sum(map(_is_array_index, items)) > 1 and not orthogonal:
-            raise InvalidSelectionError(
-                "integer arrays or masks on several axes: use a.oindex[...] for "
-                "orthogonal indexing (NumPy's pointwise indexing is not offered)")
+    kind = None
+    flips = ()        # array axes read forward and reversed in the result
+    dropped = ()      # array axes indexed by an integer
+    new_axes = ()     # positions of None axes in the result
+    scalar = False    # every axis an integer and no ...: NumPy gives a scalar
 
     @property
     def shape(self):
         """Shape of the result."""
-        return tuple(plan.result_length for plan in self.axes if not plan.drop)
+        shape = [n for axis, n in enumerate(self.kernel_shape) if axis not in self.dropped]
+        for position in self.new_axes:
+            shape.insert(position, 1)
+        return tuple(shape)
+
+    def result_of(self, kernel):
+        """The result as a view of the kernel."""
+        if self.flips:
+            kernel = kernel[tuple(slice(None, None, -1) if axis in self.flips else slice(None)
+                                  for axis in range(kernel.ndim))]
+        if self.dropped:
+            # The trailing ... keeps a view (a 0-d array, never an element) when all axes go.
+            kernel = kernel[tuple(0 if axis in self.dropped else slice(None) for axis in range(kernel.ndim)) +
+                            (Ellipsis,)]
+        return np.expand_dims(kernel, self.new_axes) if self.new_axes else kernel
+
+    def kernel_of(self, result):
+        """The kernel as a view of a result-shaped array (the inverse of result_of)."""
+        if self.new_axes:
+            result = result[tuple(0 if axis in self.new_axes else slice(None) for axis in range(result.ndim)) +
+                            (Ellipsis,)]
+        if self.dropped:
+            result = np.expand_dims(result, self.dropped)
+        if self.flips:
+            result = result[tuple(slice(None, None, -1) if axis in self.flips else slice(None)
+                                  for axis in range(result.ndim))]
+        return result
+
+    def read(self, array, out=None):
+        """The selection as a new array, or read into out (result-shaped); returns it."""
+        if out is not None:
+            kernel = self.kernel_of(out)
+            if all(stride >= 0 for stride in kernel.strides):
+                self._read_kernel(array, kernel)
+                return out
+        kernel = np.empty(self.kernel_shape, dtype=array.dtype)
+        self._read_kernel(array, kernel)
+        result = self.result_of(kernel)
+        if out is None:
+            return result
+        np.copyto(out, result)
+        return out
+
+    def write(self, array, value):
+        """Write value, broadcast to the result's shape."""
+        self._write_kernel(array, self.kernel_of(value))
+
+
+class RegionPlan(Plan):
+    """Integers and slices: start, count and step (>= 1) per array axis."""
+
+    def __init__(self, start, count, step, flips, dropped, new_axes, scalar):
+        self.start, self.kernel_shape, self.step = tuple(start), tuple(count), tuple(step)
+        self.flips, self.dropped, self.new_axes, self.scalar = flips, dropped, new_axes, scalar
+        self.kind = "region" if all(s == 1 for s in self.step) else "step"
+
+    def _read_kernel(self, array, kernel):
+        if self.kind == "region":
+            _engine.read_region(array, self.start, self.kernel_shape, kernel)
+        else:
+            _engine.read_step(array, self.start, self.kernel_shape, self.step, kernel)
+
+    def _write_kernel(self, array, kernel):
+        if self.kind == "region":
+            _engine.write_region(array, self.start, self.kernel_shape, kernel)
+        else:
+            _engine.write_step(array, self.start, self.kernel_shape, self.step, kernel)
+
+
+class OrthogonalPlan(Plan):
+    """One array of indices per array axis (any order, repeats allowed)."""
+
+    kind = "orthogonal"
+
+    def __init__(self, indices, dropped, new_axes):
+        self.indices = indices
+        self.kernel_shape = tuple(len(ix) for ix in indices)
+        self.dropped, self.new_axes = dropped, new_axes
+
+    def _read_kernel(self, array, kernel):
+        _engine.read_orthogonal(array, self.indices, kernel)
+
+    def _write_kernel(self, array, kernel):
+        _engine.write_orthogonal(array, self.indices, kernel)
+
+
+class PointsPlan(Plan):
+    """Coordinates (npoints x ndim) and the shape the points are laid out in."""
+
+    kind = "points"
+
+    def __init__(self, coords, shape):
+        self.coords = coords
+        self._shape = shape
+        self.kernel_shape = (len(coords),)
 
     @property
-    def compact_shape(self):
-        """Shape of the compact array the runs fill."""
-        return tuple(plan.compact_length for plan in self.axes)
+    def shape(self):
+        return self._shape
 
-    @property
-    def dropped_axes(self):
-        """Axes indexed by an integer (length 1 in the compact array)."""
-        return tuple(axis for axis, plan in enumerate(self.axes) if plan.drop)
+    def result_of(self, kernel):
+        return kernel.reshape(self._shape)
 
-    @property
-    def is_direct(self):
-        """The compact array is the result, with the dropped axes put back."""
-        return all(plan.pick is None for plan in self.axes)
+    def kernel_of(self, result):
+        return result.reshape(-1)
 
-    @property
-    def covers_runs(self):
-        """Every element of every run is selected: a write need not read first."""
-        return all(plan.covers for plan in self.axes)
+    def _read_kernel(self, array, kernel):
+        _engine.read_points(array, self.coords, kernel)
 
-    @property
-    def is_scalar(self):
-        """Every axis taken by an integer and no ``...``: NumPy returns a scalar."""
-        return not self.has_ellipsis and all(plan.drop for plan in self.axes)
-
-    def blocks(self):
-        """(start, count, compact slices) of each C call: one run per axis."""
-        per_axis = [_runs_with_offsets(plan.runs) for plan in self.axes]
-        for combination in itertools.product(*per_axis):
-            start = tuple(start for start, _, _ in combination)
-            count = tuple(count for _, count, _ in combination)
-            # The trailing ... keeps compact[where] a view even for a 0-d array.
-            where = tuple(slice(offset, offset + count) for _, count, offset in combination) + (...,)
-            yield start, count, where
-
-    def as_compact(self, result):
-        """A view of a result-shaped array with the dropped axes put back (length 1)."""
-        return np.expand_dims(result, self.dropped_axes) if self.dropped_axes else result
-
-    def result_from_compact(self, compact):
-        """The result: the compact array with each axis's pick applied, integers dropped.
-
-        Always an array (0-d when every axis is dropped), never a NumPy scalar.
-        """
-        view = compact[tuple(plan.pick if isinstance(plan.pick, slice) else slice(None)
-                             for plan in self.axes)]
-        for axis, plan in enumerate(self.axes):
-            if isinstance(plan.pick, np.ndarray):
-                view = np.take(view, plan.pick, axis=axis)
-        return view[tuple(0 if plan.drop else slice(None) for plan in self.axes) + (...,)]
-
-    def assign_to_compact(self, compact, value):
-        """Put a result-shaped value where the selection's elements are in compact."""
-        value = self.as_compact(value)
-        picks = [slice(None) if plan.pick is None else plan.pick for plan in self.axes]
-        if not any(isinstance(pick, np.ndarray) for pick in picks):
-            compact[tuple(picks)] = value
-            return
-        # An open mesh of per-axis positions keeps several index arrays orthogonal.
-        positions = [np.arange(plan.compact_length)[pick] for plan, pick in zip(self.axes, picks)]
-        compact[np.ix_(*positions)] = value
+    def _write_kernel(self, array, kernel):
+        _engine.write_points(array, self.coords, kernel)
 
 
-def _expand_key(key, ndim):
-    """The key as one item per axis (``...`` and missing trailing axes become ``:``)."""
+# -- parsing keys ---------------------------------------------------------------------
+
+def plan(key, shape, style="numpy"):
+    """The Plan of a key on an array of the given shape.
+
+    style "numpy" is plain indexing (NumPy's meaning, which is also zarr-python's
+    for every key it takes); "orthogonal" is ``oindex``; "basic" refuses arrays.
+    """
+    items, has_ellipsis = _expand(key, len(shape))
+    arrays = [i for i, item in enumerate(items) if _is_array_like(item)]
+    if not arrays:
+        return _region_plan(items, shape, has_ellipsis)
+    if style == "basic":
+        raise InvalidSelectionError("basic selection takes integers, slices, '...' and None: use "
+                                    "get_orthogonal_selection / get_coordinate_selection for arrays")
+    if style == "orthogonal" or (len(arrays) == 1 and np.ndim(items[arrays[0]]) == 1):
+        return _orthogonal_plan(items, shape)
+    return _points_plan(items, shape)
+
+
+def coordinate_plan(selection, shape):
+    """zarr-python's coordinate selection: one integer array per axis, broadcast together."""
+    items = list(selection) if isinstance(selection, tuple) else [selection]
+    if len(items) != len(shape):
+        raise InvalidSelectionError(f"coordinate selection needs {len(shape)} index arrays, got {len(items)}")
+    for axis, item in enumerate(items):
+        if np.asarray(item).dtype.kind not in "iu" and not isinstance(item, int):
+            raise InvalidSelectionError(f"axis {axis}: coordinate selection takes integers, not {item!r}")
+    return _points_plan(items, shape)
+
+
+def mask_plan(mask, shape):
+    """zarr-python's mask selection: a boolean array of the array's shape."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool or mask.shape != tuple(shape):
+        raise InvalidSelectionError(f"a mask selection is a boolean array of shape {tuple(shape)}, "
+                                    f"got {mask.dtype} of shape {mask.shape}")
+    return _points_plan([mask], shape)
+
+
+def block_plan(key, shape, chunks):
+    """zarr-python's block selection: integers and slices (step 1) over the chunk grid."""
+    items, _ = _expand(key, len(shape))
+    regions = []
+    for axis, (item, length, chunk) in enumerate(zip(items, shape, chunks)):
+        blocks = -(-length // chunk)
+        if isinstance(item, slice):
+            start, stop, step = item.indices(blocks)
+            if step != 1:
+                raise InvalidSelectionError(f"axis {axis}: block selection takes slices of step 1")
+            regions.append(slice(start * chunk, min(max(stop, start) * chunk, length)))
+        else:
+            block = _in_bounds(_integer(item, axis), blocks, axis)
+            regions.append(slice(block * chunk, min((block + 1) * chunk, length)))
+    return plan(tuple(regions), shape)
+
+
+def _expand(key, ndim):
+    """The key as one item per array axis, None items kept, ``...`` expanded."""
     items = list(key) if isinstance(key, tuple) else [key]
     ellipses = sum(item is Ellipsis for item in items)
     if ellipses > 1:
         raise InvalidSelectionError("an index can only have a single ellipsis ('...')")
+    if any(isinstance(item, (bool, np.bool_)) for item in items):
+        raise InvalidSelectionError("a boolean scalar is not an index (use a boolean array as a mask)")
+    indexing = sum(_axes_consumed(item) for item in items)
+    if indexing > ndim:
+        raise InvalidSelectionError(
+            f"too many indices: the array has {ndim} dimensions but {indexing} were indexed")
     if ellipses:
-        at = next(i for i, item in enumerate(items) if item is Ellipsis)
-        items[at:at + 1] = [slice(None)] * (ndim - len(items) + 1)
-    if len(items) > ndim:
-        raise InvalidSelectionError(
-            f"too many indices: the array has {ndim} dimensions but {len(items)} were indexed")
-    return items + [slice(None)] * (ndim - len(items)), bool(ellipses)
+        at = items.index(Ellipsis)
+        items[at:at + 1] = [slice(None)] * (ndim - indexing)
+    else:
+        items += [slice(None)] * (ndim - indexing)
+    return items, bool(ellipses)
 
 
-def _plan_axis(item, length, axis):
-    """The AxisPlan of one index item along an axis of the given length."""
-    if isinstance(item, slice):
-        return _plan_slice(item, length)
-    if _is_array_index(item):
-        return _plan_indices(_index_array(item, length, axis), length, axis)
-    if isinstance(item, (bool, np.bool_)) or item is None:
-        raise InvalidSelectionError(
-            f"axis {axis}: {item!r} is not an index (new axes and scalar masks are not offered)")
-    try:
-        index = operator.index(item)
-    except TypeError:
-        raise InvalidSelectionError(
-            f"axis {axis}: {item!r} is not an index: use integers, slices, '...', "
-            "integer arrays or boolean masks") from None
-    return AxisPlan([(_in_bounds(index, length, axis), 1)], drop=True)
+def _axes_consumed(item):
+    """Array axes an item indexes: none for None and ..., a mask's rank, else one."""
+    if item is None or item is Ellipsis:
+        return 0
+    if isinstance(item, (list, np.ndarray)):
+        array = np.asarray(item)
+        return array.ndim if array.dtype == bool and array.ndim else 1
+    return 1
 
 
-def _plan_slice(item, length):
-    """Runs and pick of a slice: one run; a step or reversal becomes a view of it."""
+def _is_array_like(item):
+    return isinstance(item, (list, np.ndarray)) and not (isinstance(item, np.ndarray) and item.ndim == 0)
+
+
+def _region_plan(items, shape, has_ellipsis):
+    start, count, step, flips, dropped, new_axes = [], [], [], [], [], []
+    axis = 0
+    for position, item in enumerate(items):
+        if item is None:
+            new_axes.append(position - len(dropped))
+            continue
+        length = shape[axis]
+        if isinstance(item, slice):
+            first, n, stride = _slice_run(item, length)
+            start.append(first)
+            count.append(n)
+            step.append(abs(stride))
+            if stride < 0:
+                flips.append(axis)
+        else:
+            start.append(_in_bounds(_integer(item, axis), length, axis))
+            count.append(1)
+            step.append(1)
+            dropped.append(axis)
+        axis += 1
+    scalar = not has_ellipsis and not new_axes and len(dropped) == len(shape)
+    return RegionPlan(start, count, step, tuple(flips), tuple(dropped), tuple(new_axes), scalar)
+
+
+def _slice_run(item, length):
+    """(first element read, count, step) of a slice; a negative step reads from its last element."""
     try:
         start, stop, step = item.indices(length)
     except ValueError as exc:  # a zero step
         raise InvalidSelectionError(str(exc)) from None
     count = len(range(start, stop, step))
-    if count <= 1 or step == 1:
-        return AxisPlan([(start if count else 0, count)])
-    last = start + (count - 1) * step
-    low, high = min(start, last), max(start, last)
-    # Positive steps begin at the run's first element, negative ones at its last.
-    return AxisPlan([(low, high - low + 1)], pick=slice(None, None, step), covers=abs(step) == 1)
+    if count == 0:
+        return 0, 0, 1
+    if step > 0:
+        return start, count, step
+    return start + (count - 1) * step, count, step
 
 
-def _plan_indices(indices, length, axis):
-    """Runs of consecutive distinct indices; a take restores order and repeats."""
-    distinct, order = np.unique(indices, return_inverse=True)
-    breaks = np.flatnonzero(np.diff(distinct) != 1) + 1
-    starts = distinct[np.r_[0, breaks]] if len(distinct) else []
-    counts = np.diff(np.r_[0, breaks, len(distinct)]) if len(distinct) else []
-    runs = [(int(s), int(c)) for s, c in zip(starts, counts)]
-    already_sorted = np.array_equal(distinct, indices)  # ascending, no repeats
-    return AxisPlan(runs, pick=None if already_sorted else order.astype(np.intp))
+def _orthogonal_plan(items, shape):
+    indices, dropped, new_axes = [], [], []
+    axis = 0
+    for position, item in enumerate(items):
+        if item is None:
+            new_axes.append(position - len(dropped))
+            continue
+        length = shape[axis]
+        if isinstance(item, slice):
+            first, n, stride = _slice_run(item, length)
+            run = first + abs(stride) * np.arange(n, dtype=np.int64)
+            indices.append(run[::-1] if stride < 0 else run)
+        elif _is_array_like(item):
+            indices.append(_index_array(item, length, axis))
+        else:
+            indices.append(np.array([_in_bounds(_integer(item, axis), length, axis)], dtype=np.int64))
+            dropped.append(axis)
+        axis += 1
+    return OrthogonalPlan(indices, tuple(dropped), tuple(new_axes))
 
 
-def _is_array_index(item):
-    """A list, tuple or array used as integer indices or a mask along one axis."""
-    return isinstance(item, (list, np.ndarray)) and not (isinstance(item, np.ndarray) and item.ndim == 0)
+def _points_plan(items, shape):
+    """Coordinates of every selected element, laid out as NumPy lays out the result.
+
+    Each axis's coordinates come from indexing a broadcast (zero-stride) view
+    of that axis's positions with the key itself, so the layout is NumPy's
+    for any mix of arrays, masks, slices, integers and None.
+    """
+    key = tuple(_as_index(item, axis) for axis, item in enumerate(items))
+    coords = []
+    try:
+        for axis, length in enumerate(shape):
+            positions = np.arange(length, dtype=np.int64).reshape((-1,) + (1,) * (len(shape) - axis - 1))
+            coords.append(np.broadcast_to(positions, shape)[key])
+    except IndexError as exc:
+        error = OutOfBoundsError if "out of bounds" in str(exc) else InvalidSelectionError
+        raise error(str(exc)) from None
+    result_shape = coords[0].shape if coords else ()
+    stacked = np.stack([c.reshape(-1) for c in coords], axis=1) if coords else np.zeros((1, 0), np.int64)
+    return PointsPlan(stacked, result_shape)
+
+
+def _as_index(item, axis):
+    """A key item NumPy can index with (lists become arrays; others are checked)."""
+    if item is None or isinstance(item, slice):
+        return item
+    if _is_array_like(item):
+        array = np.asarray(item)
+        if array.size and array.dtype.kind not in "iub":
+            raise InvalidSelectionError(f"axis {axis}: index arrays must hold integers or booleans, "
+                                        f"not {array.dtype}")
+        return array.astype(np.intp) if array.dtype.kind in "iu" or array.size == 0 else array
+    return _integer(item, axis)
+
+
+def _integer(item, axis):
+    try:
+        return operator.index(item)
+    except TypeError:
+        raise InvalidSelectionError(
+            f"axis {axis}: {item!r} is not an index: use integers, slices, '...', None, "
+            "integer arrays or boolean masks") from None
 
 
 def _index_array(item, length, axis):
-    """Integer positions (negatives wrapped, bounds checked) of an index array or mask."""
+    """Integer positions (negatives wrapped, bounds checked) of a 1-D index array or mask."""
     array = np.asarray(item)
     if array.ndim != 1:
-        raise InvalidSelectionError(f"axis {axis}: index arrays and masks must be one-dimensional")
+        raise InvalidSelectionError(f"axis {axis}: orthogonal index arrays and masks must be "
+                                    "one-dimensional")
     if array.dtype == bool:
         if len(array) != length:
             raise InvalidSelectionError(
                 f"axis {axis}: boolean mask of length {len(array)} for an axis of length {length}")
-        return np.flatnonzero(array)
+        return np.flatnonzero(array).astype(np.int64)
     if array.size == 0:
         return np.empty(0, dtype=np.int64)
     if array.dtype.kind not in "iu":
@@ -241,13 +374,3 @@ def _in_bounds(index, length, axis):
     if not 0 <= wrapped < length:
         raise OutOfBoundsError(f"index {index} is out of bounds for axis {axis} with size {length}")
     return wrapped
-
-
-def _runs_with_offsets(runs):
-    """(start, count, offset in the compact axis) of each run."""
-    offset = 0
-    placed = []
-    for start, count in runs:
-        placed.append((start, count, offset))
-        offset += count
-    return placed

@@ -121,6 +121,13 @@ class InternalError(ZarrError):
     code = ZARR_ERR_INTERNAL
 
 
+class CopyError(ExistsError):
+    """copy / copy_all met a node at the destination (if_exists="raise"), as zarr-python's CopyError."""
+
+
+MetadataError = InvalidMetadataError  # zarr-python 2's name
+
+
 _CLASSES = [
     InvalidArgumentError, NotFoundError, ExistsError, InvalidMetadataError,
     UnsupportedError, CodecError, StoreError, OutOfBoundsError, ReadOnlyError,

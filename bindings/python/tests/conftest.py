@@ -6,6 +6,8 @@ the library LIBZARR_PATH names (meson test points it at the build's
 libzarr.so).
 """
 import os
+import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -22,6 +24,35 @@ import libzarr  # noqa: E402
 def url(tmp_path):
     """A fresh filesystem location for one node."""
     return str(tmp_path / "node.zarr")
+
+
+@pytest.fixture(scope="session")
+def installed_binding(tmp_path_factory):
+    """The binding installed the way docs/bindings-python.md says (pip, offline, into a folder
+    of its own): the folder, whose package metadata carries the xarray entry point."""
+    source = tmp_path_factory.mktemp("source") / "python"
+    shutil.copytree(BINDING_ROOT, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    target = tmp_path_factory.mktemp("site")
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-index", "--no-build-isolation", "--no-deps",
+         "--disable-pip-version-check", "--no-cache-dir", "--target", str(target), str(source)],
+        capture_output=True, text=True, check=False)
+    assert install.returncode == 0, install.stdout + install.stderr
+    return target
+
+
+@pytest.fixture
+def with_installed_metadata(installed_binding, monkeypatch):
+    """This process sees the installed package's metadata (its entry points), as a user's would."""
+    import importlib
+    monkeypatch.syspath_prepend(str(installed_binding))
+    importlib.invalidate_caches()
+    plugins = sys.modules.get("xarray.backends.plugins")
+    if plugins is not None:
+        plugins.list_engines.cache_clear()
+    yield installed_binding
+    if plugins is not None:
+        plugins.list_engines.cache_clear()
 
 
 def make_array(url, shape, chunks, dtype="<i4", fill_value=0, **extra):

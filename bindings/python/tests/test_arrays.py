@@ -10,7 +10,7 @@ import libzarr
 def test_create_v2_then_open_describes_it(url):
     created = libzarr.create(url, {"shape": [10, 7], "chunks": [4, 3], "dtype": np.dtype("<f4"),
                                    "fill_value": np.float32(0.5), "compressor": {"id": "zlib", "level": 1}})
-    array = libzarr.open(url)
+    array = libzarr.open(url, mode="r")
     assert isinstance(array, libzarr.Array) and array.mode == "r" and array.read_only
     assert array.shape == (10, 7) and array.chunks == (4, 3) and array.ndim == 2
     assert array.dtype == np.float32 and array.itemsize == 4 and array.nbytes == 280 and array.size == 70
@@ -43,7 +43,7 @@ def test_open_options_reach_the_library(url):
     array[...] = 0  # the fill value: stored only because of the option
     assert sorted(p.name for p in pathlib.Path(url).iterdir()) == [".zarray", "0", "1"]
     with pytest.raises(libzarr.NotFoundError):
-        libzarr.open(url, zarr_format=3)
+        libzarr.open(url, mode="r", zarr_format=3)
 
 
 def test_attributes_are_a_mutable_mapping_written_through(url):

@@ -22,7 +22,7 @@ check_declarations = pytest.importorskip("check_declarations")
 HEADER_FUNCTIONS, HEADER_CONSTANTS = check_declarations.parse_header(HEADER)
 C_WIDTHS = {"int": 4, "unsigned": 4, "uint32_t": 4, "size_t": ctypes.sizeof(ctypes.c_size_t),
             "uint64_t": 8, "int64_t": 8, "char": 1}
-HANDLES = {_capi.ArrayHandle: "zarr_array", _capi.GroupHandle: "zarr_group"}
+HANDLES = {_capi.ArrayHandle: "zarr_array", _capi.GroupHandle: "zarr_group", _capi.CodecHandle: "zarr_codec"}
 
 
 def header_shape(c_type):

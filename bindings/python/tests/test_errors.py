@@ -46,7 +46,7 @@ def test_a_code_newer_than_the_binding_still_raises():
 
 def test_not_found_names_the_location(tmp_path):
     with pytest.raises(FileNotFoundError) as caught:
-        libzarr.open(str(tmp_path / "missing"))
+        libzarr.open(str(tmp_path / "missing"), mode="r")
     error = caught.value
     assert error.code == -2 and "missing" in error.message
     assert "no array" in error.message and "no group" in error.message  # both kinds were tried
@@ -97,15 +97,17 @@ def test_store_failure_is_a_store_error(url):
 
 def test_bad_mode_and_unknown_option(url):
     libzarr.create(url, {"shape": [1], "dtype": "<i4"})
-    with pytest.raises(libzarr.InvalidArgumentError, match="mode"):
-        libzarr.open_array(url, "w")
-    with pytest.raises(libzarr.InvalidArgumentError, match="no_such_option"):
+    with pytest.raises(libzarr.InvalidArgumentError, match="mode must be one of"):
+        libzarr.open_array(url, "q")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'no_such_option'"):
         libzarr.open(url, no_such_option=True)
+    with pytest.raises(libzarr.InvalidArgumentError, match="no_such_option"):  # the library's check
+        libzarr.open(url, storage_options={"no_such_option": 1})
 
 
 def test_write_through_read_only_handle(url):
     libzarr.create(url, {"shape": [2], "dtype": "<i4"})
-    array = libzarr.open(url)
+    array = libzarr.open(url, mode="r")
     for change in (lambda: array.__setitem__(0, 1), lambda: array.resize(3),
                    lambda: array.attrs.update(a=1), lambda: array.append([1])):
         with pytest.raises(libzarr.ReadOnlyError) as caught:
@@ -120,7 +122,7 @@ def test_message_is_read_on_the_failing_thread(tmp_path):
 
     def fail(name):
         try:
-            libzarr.open(str(tmp_path / name))
+            libzarr.open(str(tmp_path / name), mode="r")
         except libzarr.NotFoundError as error:
             messages[name] = error.message
 
@@ -140,7 +142,7 @@ def test_metadata_json_of_the_library_is_parsed_not_rebuilt(url):
 def test_an_embedded_nul_is_refused_before_the_library_sees_it(tmp_path):
     """C would read "h.zarr\\0/sub" as "h.zarr": erase must not remove the whole hierarchy."""
     root = tmp_path / "h.zarr"
-    group = libzarr.group(str(root))
+    group = libzarr.group(str(root), zarr_format=2)
     group.create_group("sub")
     with pytest.raises(ValueError, match="embedded NUL"):
         libzarr.erase(str(root) + "\0/sub")

@@ -7,7 +7,7 @@ import libzarr
 @pytest.fixture
 def tree(url):
     """root: attrs {"title": "t"}; arrays a and sub/b; groups sub and sub/deeper."""
-    root = libzarr.group(url, attributes={"title": "t"})
+    root = libzarr.group(url, attributes={"title": "t"}, zarr_format=2)
     root.create_array("a", {"shape": [3], "dtype": "<i4"})[...] = [1, 2, 3]
     root.create_array("sub/b", {"shape": [2], "dtype": "<f8"})
     root["sub"].create_group("deeper", attributes={"level": 2})
@@ -15,7 +15,7 @@ def tree(url):
 
 
 def test_group_lists_and_opens_children(tree):
-    root = libzarr.open(tree)
+    root = libzarr.open(tree, mode="r")
     assert isinstance(root, libzarr.Group) and root.mode == "r"
     assert list(root) == ["a", "sub"] and root.keys() == ["a", "sub"] and len(root) == 2
     assert [name for name, _ in root.arrays()] == ["a"]
@@ -35,7 +35,7 @@ def test_open_by_url_gives_array_or_group(tree):
 
 
 def test_missing_child_is_a_key_error_naming_it(tree):
-    root = libzarr.open(tree)
+    root = libzarr.open(tree, mode="r")
     with pytest.raises(KeyError) as caught:
         root["nothing"]
     assert isinstance(caught.value, libzarr.NotFoundError) and "'nothing'" in caught.value.message
@@ -51,7 +51,7 @@ def test_group_opens_an_existing_group_read_write(tree):
 
 
 def test_read_only_group_refuses_changes(tree):
-    root = libzarr.open(tree)
+    root = libzarr.open(tree, mode="r")
     with pytest.raises(libzarr.ReadOnlyError) as caught:
         root.attrs["x"] = 1
     assert isinstance(caught.value, PermissionError)

@@ -91,7 +91,7 @@ def test_hierarchy_both_ways(tmp_path):
     assert root.keys() == ["g"] and root.attrs["name"] == "root"
     assert root["g/a"][...].tolist() == [[0, 1, 2], [3, 4, 5]]
 
-    ours = libzarr.group(str(tmp_path / "ours"), attributes={"name": "ours"})
+    ours = libzarr.group(str(tmp_path / "ours"), attributes={"name": "ours"}, zarr_format=2)
     ours.create_array("g/b", {"shape": [3], "dtype": "<f4"})[...] = [0.5, 1.5, 2.5]
     read = zarr.open_group(str(tmp_path / "ours"), mode="r")
     assert read.attrs["name"] == "ours" and list(read["g"]) == ["b"]

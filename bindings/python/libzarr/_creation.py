@@ -1,0 +1,278 @@
+"""The metadata document of a new array, from zarr-python's keyword arguments.
+
+One builder serves every creation call (libzarr.create, zeros, open(mode="w"),
+Group.create_dataset, ...): it takes the keywords zarr-python 2's create and
+zarr-python 3's create_array take and writes the v2 .zarray or v3 zarr.json
+document the C API's zarr_create takes. Defaults: what the library fills in
+for v2 (zarr-python 2's Blosc lz4), zarr-python 3's for v3 (zstd level 0;
+libzarr's C default adds no compressor). Chunk shapes left to choose are
+chosen by the library's own rule (zarr_open_spec's, TensorStore's).
+"""
+import math
+import uuid
+
+from . import _capi
+from ._dtypes import NewDataType
+from .codecs import as_codec
+from .errors import InvalidArgumentError
+
+DEFAULT = "auto"  # zarr-python 3's spelling of "choose for me"; 2's "default" and True mean it too
+_CHOOSE = (DEFAULT, "default", True)
+# zarr-python 3's default compressor of v3 arrays.
+V3_DEFAULT_COMPRESSORS = [{"name": "zstd", "configuration": {"level": 0, "checksum": False}}]
+_NO_VALUE = object()
+
+
+class ArraySpec:
+    """A new array: the metadata document and what is set right after creating it."""
+
+    def __init__(self, metadata, attributes, dtype):
+        self.metadata = metadata
+        self.attributes = attributes  # v2: written with zarr_set_attributes after creation
+        self.dtype = dtype
+
+
+def array_spec(zarr_format, shape, dtype=None, chunks=DEFAULT, fill_value=_NO_VALUE, order=None,
+               compressor=DEFAULT, compressors=DEFAULT, filters=DEFAULT, serializer=DEFAULT,
+               codecs=None, shards=None, object_codec=None, dimension_separator=None,
+               chunk_key_encoding=None, dimension_names=None, attributes=None, chunk_shape=None):
+    """The ArraySpec of a new array of format 2 or 3 (see the module's docstring)."""
+    shape = _shape_of(shape)
+    new_type = NewDataType(dtype, None if object_codec is None else as_codec(object_codec).get_config())
+    if chunk_shape is not None:  # zarr-python 3.0's create spells chunks so for v3
+        chunks = chunk_shape
+    if zarr_format == 2:
+        return _v2_spec(shape, new_type, chunks, fill_value, order, _one_compressor(compressor, compressors),
+                        filters, shards, codecs, dimension_separator, chunk_key_encoding, dimension_names,
+                        attributes)
+    if zarr_format != 3:
+        raise InvalidArgumentError(f"zarr_format must be 2 or 3, not {zarr_format!r}")
+    if compressors is DEFAULT and compressor not in _CHOOSE:
+        compressors = [] if compressor is None else [compressor]  # zarr-python 2's spelling
+    return _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializer, codecs, shards,
+                    dimension_separator, chunk_key_encoding, dimension_names, attributes)
+
+
+def _v2_spec(shape, new_type, chunks, fill_value, order, compressor, filters, shards, codecs,
+             dimension_separator, chunk_key_encoding, dimension_names, attributes):
+    if shards is not None or codecs is not None:
+        raise InvalidArgumentError("shards and codecs exist in Zarr v3 only: use zarr_format=3")
+    dtype_json, object_codec = new_type.v2()
+    metadata = {"zarr_format": 2, "shape": list(shape), "dtype": dtype_json,
+                "chunks": list(normalize_chunks(chunks, shape, new_type))}
+    if fill_value is not _NO_VALUE:
+        metadata["fill_value"] = fill_value_json(fill_value, new_type)
+    if order is not None:
+        metadata["order"] = order
+    if compressor not in _CHOOSE:
+        metadata["compressor"] = None if compressor is None else as_codec(compressor).get_config()
+    chosen_filters = [] if filters in _CHOOSE or filters is None else [as_codec(f).get_config() for f in filters]
+    if object_codec and not any(f.get("id") == object_codec.get("id") for f in chosen_filters):
+        chosen_filters.insert(0, object_codec)
+    if chosen_filters:
+        metadata["filters"] = chosen_filters
+    separator = dimension_separator or _separator_of(chunk_key_encoding)
+    if separator:
+        metadata["dimension_separator"] = separator
+    attributes = dict(attributes or {})
+    if dimension_names is not None:
+        attributes["_ARRAY_DIMENSIONS"] = _v2_dimension_names(dimension_names, len(shape))
+    return ArraySpec(metadata, attributes, new_type)
+
+
+def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializer, codecs, shards,
+             dimension_separator, chunk_key_encoding, dimension_names, attributes):
+    data_type, endian = new_type.v3()
+    inner = normalize_chunks(chunks, shape, new_type)
+    if codecs is None:
+        codecs = [*_v3_filters(filters), _v3_serializer(serializer, new_type, endian),
+                  *_v3_compressors(compressors, new_type)]
+    else:
+        codecs = [_v3_codec(c, new_type) for c in codecs]
+    grid = inner
+    if shards is not None:
+        grid = tuple(int(s) for s in shards)
+        inner = _inner_chunks(inner, grid) if chunks in _CHOOSE else inner
+        codecs = [{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": list(inner), "codecs": codecs,
+            "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
+                             {"name": "crc32c", "configuration": {}}],
+            "index_location": "end"}}]
+    metadata = {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": data_type,
+                "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(grid)}},
+                "codecs": codecs}
+    if fill_value is not _NO_VALUE:
+        metadata["fill_value"] = fill_value_json(fill_value, new_type)
+    encoding = _v3_key_encoding(chunk_key_encoding, dimension_separator)
+    if encoding:
+        metadata["chunk_key_encoding"] = encoding
+    if dimension_names is not None:
+        metadata["dimension_names"] = list(dimension_names)
+    if attributes:
+        metadata["attributes"] = dict(attributes)
+    return ArraySpec(metadata, {}, new_type)
+
+
+# -- shapes and chunks ------------------------------------------------------------
+
+def _shape_of(shape):
+    if shape is None:
+        raise InvalidArgumentError("shape is required to create an array")
+    shape = (shape,) if isinstance(shape, int) or hasattr(shape, "__index__") else tuple(shape)
+    return tuple(int(n) for n in shape)
+
+
+def normalize_chunks(chunks, shape, new_type):
+    """A chunk shape from zarr-python's spellings: True/"auto" (chosen), False (one chunk),
+    an int (every axis), a tuple whose None or -1 entries mean the whole axis."""
+    if chunks in _CHOOSE or chunks is None:
+        return auto_chunks(shape, new_type)
+    if chunks is False:
+        return tuple(max(n, 1) for n in shape)
+    if isinstance(chunks, int) or hasattr(chunks, "__index__"):
+        chunks = (int(chunks),) * len(shape)
+    chunks = tuple(chunks)
+    if len(chunks) > len(shape):
+        raise InvalidArgumentError(f"chunks {chunks} have more dimensions than shape {shape}")
+    chunks += (None,) * (len(shape) - len(chunks))  # zarr-python: missing axes are whole
+    return tuple(max(n, 1) if c is None or c == -1 else int(c) for c, n in zip(chunks, shape))
+
+
+def auto_chunks(shape, new_type):
+    """The chunk shape the library's rule (zarr_open_spec without chunks) picks for this shape."""
+    if not shape:
+        return ()
+    stand_in = {1: "|u1", 2: "<u2", 4: "<u4", 8: "<u8"}.get(new_type.itemsize, f"|V{new_type.itemsize}")
+    spec = {"driver": "zarr", "kvstore": f"memory://libzarr-chunks-{uuid.uuid4().hex}",
+            "metadata": {"shape": list(shape), "dtype": stand_in, "compressor": None}, "create": True}
+    handle = _capi.ArrayHandle()
+    _capi.lib.zarr_open_spec(_capi.ctypes.byref(handle), _capi.to_json(spec))
+    try:
+        extents = (_capi.ctypes.c_uint64 * len(shape))()
+        _capi.lib.zarr_chunk_shape(handle, extents)
+        return tuple(extents)
+    finally:
+        _capi.lib.zarr_close(handle)
+
+
+def _inner_chunks(chosen, shards):
+    """Inner chunks for a shard shape: the chosen ones cut to divide each shard's extent."""
+    inner = []
+    for c, s in zip(chosen, shards):
+        c = max(1, min(c, s))
+        while s % c:
+            c -= 1
+        inner.append(c)
+    return tuple(inner)
+
+
+# -- codecs ------------------------------------------------------------------------
+
+def _one_compressor(compressor, compressors):
+    """v2 has one compressor: zarr-python 3's compressors=[c] means compressor=c."""
+    if compressors in _CHOOSE:
+        return compressor
+    if compressors is None or (not isinstance(compressors, (list, tuple)) and compressors is not None):
+        return compressors
+    if len(compressors) > 1:
+        raise InvalidArgumentError(f"Zarr v2 arrays take one compressor, got {len(compressors)}")
+    return compressors[0] if compressors else None
+
+
+def _v3_codec(codec, new_type):
+    """A codec's v3 form, blosc's typesize and automatic shuffle set from the data type."""
+    config = as_codec(codec).to_dict()
+    if config["name"] == "blosc":
+        settings = config["configuration"]
+        settings.setdefault("typesize", new_type.itemsize)
+        if settings.get("shuffle") in (None, -1):
+            settings["shuffle"] = "bitshuffle" if new_type.itemsize == 1 else "shuffle"
+    return config
+
+
+def _v3_filters(filters):
+    if filters in _CHOOSE or filters is None:
+        return []
+    return [as_codec(f).to_dict() for f in _as_list(filters)]
+
+
+def _v3_serializer(serializer, new_type, endian):
+    if serializer not in _CHOOSE:
+        return as_codec(serializer).to_dict()
+    if new_type.kind:
+        return {"name": "vlen-utf8" if new_type.kind == "string" else "vlen-bytes", "configuration": {}}
+    return {"name": "bytes", "configuration": {"endian": endian} if endian else {}}
+
+
+def _v3_compressors(compressors, new_type):
+    if compressors in _CHOOSE:
+        return [dict(c, configuration=dict(c["configuration"])) for c in V3_DEFAULT_COMPRESSORS]
+    if compressors is None:
+        return []
+    return [_v3_codec(c, new_type) for c in _as_list(compressors)]
+
+
+def _as_list(codecs):
+    return list(codecs) if isinstance(codecs, (list, tuple)) else [codecs]
+
+
+# -- keys, names, fill values --------------------------------------------------------
+
+def _separator_of(chunk_key_encoding):
+    """The separator of zarr-python 3's chunk_key_encoding (dict, tuple or v3 form), or None."""
+    if chunk_key_encoding is None:
+        return None
+    if isinstance(chunk_key_encoding, (tuple, list)):
+        return chunk_key_encoding[1] if len(chunk_key_encoding) > 1 else None
+    configuration = chunk_key_encoding.get("configuration", chunk_key_encoding)
+    return configuration.get("separator")
+
+
+def _v3_key_encoding(chunk_key_encoding, dimension_separator):
+    if chunk_key_encoding is None and dimension_separator is None:
+        return None
+    if isinstance(chunk_key_encoding, (tuple, list)):
+        name = chunk_key_encoding[0]
+    elif chunk_key_encoding is not None:
+        name = chunk_key_encoding.get("name", "default")
+    else:
+        name = "default"
+    separator = _separator_of(chunk_key_encoding) or dimension_separator
+    return {"name": name, "configuration": {"separator": separator or ("/" if name == "default" else ".")}}
+
+
+def _v2_dimension_names(names, ndim):
+    names = list(names)
+    if len(names) != ndim or not all(isinstance(n, str) for n in names):
+        raise InvalidArgumentError(f"dimension_names {names!r} must be {ndim} strings in Zarr v2 "
+                                   "(they are stored as the _ARRAY_DIMENSIONS attribute)")
+    return names
+
+
+def fill_value_json(value, new_type):
+    """A fill value as the JSON both formats take: NaN and infinities as strings, NumPy
+    scalars as numbers, datetimes as integers, complex numbers as [re, im]."""
+    import numpy as np  # here: this module's namespace keeps no NumPy name
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, bytes):
+        import base64
+        return base64.b64encode(value).decode("ascii")
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        return int(value.astype(np.int64))
+    if isinstance(value, (complex, np.complexfloating)):
+        return [_float_json(value.real), _float_json(value.imag)]
+    if isinstance(value, (float, np.floating)):
+        return _float_json(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _float_json(value):
+    value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return value

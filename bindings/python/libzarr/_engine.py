@@ -1,0 +1,295 @@
+"""The one function per kind of selection that calls the C library.
+
+Every read and write of an Array goes through exactly one of these pairs:
+
+    read_region / write_region           zarr_read_region_strided / _write_ (and _vlen)
+    read_step / write_step               -> issue 22: zarr_read_region_step / _write_
+    read_orthogonal / write_orthogonal   -> issue 22: zarr_read_orthogonal / _write_
+    read_points / write_points           -> issue 22: zarr_read_points / _write_
+
+Until the C API has the selection calls of issue 22, the last three are done
+here with region calls, planned so that each stored chunk (each shard, for a
+sharded array) is read at most once per call: the selected indices are grouped
+by chunk, each group's bounding box within its chunk is one region call, and
+the elements are gathered from (or scattered into) that box. An axis whose
+indices form one run is not split, so a slice across many chunks stays one
+call that the library spreads over its threads; boxes of different chunks are
+read on several threads here. Writes that do not cover their box read it first
+and write it back (read-modify-write): elements between the selected ones are
+rewritten with the values they had, so a concurrent writer of those elements
+through *another* handle may lose its change.
+
+Switching to the C calls is a change inside these functions only.
+"""
+import ctypes
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from . import _capi
+from ._capi import lib
+from ._dtypes import STRING
+from .errors import BufferSizeError, CodecError, InvalidArgumentError
+
+_u64_pointer = ctypes.POINTER(ctypes.c_uint64)
+
+
+# -- regions: the C API's calls ------------------------------------------------------
+
+def read_region(array, start, count, out):
+    """Read the region (start, count) into out, an array of shape count with strides >= 0."""
+    if 0 in count or out.size == 0:
+        return
+    with array._using() as handle:
+        if array._vlen_kind:
+            out[...] = _read_vlen(handle, array._vlen_kind, start, count)
+            return
+        lib.zarr_read_region_strided(handle, len(start), _capi.u64_array(start), _capi.u64_array(count),
+                                     _capi.i64_array(out.strides), out.ctypes.data, _byte_extent(out))
+
+
+def write_region(array, start, count, source):
+    """Write source (an array of shape count, any strides) into the region (start, count)."""
+    if 0 in count or source.size == 0:
+        return
+    with array._using() as handle:
+        if array._vlen_kind:
+            _write_vlen(handle, array._vlen_kind, start, count, source)
+            return
+        if any(stride < 0 for stride in source.strides):
+            source = np.ascontiguousarray(source)  # the C API takes elements above the pointer
+        lib.zarr_write_region_strided(handle, len(start), _capi.u64_array(start), _capi.u64_array(count),
+                                      _capi.i64_array(source.strides), source.ctypes.data,
+                                      _byte_extent(source))
+
+
+def _byte_extent(view):
+    """Bytes from a view's first element to the end of its last (strides are not negative)."""
+    if view.size == 0:
+        return 0
+    return sum((length - 1) * stride for length, stride in zip(view.shape, view.strides)) + view.itemsize
+
+
+def _read_vlen(handle, kind, start, count):
+    """A region of variable-length elements as an object array of str or bytes."""
+    elements = int(np.prod(count, dtype=np.uint64))
+    offsets = np.empty(elements + 1, dtype=np.uint64)
+    data = np.empty(0, dtype=np.uint8)
+    needed = ctypes.c_size_t(0)
+    while True:  # size the buffer, then read; again if a writer grew the data between
+        try:
+            lib.zarr_read_region_vlen(handle, len(start), _capi.u64_array(start), _capi.u64_array(count),
+                                      offsets.ctypes.data_as(_u64_pointer), len(offsets), data.ctypes.data,
+                                      data.size, ctypes.byref(needed))
+            break
+        except BufferSizeError:
+            if needed.value <= data.size:
+                raise
+            data = np.empty(needed.value, dtype=np.uint8)
+    raw = data.tobytes()
+    bounds = offsets.tolist()
+    items = [raw[begin:end] for begin, end in zip(bounds, bounds[1:])]
+    if kind == STRING:
+        items = [_decode_utf8(item, start) for item in items]
+    block = np.empty(elements, dtype=object)
+    block[:] = items
+    return block.reshape(count)
+
+
+def _write_vlen(handle, kind, start, count, source):
+    encoded = [_encode_element(kind, item) for item in source.ravel()]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.uint64)
+    np.cumsum([len(item) for item in encoded], out=offsets[1:])
+    data = b"".join(encoded)
+    lib.zarr_write_region_vlen(handle, len(start), _capi.u64_array(start), _capi.u64_array(count),
+                               offsets.ctypes.data_as(_u64_pointer), len(offsets), data, len(data))
+
+
+def _encode_element(kind, item):
+    """One element's bytes: UTF-8 for string arrays, the bytes themselves otherwise."""
+    if kind == STRING:
+        if isinstance(item, str):
+            return item.encode("utf-8")
+        raise InvalidArgumentError(f"elements of a string array must be str, not {item!r}")
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        return bytes(item)
+    raise InvalidArgumentError(f"elements of a bytes array must be bytes, not {item!r}")
+
+
+def _decode_utf8(item, block_start):
+    try:
+        return item.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CodecError(f"a string element of the block at {tuple(block_start)} is not UTF-8: "
+                         f"{exc}") from None
+
+
+# -- steps ----------------------------------------------------------------------------
+
+def read_step(array, start, count, step, out):
+    """count[d] elements along axis d from start[d], every step[d]-th (step >= 1), into out."""
+    read_orthogonal(array, _step_indices(start, count, step), out)
+
+
+def write_step(array, start, count, step, source):
+    """The write counterpart of read_step."""
+    write_orthogonal(array, _step_indices(start, count, step), source)
+
+
+def _step_indices(start, count, step):
+    return [s + k * np.arange(n, dtype=np.int64) for s, n, k in zip(start, count, step)]
+
+
+# -- orthogonal selections --------------------------------------------------------------
+
+class _Axis:
+    """One axis of an orthogonal selection, grouped by stored chunk.
+
+    unique: the distinct indices, ascending (the axis of the *compact* array);
+    order: positions in unique of the asked indices (None when they are unique already);
+    groups: (box start, box count, slice of unique, offsets of the indices in the box or None
+            when they fill it) per chunk touched, or one group for a single run.
+    """
+
+    def __init__(self, indices, chunk):
+        indices = np.asarray(indices, dtype=np.int64)
+        if len(indices) and np.all(indices[1:] > indices[:-1]):
+            self.unique, self.order = indices, None
+        else:
+            self.unique, inverse = np.unique(indices, return_inverse=True)
+            self.order = inverse.reshape(-1)
+        self.groups = list(self._group(self.unique, chunk))
+
+    @staticmethod
+    def _group(unique, chunk):
+        if len(unique) == 0:
+            return
+        if unique[-1] - unique[0] + 1 == len(unique):  # one run: one call, however many chunks
+            yield int(unique[0]), len(unique), slice(0, len(unique)), None
+            return
+        chunk_ids = unique // chunk
+        edges = [0, *(np.flatnonzero(np.diff(chunk_ids)) + 1).tolist(), len(unique)]
+        for begin, end in zip(edges, edges[1:]):
+            members = unique[begin:end]
+            first, span = int(members[0]), int(members[-1] - members[0] + 1)
+            offsets = None if span == len(members) else members - first
+            yield first, span, slice(begin, end), offsets
+
+
+def read_orthogonal(array, indices, out):
+    """Along axis d the indices indices[d] (in bounds, any order, repeats allowed), into out."""
+    axes = [_Axis(ix, chunk) for ix, chunk in zip(indices, array._storage_chunks)]
+    reordered = any(axis.order is not None for axis in axes)
+    compact = np.empty(tuple(len(a.unique) for a in axes), dtype=out.dtype) if reordered else out
+
+    def read_block(block):
+        start, count, where, offsets = block
+        if all(o is None for o in offsets):
+            read_region(array, start, count, compact[where])
+            return
+        box = np.empty(count, dtype=compact.dtype)
+        read_region(array, start, count, box)
+        compact[where] = box[_open_mesh(offsets, count)]
+
+    _run_blocks(read_block, _blocks(axes))
+    if reordered:
+        out[...] = compact[_open_mesh([a.order for a in axes], compact.shape)]
+
+
+def write_orthogonal(array, indices, source):
+    """Write source (of the selection's shape) at the orthogonal selection; among repeated
+    indices the last value wins."""
+    axes = [_Axis(ix, chunk) for ix, chunk in zip(indices, array._storage_chunks)]
+    if any(axis.order is not None for axis in axes):
+        compact = np.empty(tuple(len(a.unique) for a in axes), dtype=source.dtype)
+        compact[_open_mesh([a.order for a in axes], compact.shape)] = source
+    else:
+        compact = source
+
+    def write_block(block):
+        start, count, where, offsets = block
+        if all(o is None for o in offsets):
+            write_region(array, start, count, compact[where])
+            return
+        box = np.empty(count, dtype=compact.dtype)
+        read_region(array, start, count, box)
+        box[_open_mesh(offsets, count)] = compact[where]
+        write_region(array, start, count, box)
+
+    _run_blocks(write_block, _blocks(axes))
+
+
+def _blocks(axes):
+    """(start, count, compact slices, offsets) of each combination of one group per axis."""
+    for combination in itertools.product(*(axis.groups for axis in axes)):
+        yield (tuple(g[0] for g in combination), tuple(g[1] for g in combination),
+               tuple(g[2] for g in combination) + (Ellipsis,), [g[3] for g in combination])
+
+
+def _open_mesh(positions, shape):
+    """np.ix_ of per-axis positions, where None means the whole axis."""
+    return np.ix_(*(np.arange(n) if p is None else p for p, n in zip(positions, shape)))
+
+
+# -- points -----------------------------------------------------------------------------
+
+def _point_groups(coords, chunks):
+    """(indices of the points, box start, box count, offsets in the box) per chunk touched."""
+    if len(coords) == 0:
+        return
+    if coords.shape[1] == 0:  # a 0-d array: its one element
+        yield np.arange(len(coords)), (), (), coords
+        return
+    chunk_ids = coords // np.asarray(chunks, dtype=np.int64)
+    _, labels = np.unique(chunk_ids, axis=0, return_inverse=True)
+    labels = labels.reshape(-1)
+    order = np.argsort(labels, kind="stable")
+    edges = np.flatnonzero(np.diff(labels[order])) + 1
+    for members in np.split(order, edges):
+        points = coords[members]
+        low = points.min(axis=0)
+        count = points.max(axis=0) - low + 1
+        yield members, tuple(low.tolist()), tuple(count.tolist()), points - low
+
+
+def read_points(array, coords, out):
+    """The elements at coords (npoints x ndim, in bounds) into out (npoints elements)."""
+    def read_group(group):
+        members, start, count, offsets = group
+        box = np.empty(count, dtype=out.dtype)
+        read_region(array, start, count, box)
+        out[members] = box[tuple(offsets.T)]
+
+    _run_blocks(read_group, _point_groups(coords, array._storage_chunks))
+
+
+def write_points(array, coords, source):
+    """Write source[i] at coords[i]; where a point repeats, the last value wins."""
+    def write_group(group):
+        members, start, count, offsets = group
+        box = np.empty(count, dtype=source.dtype)
+        covered = len(np.unique(offsets, axis=0)) == box.size
+        if not covered:
+            read_region(array, start, count, box)
+        box[tuple(offsets.T)] = source[members]
+        write_region(array, start, count, box)
+
+    _run_blocks(write_group, _point_groups(coords, array._storage_chunks))
+
+
+# -- running blocks on several threads ---------------------------------------------------
+
+def _run_blocks(work, blocks):
+    """work(block) for every block; on the library's thread count of threads when there are
+    several (each call releases the GIL). The first failure is raised after all finish."""
+    blocks = list(blocks)
+    threads = min(len(blocks), lib.zarr_thread_count())
+    if threads <= 1:
+        for block in blocks:
+            work(block)
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        results = [pool.submit(work, block) for block in blocks]
+    for result in results:
+        result.result()

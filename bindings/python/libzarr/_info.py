@@ -1,0 +1,81 @@
+"""``info``: what zarr_info reports, as a mapping that prints as zarr-python's table."""
+from collections.abc import Mapping
+
+
+class Info(Mapping):
+    """A read-only mapping of facts about a node; ``print(info)`` shows them as a table.
+
+    The mapping holds what the library reports (zarr_info for arrays: shape,
+    chunks, codecs, nbytes, nbytes_stored, chunks_initialized...); the table
+    has the rows zarr-python prints.
+    """
+
+    def __init__(self, facts, rows):
+        self._facts = dict(facts)
+        self._rows = rows
+
+    def __getitem__(self, key):
+        return self._facts[key]
+
+    def __iter__(self):
+        return iter(self._facts)
+
+    def __len__(self):
+        return len(self._facts)
+
+    def __repr__(self):
+        width = max(len(name) for name, _ in self._rows)
+        return "\n".join(f"{name:<{width}} : {value}" for name, value in self._rows)
+
+    __str__ = __repr__
+
+    def _repr_html_(self):
+        cells = "".join(f"<tr><th style='text-align: left'>{name}</th><td style='text-align: left'>"
+                        f"{value}</td></tr>" for name, value in self._rows)
+        return f"<table>{cells}</table>"
+
+
+def human_size(n):
+    """Bytes as zarr-python prints them: 3379344 -> "3379344 (3.2M)"."""
+    if n is None:
+        return "unknown"
+    for scale, suffix in ((2 ** 50, "P"), (2 ** 40, "T"), (2 ** 30, "G"), (2 ** 20, "M"), (2 ** 10, "K")):
+        if n >= scale:
+            return f"{n} ({n / scale:.1f}{suffix})"
+    return str(n)
+
+
+def array_info(array):
+    """The Info of an Array."""
+    facts = array._info_facts()
+    rows = [("Type", "libzarr.Array"), ("Zarr format", facts["zarr_format"]),
+            ("Data type", array.dtype if not array._vlen_kind else f"{array._vlen_kind} (object)"),
+            ("Shape", tuple(facts["shape"])), ("Chunk shape", array.chunks)]
+    if array.shards is not None:
+        rows.append(("Shard shape", array.shards))
+    rows += [("Order", array.order), ("Read-only", array.read_only), ("Store", array.store)]
+    if array.zarr_format == 3:
+        rows += [("Filters", array.filters), ("Serializer", array.serializer),
+                 ("Compressors", array.compressors)]
+    else:
+        rows += [("Filters", array.filters), ("Compressor", array.compressor)]
+    nbytes, stored = facts.get("nbytes"), facts.get("nbytes_stored")
+    rows += [("No. bytes", human_size(nbytes)), ("No. bytes stored", human_size(stored))]
+    if nbytes and stored:
+        rows.append(("Storage ratio", f"{nbytes / stored:.1f}"))
+    if facts.get("chunks_initialized") is not None:
+        rows.append(("Chunks initialized", f"{facts['chunks_initialized']}/{facts['chunks_total']}"))
+    return Info(facts, rows)
+
+
+def group_info(group):
+    """The Info of a Group."""
+    listing = group._listing()
+    arrays = sum(child["kind"] == "array" for child in listing)
+    facts = {"node_type": "group", "zarr_format": group.zarr_format, "name": group.name,
+             "store": str(group.store), "path": group.path, "members": len(listing),
+             "arrays": arrays, "groups": len(listing) - arrays, "attributes": dict(group.attrs)}
+    rows = [("Name", group.name), ("Type", "libzarr.Group"), ("Zarr format", group.zarr_format),
+            ("Read-only", group.read_only), ("Store", group.store), ("No. members", len(listing)),
+            ("No. arrays", arrays), ("No. groups", len(listing) - arrays)]
+    return Info(facts, rows)

@@ -1,0 +1,189 @@
+"""Handles never crash the interpreter: pickling and copying reopen, closed handles refuse use.
+
+The risky operations run in a fresh interpreter (run_isolated), so that a crash
+(a segmentation fault: a negative return code) fails the test instead of the run.
+"""
+import copy
+import gc
+import multiprocessing
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+from conftest import BINDING_ROOT
+
+import libzarr
+
+
+def run_isolated(code, cwd):
+    """Run code in a fresh interpreter that imports this checkout; its stdout."""
+    env = dict(os.environ, PYTHONPATH=BINDING_ROOT)
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture
+def stored(tmp_path):
+    array = libzarr.create(str(tmp_path / "a.zarr"), shape=(6, 4), chunks=(3, 2), dtype="i4", zarr_format=2)
+    array[...] = np.arange(24).reshape(6, 4)
+    return array
+
+
+def test_pickle_is_the_url_mode_and_options_not_the_pointer(stored, tmp_path):
+    opened = libzarr.open_array(stored.url, mode="r", write_empty_chunks=True,
+                                cache_pool={"total_bytes_limit": 1 << 20})
+    reducer, arguments = opened.__reduce__()
+    assert arguments == ("array", stored.url, "", "r", {"write_empty_chunks": True,
+                                                        "cache_pool": {"total_bytes_limit": 1 << 20}}, None)
+    again = pickle.loads(pickle.dumps(opened))
+    assert again.mode == "r" and again.url == stored.url and again._location.options == opened._location.options
+    assert np.array_equal(again[...], np.arange(24).reshape(6, 4))
+
+
+def test_unpickling_after_the_original_is_gone_reopens(tmp_path):
+    printed = run_isolated("""
+        import gc, pickle, libzarr
+        a = libzarr.open("p.zarr", mode="w", shape=(4,), chunks=(2,), dtype="i2")
+        a[...] = [1, 2, 3, 4]
+        g = libzarr.open_group("g.zarr", mode="w")
+        g.create_array("x", shape=(2,), dtype="u1")[...] = [7, 8]
+        data = pickle.dumps((a, g, g["x"]))
+        a.close(); g.close()
+        del a, g
+        gc.collect()
+        a, g, x = pickle.loads(data)
+        print(a[...].tolist(), list(g), x[...].tolist(), a.mode, g.mode)
+        """, tmp_path)
+    assert printed.split() == ["[1,", "2,", "3,", "4]", "['x']", "[7,", "8]", "r+", "r+"]
+
+
+def test_copy_and_deepcopy_reopen_and_outlive_the_original(tmp_path):
+    printed = run_isolated("""
+        import copy, gc, libzarr
+        a = libzarr.open("c.zarr", mode="w", shape=(3,), dtype="f8")
+        a[...] = 1.5
+        shallow, deep = copy.copy(a), copy.deepcopy(a)
+        assert shallow._handle.value != a._handle.value  # a handle of its own
+        del a
+        gc.collect()
+        print(shallow[...].sum(), deep[...].sum())
+        """, tmp_path)
+    assert printed.split() == ["4.5", "4.5"]
+
+
+def test_memory_nodes_refuse_pickling_with_a_type_error_but_copy():
+    array = libzarr.zeros((4,), dtype="i4")
+    assert array.url.startswith("memory://")
+    with pytest.raises(TypeError, match="memory:// store exists in this process only"):
+        pickle.dumps(array)
+    with pytest.raises(TypeError, match="cannot pickle libzarr.Group"):
+        pickle.dumps(libzarr.group())
+    twin = copy.deepcopy(array)  # in this process a memory store can be reopened
+    array[...] = 5
+    assert twin[...].tolist() == [5] * 4
+
+
+def test_a_closed_handle_refuses_every_call(stored):
+    group = libzarr.open_group(os.path.dirname(stored.url), mode="a")
+    stored.close()
+    stored.close()  # twice is fine
+    group.close()
+    calls = [lambda: stored.shape, lambda: stored[0], lambda: stored.__setitem__(0, 1), lambda: stored.attrs["a"],
+             lambda: stored.metadata, lambda: stored.info, lambda: stored.oindex[[0], :], lambda: stored.vindex[[0], [0]],
+             lambda: stored.resize(2, 2), lambda: stored.append(np.zeros((1, 4), "i4")), lambda: stored.fill_value,
+             lambda: stored.nchunks_initialized, lambda: libzarr.create_like("x", stored),
+             lambda: list(group), lambda: group["a.zarr"], lambda: group.attrs.asdict(),
+             lambda: group.create_group("g"), lambda: group.tree()]
+    for call in calls:
+        with pytest.raises(libzarr.InvalidArgumentError, match="is closed"):
+            call()
+    assert "closed" in repr(stored) and "closed" in repr(group)
+
+
+def test_closing_while_other_threads_read_waits_for_them(tmp_path):
+    printed = run_isolated("""
+        import threading, libzarr, numpy as np
+        a = libzarr.open("t.zarr", mode="w", shape=(512, 512), chunks=(64, 64), dtype="f8")
+        a[...] = 1.0
+        outcomes = []
+        def reader():
+            while True:
+                try:
+                    assert a[...].sum() == 512 * 512
+                except libzarr.InvalidArgumentError as error:
+                    outcomes.append("closed" in str(error))
+                    return
+        threads = [threading.Thread(target=reader) for _ in range(4)]
+        for t in threads: t.start()
+        a.close()
+        for t in threads: t.join()
+        print(outcomes)
+        """, tmp_path)
+    assert printed.strip() == "[True, True, True, True]"
+
+
+def test_children_outlive_their_group(tmp_path):
+    root = libzarr.group(str(tmp_path / "g.zarr"))
+    child = root.create_array("a/b", shape=(3,), dtype="i1")
+    root.close()
+    child[...] = [1, 2, 3]
+    assert child[...].tolist() == [1, 2, 3]
+
+
+def test_a_spec_opened_array_pickles_as_its_spec_without_create(tmp_path):
+    spec = {"driver": "zarr3", "kvstore": {"driver": "file", "path": str(tmp_path / "s.zarr")},
+            "metadata": {"shape": [4], "data_type": "int16"}, "create": True}
+    array = libzarr.open_spec(spec)
+    array[...] = [4, 3, 2, 1]
+    again = pickle.loads(pickle.dumps(array))
+    assert again[...].tolist() == [4, 3, 2, 1] and "create" not in again._location.spec
+
+
+def test_a_closed_handle_still_pickles_as_its_url(stored):
+    stored.close()
+    assert pickle.loads(pickle.dumps(stored))[0, :].tolist() == [0, 1, 2, 3]
+
+
+def _row_sum(array_and_row):
+    array, row = array_and_row
+    return int(array[row].sum())
+
+
+def test_multiprocessing_with_spawn_reads_through_pickled_handles(stored):
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        sums = pool.map_async(_row_sum, [(stored, row) for row in range(6)]).get(timeout=120)
+    assert sums == [int(r.sum()) for r in np.arange(24).reshape(6, 4)]
+
+
+def test_garbage_collection_closes_the_handle(tmp_path):
+    array = libzarr.zeros(str(tmp_path / "z.zarr"), (2,))
+    handle = array._handle
+    del array
+    gc.collect()
+    assert handle.value  # the ctypes object itself is untouched; the C handle was closed once
+
+
+def test_threads_share_one_handle(stored):
+    errors = []
+
+    def write(row):
+        try:
+            for _ in range(20):
+                stored[row] = row
+        except Exception as error:  # noqa: BLE001
+            errors.append(error)
+
+    threads = [threading.Thread(target=write, args=(row,)) for row in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and stored[:, 0].tolist() == list(range(6))
