@@ -190,7 +190,7 @@ def read_orthogonal(array, indices, out):
             return
         box = np.empty(count, dtype=compact.dtype)
         read_region(array, start, count, box)
-        compact[where] = box[_open_mesh(offsets, count)]
+        compact[where] = box[_mesh(offsets, count)]
 
     _run_blocks(read_block, _blocks(axes))
     if reordered:
@@ -214,7 +214,7 @@ def write_orthogonal(array, indices, source):
             return
         box = np.empty(count, dtype=compact.dtype)
         read_region(array, start, count, box)
-        box[_open_mesh(offsets, count)] = compact[where]
+        box[_mesh(offsets, count)] = compact[where]
         write_region(array, start, count, box)
 
     _run_blocks(write_block, _blocks(axes))
@@ -225,6 +225,14 @@ def _blocks(axes):
     for combination in itertools.product(*(axis.groups for axis in axes)):
         yield (tuple(g[0] for g in combination), tuple(g[1] for g in combination),
                tuple(g[2] for g in combination) + (Ellipsis,), [g[3] for g in combination])
+
+
+def _mesh(offsets, shape):
+    """The index of the selected elements of a box: slices where an axis is whole, and index
+    arrays, through np.ix_ only when two or more axes need one (one array keeps its place)."""
+    if sum(o is not None for o in offsets) <= 1:
+        return tuple(slice(None) if o is None else o for o in offsets)
+    return _open_mesh(offsets, shape)
 
 
 def _open_mesh(positions, shape):

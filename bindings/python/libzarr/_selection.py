@@ -165,9 +165,17 @@ def plan(key, shape, style="numpy"):
     if style == "basic":
         raise InvalidSelectionError("basic selection takes integers, slices, '...' and None: use "
                                     "get_orthogonal_selection / get_coordinate_selection for arrays")
-    if style == "orthogonal" or (len(arrays) == 1 and np.ndim(items[arrays[0]]) == 1):
+    if style == "orthogonal" or (len(arrays) == 1 and np.ndim(items[arrays[0]]) == 1 and _adjacent(items)):
         return _orthogonal_plan(items, shape)
     return _points_plan(items, shape)
+
+
+def _adjacent(items):
+    """NumPy's rule: integers count as index arrays next to one, and when such indices are
+    separated by a slice or None their axes go first in the result. Adjacent ones keep
+    their place, where orthogonal indexing puts them too."""
+    advanced = [i for i, item in enumerate(items) if item is not None and not isinstance(item, slice)]
+    return advanced == list(range(advanced[0], advanced[-1] + 1))
 
 
 def coordinate_plan(selection, shape):
