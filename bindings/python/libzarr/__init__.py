@@ -21,7 +21,7 @@ from ._api import (
     from_array, full, full_like, group, library_version, migrate, migrate_1to2, ones, ones_like, open, open_array,
     open_consolidated, open_group, open_like, open_spec, set_thread_count, thread_count, zeros, zeros_like)
 from ._array import Array
-from ._convenience import copy, copy_all, load, save, save_array, save_group, tree
+from ._convenience import copy, copy_all, copy_store, load, save, save_array, save_group, tree
 from ._group import Group
 from .codecs import (  # noqa: F401  (numcodecs' names, as zarr-python 2 re-exports them)
     BZ2, JSON, LZ4, LZMA, Adler32, AsType, BitRound, Blosc, Categorize, CRC32, Delta, FixedScaleOffset,
@@ -39,7 +39,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Array", "Group", "open", "open_array", "open_group", "open_consolidated", "open_like", "create",
     "create_array", "create_group", "array", "from_array", "empty", "zeros", "ones", "full", "empty_like",
-    "zeros_like", "ones_like", "full_like", "create_like", "group", "copy", "copy_all", "tree", "save",
+    "zeros_like", "ones_like", "full_like", "create_like", "group", "copy", "copy_all", "copy_store", "tree", "save",
     "save_array", "save_group", "load", "consolidate_metadata", "migrate", "migrate_1to2", "erase", "open_spec",
     "set_thread_count", "thread_count", "library_version", "codecs", "storage", "errors", "sync",
     "DirectoryStore", "NestedDirectoryStore", "ZipStore", "MemoryStore", "TempStore", "FSStore", "LRUStoreCache",

@@ -15,7 +15,7 @@ import os
 from . import _capi
 from ._array import Array
 from ._capi import ArrayHandle, GroupHandle, lib
-from ._creation import array_spec
+from ._creation import array_spec, needs_v2
 from ._group import Group
 from ._handle import Location
 from .errors import ExistsError, InvalidArgumentError, NotFoundError
@@ -93,9 +93,10 @@ def create_group_at(location, attributes=None, zarr_format=None, parent=None):
     return Group(handle, Location(location.store, location.path, "r+", location.options))
 
 
-def format_for_new_node(location, given=None):
+def format_for_new_node(location, given=None, default=3):
     """The format of a node created at location: given, else that of the nearest enclosing
-    group (the library refuses to mix formats in one hierarchy), else 3 (zarr-python 3)."""
+    group (the library refuses to mix formats in one hierarchy), else default (3, as
+    zarr-python 3)."""
     if given is not None:
         return int(given)
     for url in _enclosing_urls(location.url):
@@ -111,7 +112,7 @@ def format_for_new_node(location, given=None):
             return lib.zarr_group_format(handle)
         finally:
             lib.zarr_group_close(handle)
-    return 3
+    return default
 
 
 def _enclosing_urls(url, levels=32):
@@ -175,15 +176,15 @@ def split_keywords(keywords, allowed_options=ARRAY_OPTIONS, function="create"):
     for name, value in keywords.items():
         if name in CREATION_KEYWORDS:
             creation[name] = value
+        elif name in ("zarr_format", "zarr_version"):  # the caller decides: create, or open only it
+            if value is not None:
+                creation["zarr_format"] = value
         elif name in allowed_options:
             options[name] = _option_value(name, value)
         elif name == "synchronizer":
             options.update(value.handle_options() if value is not None else {})
         elif name == "config":
             options.update({k: v for k, v in (value or {}).items() if k == "write_empty_chunks"})
-        elif name == "zarr_version":
-            if value is not None:
-                creation["zarr_format"] = value
         elif name not in IGNORED_KEYWORDS:
             raise TypeError(f"{function}() got an unexpected keyword argument {name!r}")
     return creation, options
@@ -196,8 +197,8 @@ def _option_value(name, value):
 
 
 def _resolve_mode(mode, store):
-    if mode is None:
-        return "r" if store.read_only else "a"
+    if mode is None or (mode == "a" and store.read_only):
+        return "r" if store.read_only else "a"  # a read-only store opens what is there
     if mode not in MODES:
         raise InvalidArgumentError(f"mode must be one of {', '.join(map(repr, MODES))}, not {mode!r}")
     return "w-" if mode == "x" else mode
@@ -309,8 +310,10 @@ def _create(location, zarr_format, creation, overwrite=False, parent=None):
     defaults = location.store._creation_defaults
     for name, value in defaults.items():
         creation.setdefault(name, value)
-    zarr_format = format_for_new_node(location, zarr_format) if parent is None else (
-        zarr_format or parent.zarr_format)
+    if parent is not None:
+        zarr_format = zarr_format or parent.zarr_format
+    else:
+        zarr_format = format_for_new_node(location, zarr_format, 2 if needs_v2(**creation) else 3)
     if zarr_format == 3 and "dimension_separator" in defaults and "chunk_key_encoding" not in creation:
         creation.pop("dimension_separator", None)  # a store's v2 key style, not asked for this array
     spec = array_spec(zarr_format, **creation)
@@ -345,7 +348,7 @@ def create(*args, store=None, path=None, overwrite=False, zarr_format=None, stor
         raise TypeError("create() takes the shape (or the store) as its only positional argument")
     else:
         shape = args[0] if args else kwargs.pop("shape", None)
-    store, path = store_and_path(store, path, storage_options)
+    store, path = store_and_path(store, path, storage_options, "w" if overwrite else None)
     creation, options = split_keywords(kwargs)
     creation["shape"] = shape
     zarr_format = creation.pop("zarr_format", zarr_format)

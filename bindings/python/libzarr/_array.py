@@ -42,6 +42,7 @@ class Array(Handle):
         self._sharded = sharding is not None
 
     _kind = "array"
+    is_view = False  # zarr-python 2: views are astype() here
     _close_handle = staticmethod(lambda handle: lib.zarr_close(handle))
 
     # -- description -------------------------------------------------------------
@@ -251,10 +252,33 @@ class Array(Handle):
         """zarr_info's facts as a mapping, printed as zarr-python's table."""
         return _info.array_info(self)
 
+    def info_items(self):
+        """The rows of ``info`` as (name, value) pairs (zarr-python 2)."""
+        return self.info.items_table()
+
     def info_complete(self):
         """zarr-python 3's info_complete(): the same as ``info`` here (it always counts
         the stored bytes and chunks)."""
         return self.info
+
+    def digest(self, hashname="sha1"):
+        """A hash of the metadata document and the data (equal arrays give equal digests;
+        the value differs from zarr-python's, which hashes the stored bytes)."""
+        import hashlib
+        import json
+        hasher = hashlib.new(hashname)
+        hasher.update(json.dumps(self.metadata, sort_keys=True).encode("utf-8"))
+        for block in self.islice():
+            hasher.update(np.ascontiguousarray(block).tobytes() if not self._vlen_kind else repr(block).encode())
+        return hasher.digest()
+
+    def hexdigest(self, hashname="sha1"):
+        """digest() as hexadecimal text."""
+        return self.digest(hashname).hex()
+
+    def astype(self, dtype):
+        """A read-only view reading the elements converted to dtype (zarr-python 2's astype)."""
+        return _AsTypeView(self, np.dtype(dtype))
 
     def __len__(self):
         if self.ndim == 0:
@@ -460,6 +484,26 @@ class _Indexer:
 
     def __setitem__(self, key, value):
         self._set_selection(key, value)
+
+
+class _AsTypeView:
+    """Array.astype(): reads of the array, converted."""
+
+    is_view = True
+
+    def __init__(self, array, dtype):
+        self._array = array
+        self.dtype = dtype
+        self.shape, self.ndim, self.chunks = array.shape, array.ndim, array.chunks
+
+    def __getitem__(self, key):
+        return np.asarray(self._array[key]).astype(self.dtype)
+
+    def __array__(self, dtype=None, copy=None):
+        return self[...] if dtype is None else self[...].astype(dtype)
+
+    def __len__(self):
+        return len(self._array)
 
 
 class _CallableInt(int):

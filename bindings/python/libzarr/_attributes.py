@@ -38,6 +38,13 @@ class Attributes(MutableMapping):
     def __len__(self):
         return len(self._load())
 
+    def put(self, attributes):
+        """Replace every attribute with those of the dict given (zarr-python 2's put)."""
+        self._store(dict(attributes))
+
+    def refresh(self):
+        """Nothing to do: every read asks the store (zarr-python 2's refresh)."""
+
     def update(self, *args, **kwargs):
         """Change several attributes with a single write."""
         attributes = self._load()

@@ -11,7 +11,8 @@ from .errors import CopyError, NotFoundError
 # -- tree --------------------------------------------------------------------------------
 
 class Tree:
-    """A hierarchy printed as zarr-python prints ``group.tree()``::
+    """A hierarchy (libzarr's, zarr-python's or h5py's) printed as zarr-python prints
+    ``group.tree()``::
 
         /
          └── foo
@@ -20,21 +21,19 @@ class Tree:
     """
 
     def __init__(self, group, level=None):
-        self._lines = [group.name if group.path else "/"]
+        self._lines = [(getattr(group, "name", None) or "/").rstrip("/").split("/")[-1] or "/"]
         self._walk(group, " ", level)
 
     def _walk(self, group, prefix, level):
-        children = group._listing()
-        for number, child in enumerate(children):
-            last = number == len(children) - 1
-            node = group[child["name"]]
-            label = child["name"]
-            if child["kind"] == "array":
-                label += f" {node.shape} {node.dtype}"
+        names = sorted(group.keys())
+        for number, name in enumerate(names):
+            last = number == len(names) - 1
+            node = group[name]
+            label = name if _is_group(node) else f"{name} {tuple(node.shape)} {node.dtype}"
             self._lines.append(f"{prefix}{'└── ' if last else '├── '}{label}")
-            if child["kind"] == "group" and (level is None or level > 1):
+            if _is_group(node) and (level is None or level > 1):
                 self._walk(node, prefix + ("    " if last else "│   "), None if level is None else level - 1)
-            node.close()
+            _close(node)
 
     def __repr__(self):
         return "\n".join(self._lines)
@@ -43,8 +42,14 @@ class Tree:
 
 
 def tree(grp, expand=False, level=None):
-    """grp.tree(): the hierarchy below a group as text."""
-    return grp.tree(expand=expand, level=level)
+    """The hierarchy below a group (libzarr's, zarr-python's or h5py's) as text."""
+    return Tree(grp, level)
+
+
+def _close(node):
+    close = getattr(node, "close", None)
+    if isinstance(node, (Array, Group)) and close:
+        close()
 
 
 # -- save and load ---------------------------------------------------------------------------
@@ -137,42 +142,134 @@ class _Log:
 
 def copy(source, dest, name=None, shallow=False, without_attrs=False, log=None, if_exists="raise",
          dry_run=False, **create_kws):
-    """Copy an array or group (libzarr's, zarr-python's or h5py's) into the group dest.
+    """Copy an array or group (libzarr's, zarr-python's or h5py's) into the group dest
+    (libzarr's, or h5py's).
 
     if_exists: "raise" (CopyError), "replace", "skip" or "skip_initialized"
-    (skip arrays that exist with the same shape and dtype). Returns
-    (copied, skipped, bytes copied) as zarr-python does.
+    (skip arrays that exist with the same shape and dtype). log: a callable, a
+    file name or an open file, given a line per node as zarr-python writes it.
+    Returns (copied, skipped, bytes copied) as zarr-python does.
     """
-    if if_exists not in ("raise", "replace", "skip", "skip_initialized"):
-        raise ValueError(f"if_exists must be 'raise', 'replace', 'skip' or 'skip_initialized', "
-                         f"not {if_exists!r}")
     name = name or _basename(source)
     if not name:
         raise TypeError("copy: source has no name; give name=")
-    writer = _Log(log)
-    try:
-        counts = _copy(source, dest, name, not shallow, without_attrs, writer, if_exists, dry_run, create_kws)
-    finally:
-        writer.close()
-    writer(f"all done: {counts[0]:,} copied, {counts[1]:,} skipped, {counts[2]:,} bytes copied")
-    return counts
+    with _Copier(log, if_exists, dry_run, not shallow, without_attrs, create_kws) as copier:
+        copier.copy(source, dest, name)
+    return copier.counts
 
 
 def copy_all(source, dest, shallow=False, without_attrs=False, log=None, if_exists="raise", dry_run=False,
              **create_kws):
-    """Copy every child of the group source into the group dest (and its attributes)."""
-    totals = [0, 0, 0]
-    writer = _Log(log)
-    try:
-        for key in list(source.keys()):
-            counts = _copy(source[key], dest, key, not shallow, without_attrs, writer, if_exists, dry_run,
-                           create_kws)
-            totals = [a + b for a, b in zip(totals, counts)]
+    """Copy every child of the group source into the group dest (and source's attributes)."""
+    with _Copier(log, if_exists, dry_run, not shallow, without_attrs, create_kws) as copier:
+        for key in sorted(source.keys()):
+            copier.copy(source[key], dest, key)
         if not without_attrs and not dry_run:
             dest.attrs.update(dict(source.attrs))
-    finally:
-        writer.close()
-    return tuple(totals)
+    return copier.counts
+
+
+def copy_store(source, dest, source_path="", dest_path="", excludes=None, includes=None, flags=0,
+               if_exists="raise", dry_run=False, log=None):
+    """Copy the hierarchy at source_path in store source to dest_path in store dest.
+
+    libzarr has no access to raw keys, so this copies node by node (metadata,
+    attributes and data, with the same codecs and chunks) rather than key by
+    key, and counts nodes; excludes / includes are regular expressions matched
+    against the paths of the children. Returns (copied, skipped, bytes copied).
+    """
+    import re
+    excluded = [re.compile(e, flags or 0) for e in ([excludes] if isinstance(excludes, str) else excludes or [])]
+    included = [re.compile(i, flags or 0) for i in ([includes] if isinstance(includes, str) else includes or [])]
+    node = _api.open(source, mode="r", path=source_path or None)
+    parent_path, _, last = dest_path.strip("/").rpartition("/")
+    with _Copier(log, if_exists, dry_run, True, False, {}) as copier:
+        if isinstance(node, Array):
+            copier.copy(node, _api.group(dest, path=parent_path or None), last or _basename(node))
+        else:
+            target = _api.group(dest, path=dest_path or None, zarr_format=node.zarr_format)
+            for key in sorted(node.keys()):
+                if not any(e.search(key) for e in excluded) or any(i.search(key) for i in included):
+                    copier.copy(node[key], target, key)
+            if not dry_run:
+                target.attrs.update(dict(node.attrs))
+    return copier.counts
+
+
+class _Copier:
+    """One copy: its settings, its log and its counts (copied, skipped, bytes)."""
+
+    def __init__(self, log, if_exists, dry_run, deep, without_attrs, create_kws):
+        if if_exists not in ("raise", "replace", "skip", "skip_initialized"):
+            raise ValueError(f"if_exists must be 'raise', 'replace', 'skip' or 'skip_initialized', "
+                             f"not {if_exists!r}")
+        self.log = _Log(log)
+        self.if_exists, self.dry_run, self.deep = if_exists, dry_run, deep
+        self.without_attrs, self.create_kws = without_attrs, create_kws
+        self.totals = [0, 0, 0]
+
+    @property
+    def counts(self):
+        return tuple(self.totals)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, *_):
+        if kind is None:
+            copied, skipped, nbytes = self.totals
+            self.log(f"dry run: {copied:,} copied, {skipped:,} skipped" if self.dry_run else
+                     f"all done: {copied:,} copied, {skipped:,} skipped, {nbytes:,} bytes copied")
+        self.log.close()
+
+    def copy(self, source, dest, name):
+        """Copy source to dest[name]; dest None is a group a dry run did not create."""
+        exists = dest is not None and name in dest
+        existing_is_group = exists and _is_group(dest[name])
+        if _is_group(source):
+            if exists and not existing_is_group and self._skip_or_raise(source, dest, name):
+                return
+            self.log(f"copy {_path_of(source)}")
+            self.totals[0] += 1
+            target = None if self.dry_run else _require_group_in(dest, name, exists and not existing_is_group)
+            if self.dry_run and existing_is_group:
+                target = dest[name]  # nothing is made, but what exists below is checked
+            if target is not None and not self.dry_run and not self.without_attrs:
+                target.attrs.update(dict(source.attrs))
+            if self.deep:
+                for key in sorted(source.keys()):
+                    self.copy(source[key], target, key)
+            return
+        if exists and self._skip_or_raise(source, dest, name):
+            return
+        self.log(f"copy {_path_of(source)} {tuple(source.shape)} {source.dtype}")
+        self.totals[0] += 1
+        if not self.dry_run:
+            self.totals[2] += self._copy_array(source, dest, name, exists)
+
+    def _skip_or_raise(self, source, dest, name):
+        """True when an existing dest[name] is to be skipped; CopyError when it may not be replaced."""
+        if self.if_exists == "raise":
+            raise CopyError(f"an object {name!r} already exists in destination {dest.name!r}")
+        if self.if_exists == "skip" or (self.if_exists == "skip_initialized" and _same_layout(dest[name], source)):
+            shape = "" if _is_group(source) else f" {tuple(source.shape)} {source.dtype}"
+            self.log(f"skip {_path_of(source)}{shape}")
+            self.totals[1] += 1
+            return True
+        return False
+
+    def _copy_array(self, source, dest, name, exists):
+        keywords = _api.like_keywords(source)
+        if not isinstance(source, Array):
+            keywords["fill_value"] = getattr(source, "fill_value", getattr(source, "fillvalue", None))
+            keywords = {k: v for k, v in keywords.items() if v is not None}
+        keywords.update(self.create_kws)
+        target = _create_in(dest, name, exists, keywords)
+        copied = _copy_data(source, target)
+        if not self.without_attrs:
+            target.attrs.update(dict(source.attrs))
+        _close(target)
+        return copied
 
 
 def _basename(node):
@@ -181,67 +278,26 @@ def _basename(node):
 
 
 def _is_group(node):
-    return isinstance(node, Group) or (hasattr(node, "keys") and not hasattr(node, "shape"))
+    return isinstance(node, Group) or (not isinstance(node, Array) and hasattr(node, "keys")
+                                        and not hasattr(node, "shape"))
 
 
-def _copy(source, dest, name, deep, without_attrs, log, if_exists, dry_run, create_kws):
-    exists = name in dest
-    if _is_group(source):
-        return _copy_group(source, dest, name, deep, without_attrs, log, if_exists, dry_run, create_kws, exists)
+def _create_in(dest, name, exists, keywords):
+    """A new array in dest: a libzarr group, or an h5py-like one (create_dataset)."""
+    if isinstance(dest, Group):
+        return dest.create_array(name, overwrite=exists, **keywords)
     if exists:
-        if if_exists == "raise":
-            raise CopyError(f"an object {name!r} already exists in destination {dest.name!r}")
-        if if_exists == "skip" or (if_exists == "skip_initialized" and _same_layout(dest[name], source)):
-            log(f"skip {_path_of(source)} -> {dest.name.rstrip('/')}/{name}")
-            return (0, 1, 0)
-    log(f"copy {_path_of(source)} -> {dest.name.rstrip('/')}/{name}")
-    if dry_run:
-        return (1, 0, 0)
-    keywords = _api.like_keywords(source)
-    if not isinstance(source, Array):
-        keywords["fill_value"] = getattr(source, "fill_value", getattr(source, "fillvalue", None))
-        keywords = {k: v for k, v in keywords.items() if v is not None}
-    keywords.update(create_kws)
-    target = dest.create_array(name, overwrite=exists, **keywords)
-    copied = _copy_data(source, target)
-    if not without_attrs:
-        target.attrs.update(dict(source.attrs))
-    target.close()
-    return (1, 0, copied)
+        del dest[name]
+    keywords = {k: v for k, v in keywords.items() if k in ("shape", "dtype", "chunks", "fill_value")}
+    if "fill_value" in keywords:
+        keywords["fillvalue"] = keywords.pop("fill_value")
+    return dest.create_dataset(name, **keywords)
 
 
-def _copy_group(source, dest, name, deep, without_attrs, log, if_exists, dry_run, create_kws, exists):
-    if exists and not _is_group(dest[name]):
-        if if_exists == "raise":
-            raise CopyError(f"an array {name!r} already exists in destination {dest.name!r}")
-        if if_exists in ("skip", "skip_initialized"):
-            return (0, 1, 0)
-    log(f"copy {_path_of(source)} -> {dest.name.rstrip('/')}/{name}")
-    totals = [1, 0, 0]
-    if dry_run:
-        target = None
-    else:
-        target = dest.require_group(name, overwrite=exists and not _is_group(dest[name]))
-        if not without_attrs:
-            target.attrs.update(dict(source.attrs))
-    if deep:
-        for key in list(source.keys()):
-            if target is None:
-                counts = _copy_dry(source[key], log)
-            else:
-                counts = _copy(source[key], target, key, deep, without_attrs, log, if_exists, dry_run, create_kws)
-            totals = [a + b for a, b in zip(totals, counts)]
-    return tuple(totals)
-
-
-def _copy_dry(node, log):
-    log(f"copy {_path_of(node)}")
-    if _is_group(node):
-        totals = [1, 0, 0]
-        for key in list(node.keys()):
-            totals = [a + b for a, b in zip(totals, _copy_dry(node[key], log))]
-        return tuple(totals)
-    return (1, 0, 0)
+def _require_group_in(dest, name, replace):
+    if replace:
+        del dest[name]
+    return dest.require_group(name)
 
 
 def _path_of(node):
@@ -258,7 +314,7 @@ def _copy_data(source, target):
         target[...] = source[...]
         return target.nbytes
     copied = 0
-    step = target.chunks[0] or 1
+    step = (getattr(target, "chunks", None) or target.shape)[0] or 1
     for start in range(0, target.shape[0], step):
         block = source[start:start + step]
         target[start:start + step] = block
@@ -276,7 +332,8 @@ def move_node(group, source, dest, node_url, dest_url):
     node = group[source]
     try:
         target_group = group.require_group(dest.rsplit("/", 1)[0]) if "/" in dest else group
-        _copy(node, target_group, dest.rsplit("/", 1)[-1], True, False, _Log(None), "raise", False, {})
+        with _Copier(None, "raise", False, True, False, {}) as copier:
+            copier.copy(node, target_group, dest.rsplit("/", 1)[-1])
     finally:
         node.close()
     try:
@@ -285,4 +342,5 @@ def move_node(group, source, dest, node_url, dest_url):
         pass
 
 
-__all__ = ["tree", "save", "save_array", "save_group", "load", "copy", "copy_all", "Tree", "LazyLoader"]
+__all__ = ["tree", "save", "save_array", "save_group", "load", "copy", "copy_all", "copy_store", "Tree",
+           "LazyLoader"]

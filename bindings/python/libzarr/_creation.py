@@ -85,7 +85,8 @@ def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializ
     data_type, endian = new_type.v3()
     inner = normalize_chunks(chunks, shape, new_type)
     if codecs is None:
-        codecs = [*_v3_filters(filters), _v3_serializer(serializer, new_type, endian),
+        before, after = _v3_filters(filters)
+        codecs = [*before, _v3_serializer(serializer, new_type, endian), *after,
                   *_v3_compressors(compressors, new_type)]
     else:
         codecs = [_v3_codec(c, new_type) for c in codecs]
@@ -190,10 +191,26 @@ def _v3_codec(codec, new_type):
     return config
 
 
+# v3 array -> array codecs; other filters of zarr-python 2 (shuffle, packbits, checksums...)
+# work on bytes, so in v3 they follow the serializer, still ahead of the compressors.
+_ARRAY_TO_ARRAY = {"transpose", "numcodecs.delta", "numcodecs.bitround", "numcodecs.fixedscaleoffset",
+                   "numcodecs.quantize", "numcodecs.astype"}
+
+
 def _v3_filters(filters):
+    """(array -> array codecs, bytes -> bytes codecs) of the filters, in their order."""
     if filters in _CHOOSE or filters is None:
-        return []
-    return [as_codec(f).to_dict() for f in _as_list(filters)]
+        return [], []
+    configs = [as_codec(f).to_dict() for f in _as_list(filters)]
+    return ([c for c in configs if c["name"] in _ARRAY_TO_ARRAY],
+            [c for c in configs if c["name"] not in _ARRAY_TO_ARRAY])
+
+
+def needs_v2(dtype=None, object_codec=None, **_):
+    """True when zarr-python's keywords ask for what only Zarr v2 holds (structured types,
+    strings as JSON): a new root is then v2 rather than v3."""
+    codec = None if object_codec is None else as_codec(object_codec).get_config()
+    return NewDataType(dtype, codec).v2_only
 
 
 def _v3_serializer(serializer, new_type, endian):

@@ -116,16 +116,24 @@ class NewDataType:
             return "|O", codec
         return (self.numpy.descr if self.numpy.fields else self.numpy.str), None
 
+    @property
+    def v2_only(self):
+        """Zarr v3 cannot hold it: structured types, and strings stored as JSON."""
+        return (self.numpy is not None and self.numpy.fields is not None) or (
+            self.object_codec is not None and self.object_codec.get("id") == "json2")
+
     def v3(self):
         """(data_type JSON value, endian of the bytes codec or None) of a v3 zarr.json."""
+        if self.v2_only:
+            raise UnsupportedError(f"data type {self.numpy} with object codec {self.object_codec} has no "
+                                   "Zarr v3 form: use zarr_format=2" if self.kind else
+                                   f"structured data type {self.numpy} has no Zarr v3 form: use zarr_format=2")
         if self.kind:
             return ("string" if self.kind == STRING else "bytes"), None
         if self.numpy is None:
             return self.v3_name, None
         dtype = self.numpy
         endian = ("big" if dtype.byteorder == ">" else "little") if dtype.itemsize > 1 else None
-        if dtype.fields:
-            raise UnsupportedError(f"structured data type {dtype} has no Zarr v3 form: use zarr_format=2")
         if dtype.kind in "biufc":
             return dtype.name if dtype.kind != "b" else "bool", endian
         if dtype.kind in "Mm":
@@ -155,4 +163,11 @@ def _kind_of_object_codec(object_codec):
     if object_codec is None:
         raise ValueError("an object array needs an object_codec (e.g. numcodecs.VLenUTF8()), "
                          "or give dtype=str or dtype=bytes")
-    return BYTES if object_codec.get("id") == "vlen-bytes" else STRING
+    codec_id = object_codec.get("id")
+    if codec_id not in _OBJECT_CODECS:
+        raise UnsupportedError(f"object codec {codec_id!r} is not supported: libzarr stores object arrays "
+                               "of str (VLenUTF8, JSON) and of bytes (VLenBytes)")
+    return _OBJECT_CODECS[codec_id]
+
+
+_OBJECT_CODECS = {"vlen-utf8": STRING, "json2": STRING, "vlen-bytes": BYTES}

@@ -85,6 +85,10 @@ class Group(Handle):
         """Facts about the group as a mapping, printed as zarr-python's table."""
         return _info.group_info(self)
 
+    def info_items(self):
+        """The rows of ``info`` as (name, value) pairs (zarr-python 2)."""
+        return self.info.items_table()
+
     def info_complete(self):
         return self.info
 
@@ -234,8 +238,8 @@ class Group(Handle):
 
     def tree(self, expand=False, level=None):
         """The hierarchy below as text, printed as zarr-python prints it."""
-        from ._convenience import Tree
-        return Tree(self, level)
+        from ._convenience import tree
+        return tree(self, expand, level)
 
     # -- creating ------------------------------------------------------------------
 

@@ -23,6 +23,10 @@ class Info(Mapping):
     def __len__(self):
         return len(self._facts)
 
+    def items_table(self):
+        """The table's rows as (name, value) pairs (zarr-python 2's info_items())."""
+        return [(name, str(value)) for name, value in self._rows]
+
     def __repr__(self):
         width = max(len(name) for name, _ in self._rows)
         return "\n".join(f"{name:<{width}} : {value}" for name, value in self._rows)

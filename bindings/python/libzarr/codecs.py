@@ -113,10 +113,13 @@ class Codec:
             other = as_codec(other)
         except (TypeError, ValueError):
             return NotImplemented
-        return (self._v2, self._v3) == (other._v2, other._v3)
+        if self._v2 is not None and other._v2 is not None:
+            return self._v2 == other._v2  # v3 members the v2 form lacks (blosc's typesize) do not count
+        return self._v3 == other._v3
 
     def __hash__(self):
-        return hash(repr(self))
+        import json
+        return hash(json.dumps(self._v2 if self._v2 is not None else self._v3, sort_keys=True, default=str))
 
     def __repr__(self):
         if self._form == "v2":

@@ -59,11 +59,20 @@ class Store:
         merged.update(options or {})
         return merged
 
+    #: Keep one handle open while this object lives (or until close()): the library frees a
+    #: memory store, and writes a zip archive, when the last handle on it closes.
+    _keep_open = False
+
     def _track(self, node):
-        """Called with each node opened through this store (see ZipStore, MemoryStore)."""
+        """Called with each node opened through this store."""
+        if self._keep_open and getattr(self, "_keeper", None) is None:
+            self._keeper = node._reopen(keep_store=False)
 
     def close(self):
-        """Nothing to do for most stores (ZipStore closes its handles here)."""
+        """Release the handle kept open (ZipStore: close every handle, writing the archive)."""
+        keeper, self._keeper = getattr(self, "_keeper", None), None
+        if keeper is not None:
+            keeper.close()
 
     def __enter__(self):
         return self
@@ -132,14 +141,10 @@ class MemoryStore(Store):
     """
 
     shareable = False
+    _keep_open = True
 
     def __init__(self, name=None, read_only=False):
         super().__init__(f"memory://{name or 'libzarr-' + uuid.uuid4().hex}", read_only=read_only)
-        self._keeper = None
-
-    def _track(self, node):
-        if self._keeper is None:
-            self._keeper = node._reopen(keep_store=False)
 
 
 class TempStore(DirectoryStore):
@@ -177,7 +182,10 @@ class ZipStore(Store):
             self._creation_defaults["dimension_separator"] = dimension_separator
         self._nodes = weakref.WeakSet()
 
+    _keep_open = True
+
     def _track(self, node):
+        super()._track(node)
         self._nodes.add(node)
 
     def close(self):
@@ -185,6 +193,7 @@ class ZipStore(Store):
         for node in list(self._nodes):
             node.close()
         self._nodes.clear()
+        super().close()
 
     def flush(self):
         """zarr-python's flush: libzarr writes the archive at close()."""
@@ -281,14 +290,25 @@ def as_store(store, storage_options=None, mode=None):
     if _is_fsspec_map(store):
         return FSStore(store.fs.unstrip_protocol(store.root), **(storage_options or {}))
     if isinstance(store, dict):
-        raise TypeError("a dict cannot be a libzarr store (the library keeps the bytes): "
-                        "use libzarr.storage.MemoryStore() or a 'memory://name' URL")
+        return _memory_store_for_dict(store)
     if not isinstance(store, (str, bytes, os.PathLike)):
         raise TypeError(f"not a store: {store!r} (give a path, a URL or a libzarr.storage store)")
     url = _url_text(store)
     if url.endswith(".zip") and "://" not in url:
-        return ZipStore(url, mode="r" if mode == "r" else "a")
+        return ZipStore(url, mode={"r": "r", "w": "w"}.get(mode, "a"))
     return FSStore(url, read_only=False, **(storage_options or {})) if storage_options else Store(url)
+
+
+def _memory_store_for_dict(mapping):
+    """zarr-python's dict store: an empty dict becomes a new MemoryStore (the library keeps the
+    bytes, so the dict itself stays empty: keep the node, or use MemoryStore())."""
+    if mapping:
+        raise TypeError("a dict holding keys cannot be a libzarr store (the library keeps the bytes "
+                        "itself): use libzarr.storage.MemoryStore() or a 'memory://name' URL")
+    import warnings
+    warnings.warn("libzarr keeps the data of a dict store in a memory store of its own, not in the "
+                  "dict: keep the array or group (or use libzarr.storage.MemoryStore())", stacklevel=4)
+    return MemoryStore()
 
 
 def store_and_path(store, path=None, storage_options=None, mode=None):
