@@ -23,7 +23,7 @@ PACKAGES=(
   # Python binding (bindings/python): its tests, Dask (threads, processes, dask.distributed),
   # the xarray backend, fsspec and aiohttp (zarr-python's HTTP peer in the xarray tests), h5py
   # (a source for copy), and installing it offline with pip
-  python3-pytest python3-dask python3-distributed python3-pip python3-setuptools
+  python3-pytest python3-dask python3-distributed python3-pip python3-setuptools python3-venv
   python3-xarray python3-pandas python3-fsspec python3-aiohttp python3-h5py
   # the MPI example (docs/examples/mpi_slabs.c, tests/mpi): OpenMPI's compiler wrappers and mpirun
   libopenmpi-dev openmpi-bin

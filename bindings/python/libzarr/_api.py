@@ -379,7 +379,7 @@ def create_array(store, *, name=None, shape=None, dtype=None, data=None, overwri
     from data (which is then written unless write_data is False)."""
     if data is not None:
         data = _as_numpy(data)
-        shape, dtype = data.shape, dtype or data.dtype
+        shape, dtype = data.shape, data_dtype(data, dtype, kwargs.get("object_codec"))
     array = create(shape, store=store, path=name, dtype=dtype, overwrite=overwrite, zarr_format=zarr_format,
                    storage_options=storage_options, fill_value=fill_value, **kwargs)
     if data is not None and write_data:
@@ -391,7 +391,7 @@ def array(data, **kwargs):
     """A new array holding data (zarr-python's array): shape and dtype from data."""
     source = data
     data = _as_numpy(data)
-    kwargs.setdefault("dtype", data.dtype)
+    kwargs["dtype"] = data_dtype(data, kwargs.get("dtype"), kwargs.get("object_codec"))
     if "chunks" not in kwargs and getattr(source, "chunks", None) is not None and \
             all(isinstance(c, int) for c in source.chunks):
         kwargs["chunks"] = source.chunks
@@ -413,6 +413,18 @@ def from_array(store, *, data, name=None, chunks="keep", write_data=True, overwr
     if write_data:
         new[...] = _as_numpy(data)
     return new
+
+
+def data_dtype(data, dtype=None, object_codec=None):
+    """The dtype of an array made from data: dtype if given, else the data's; an object array
+    of str (or bytes) only, with no object codec given, is a string (bytes) array."""
+    if dtype is not None:
+        return dtype
+    if data.dtype.kind == "O" and object_codec is None and data.size:
+        for kind in (str, bytes):
+            if all(isinstance(item, kind) for item in data.flat):
+                return kind
+    return data.dtype
 
 
 def _as_numpy(data):

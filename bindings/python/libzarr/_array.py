@@ -215,6 +215,38 @@ class Array(Handle):
         """The last part of the name."""
         return self.name.split("/")[-1]
 
+    @property
+    def store_path(self):
+        """zarr-python 3's StorePath: the store and the path below its root."""
+        from .storage import StorePath
+        return StorePath(self.store, self.path)
+
+    @property
+    def chunk_store(self):
+        """Where the chunks are when they live apart from the metadata (the chunk_store
+        option), else None."""
+        return self._location.options.get("chunk_store")
+
+    @property
+    def write_empty_chunks(self):
+        """Whether chunks equal to the fill value everywhere are stored (default False)."""
+        return bool(self._location.options.get("write_empty_chunks", False))
+
+    synchronizer = None  # the library locks each chunk; see libzarr.sync
+    meta_array = np.empty(())  # results are NumPy arrays
+
+    @classmethod
+    def open(cls, store, **kwargs):
+        """zarr-python 3's Array.open: the array at store."""
+        from ._api import open_array
+        return open_array(store, **kwargs)
+
+    @classmethod
+    def create(cls, store, **kwargs):
+        """zarr-python 3's Array.create: a new array at store (create's keywords)."""
+        from ._api import create
+        return create(store=store, **kwargs)
+
     # -- chunks ------------------------------------------------------------------
 
     @property
@@ -231,6 +263,11 @@ class Array(Handle):
     def nchunks_initialized(self):
         """Number of chunks stored (shards, for a sharded array)."""
         return len(self.stored_chunks()[0])
+
+    @property
+    def initialized(self):
+        """zarr-python 2's old name of nchunks_initialized."""
+        return self.nchunks_initialized
 
     @property
     def nbytes_stored(self):

@@ -1,5 +1,6 @@
 """Group: a Zarr group behind a zarr_group handle, with zarr-python's interface."""
 import ctypes
+from collections.abc import MutableMapping
 
 from . import _api, _capi, _info
 from ._attributes import Attributes
@@ -9,7 +10,7 @@ from .errors import ExistsError, InvalidArgumentError, NotFoundError, ReadOnlyEr
 from .storage import join_path
 
 
-class Group(Handle):
+class Group(Handle, MutableMapping):
     """A Zarr group (v2 or v3) opened through libzarr.
 
     ``g["name"]`` or ``g["sub/name"]`` opens the array or group at a path below
@@ -68,6 +69,25 @@ class Group(Handle):
     def basename(self):
         """The last part of the name."""
         return self.name.split("/")[-1]
+
+    @property
+    def store_path(self):
+        """zarr-python 3's StorePath: the store and the path below its root."""
+        from .storage import StorePath
+        return StorePath(self.store, self.path)
+
+    chunk_store = None
+    synchronizer = None
+
+    @classmethod
+    def open(cls, store, **kwargs):
+        """zarr-python 3's Group.open: the group at store."""
+        return _api.open_group(store, **kwargs)
+
+    @classmethod
+    def from_store(cls, store, *, attributes=None, zarr_format=3, overwrite=False):
+        """zarr-python 3's Group.from_store: a new group at store."""
+        return _api.create_group(store, attributes=attributes, zarr_format=zarr_format, overwrite=overwrite)
 
     @property
     def attrs(self):
@@ -270,6 +290,10 @@ class Group(Handle):
     def require_groups(self, *names):
         return tuple(self.require_group(name) for name in names)
 
+    def create_groups(self, *names, **kwargs):
+        """zarr-python 2's create_groups: create_group for each name."""
+        return tuple(self.create_group(name, **kwargs) for name in names)
+
     def create_array(self, name, metadata=None, *, overwrite=False, data=None, **kwargs):
         """A new array at a path below this group: from zarr-python's keywords (shape, dtype,
         chunks, compressors, shards, ...; data= to create from data and write it), or
@@ -283,7 +307,7 @@ class Group(Handle):
         if data is not None:
             data = _api._as_numpy(data)
             kwargs.setdefault("shape", data.shape)
-            kwargs.setdefault("dtype", data.dtype)
+            kwargs["dtype"] = _api.data_dtype(data, kwargs.get("dtype"), kwargs.get("object_codec"))
         creation, options = _api.split_keywords(kwargs, function="create_array")
         location = self._child(name, "r+")
         location.options.update(options)
@@ -297,6 +321,10 @@ class Group(Handle):
 
     def create_dataset(self, name, **kwargs):
         """zarr-python 2 and h5py's create_dataset: shape= and dtype=, or data=."""
+        return self.create_array(name, **kwargs)
+
+    def create(self, name, **kwargs):
+        """zarr-python 2's Group.create: an array (create_array's keywords)."""
         return self.create_array(name, **kwargs)
 
     def require_dataset(self, name, shape, dtype=None, exact=False, **kwargs):

@@ -131,7 +131,18 @@ class Codec:
         else:
             name = _V3_CLASS_NAMES.get(self._v3["name"], self._v3["name"])
             parameters = self._v3.get("configuration", {})
-        return f"{name}({', '.join(f'{k}={v!r}' for k, v in parameters.items())})"
+        order = _parameter_order(_CLASSES.get(self._v2["id"]) if self._form == "v2" else
+                                 _V3_CLASSES.get(self._v3["name"]))
+        keys = sorted(parameters, key=lambda k: order.index(k) if k in order else len(order))
+        return f"{name}({', '.join(f'{k}={parameters[k]!r}' for k in keys)})"
+
+
+def _parameter_order(cls):
+    """The parameters of a codec class's constructor, in order (numcodecs' repr order)."""
+    if cls is None:
+        return []
+    import inspect
+    return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
 
 
 class _Raw(str):

@@ -1,28 +1,89 @@
-"""The Python examples of docs/bindings-python.md run as written."""
+"""docs/bindings-python.md runs as written: its Python examples in order, each compared with
+the ``output`` block under it, and its install commands."""
+import contextlib
+import doctest
+import io
 import os
 import re
+import shlex
+import shutil
+import subprocess
+import sys
 
 import pytest
-from conftest import SOURCE_ROOT
+from conftest import BINDING_ROOT, SOURCE_ROOT
 
 GUIDE = os.path.join(SOURCE_ROOT, "docs", "bindings-python.md")
+BLOCK = re.compile(r"```(python|output|sh)\n(.*?)```", re.S)
+pytestmark = pytest.mark.skipif(not os.path.exists(GUIDE), reason="docs/ is not beside this checkout")
 
 
-def python_blocks():
-    """The ```python blocks of the guide, in order."""
+def blocks():
+    """(kind, text) of the guide's python, output and sh blocks, in order."""
     with open(GUIDE, encoding="utf-8") as guide:
-        return re.findall(r"```python\n(.*?)```", guide.read(), re.S)
+        return BLOCK.findall(guide.read())
 
 
-@pytest.mark.skipif(not os.path.exists(GUIDE), reason="docs/ is not beside this checkout")
-def test_guide_examples_run_in_order(tmp_path, monkeypatch, capsys):
+def matches(expected, printed):
+    """The printed text is the output block's, where "..." stands for anything on its line."""
+    checker = doctest.OutputChecker()
+    return checker.check_output(expected, printed, doctest.ELLIPSIS)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_guide_examples_run_in_order_and_print_what_it_shows(tmp_path, monkeypatch, with_installed_metadata):
     pytest.importorskip("dask.array")
-    blocks = python_blocks()
-    assert len(blocks) >= 4
+    pytest.importorskip("xarray")
+    pytest.importorskip("distributed")
     monkeypatch.chdir(tmp_path)
     namespace = {}
-    for number, block in enumerate(blocks, start=1):
-        exec(compile(block, f"{GUIDE} python block {number}", "exec"), namespace)
-    printed = capsys.readouterr().out
-    assert "(100, 100) float64 (10, 10)" in printed and "[395. 396. 397. 398. 399.]" in printed
-    assert "['empty', 'labels']" in printed and "-2 ZARR_ERR_NOT_FOUND" in printed
+    printed, compared, ran = None, 0, 0
+    for number, (kind, text) in enumerate(blocks(), start=1):
+        if kind == "python":
+            captured = io.StringIO()
+            with contextlib.redirect_stdout(captured):
+                exec(compile(text, f"{GUIDE} block {number}", "exec"), namespace)
+            printed, ran = captured.getvalue(), ran + 1
+        elif kind == "output":
+            assert printed is not None, f"block {number}: an output block follows no python block"
+            assert matches(text, printed), f"block {number}: the example printed\n{printed}\nnot\n{text}"
+            printed, compared = None, compared + 1
+    assert ran >= 10 and compared >= 10
+
+
+def install_commands():
+    """The commands of the guide's sh blocks that install the package."""
+    return [line for kind, text in blocks() if kind == "sh" for line in text.splitlines()
+            if "pip install" in line or "-m venv" in line]
+
+
+def test_the_install_commands_install_a_package_xarray_finds(tmp_path, with_installed_metadata):
+    pytest.importorskip("xarray")
+    commands = install_commands()
+    assert len(commands) == 3, commands
+    checkout = tmp_path / "checkout"
+    shutil.copytree(BINDING_ROOT, checkout / "bindings" / "python",
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(HOME=str(home), PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_CACHE_DIR="1")
+    for command in commands:
+        words = [os.path.expanduser(w).replace(os.path.expanduser("~"), str(home)) if w.startswith("~") else w
+                 for w in shlex.split(command)]
+        if words[0] == "python3":
+            words[0] = sys.executable  # the interpreter with Debian's packages, whatever PATH says
+        done = subprocess.run(words, cwd=checkout, env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
+    libzarr_root = os.path.dirname(os.path.abspath(__file__))
+    dataset = tmp_path / "d.zarr"
+    probe = ("import xarray as xr, libzarr, sys; g = libzarr.group(sys.argv[1]); "
+             "g.create_array('v', shape=(3,), dtype='i4', dimension_names=['x'])[...] = [1, 2, 3]; "
+             "print(libzarr.__file__); print(xr.open_dataset(sys.argv[1], engine='libzarr').v.values.tolist())")
+    for python, extra in [(home / "venv" / "bin" / "python", {}), (sys.executable, {"PYTHONPATH": str(home / "pylib")})]:
+        done = subprocess.run([str(python), "-c", probe, str(dataset)], cwd=tmp_path, env={**env, **extra},
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        module, values = done.stdout.splitlines()
+        assert str(home) in module and not module.startswith(libzarr_root) and values == "[1, 2, 3]"
+        shutil.rmtree(dataset)
