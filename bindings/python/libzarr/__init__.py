@@ -23,7 +23,7 @@ from ._api import (
 from ._array import Array
 from ._convenience import copy, copy_all, copy_store, load, save, save_array, save_group, tree
 from ._group import Group
-from .codecs import (  # noqa: F401  (numcodecs' names, as zarr-python 2 re-exports them)
+from .codecs import (  # numcodecs' names, as zarr-python 2 re-exports them
     BZ2, JSON, LZ4, LZMA, Adler32, AsType, BitRound, Blosc, Categorize, CRC32, Delta, FixedScaleOffset,
     Fletcher32, GZip, PackBits, Quantize, Shuffle, VLenBytes, VLenUTF8, Zlib, Zstd)
 from .errors import (  # noqa: F401  (re-exported)
@@ -44,6 +44,9 @@ __all__ = [
     "set_thread_count", "thread_count", "library_version", "codecs", "storage", "errors", "sync",
     "DirectoryStore", "NestedDirectoryStore", "ZipStore", "MemoryStore", "TempStore", "FSStore", "LRUStoreCache",
     "ThreadSynchronizer", "ProcessSynchronizer",
+    "Blosc", "Zstd", "Zlib", "GZip", "BZ2", "LZMA", "LZ4", "Delta", "FixedScaleOffset", "Quantize", "BitRound",
+    "AsType", "PackBits", "Categorize", "Shuffle", "CRC32", "Adler32", "Fletcher32", "VLenUTF8", "VLenBytes",
+    "JSON",
     "ZarrError", "InvalidArgumentError", "InvalidSelectionError", "NotFoundError", "ExistsError",
     "InvalidMetadataError", "MetadataError", "UnsupportedError", "CodecError", "StoreError", "OutOfBoundsError",
     "ReadOnlyError", "NoMemoryError", "BufferSizeError", "InternalError", "CopyError",

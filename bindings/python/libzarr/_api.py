@@ -18,7 +18,7 @@ from ._capi import ArrayHandle, GroupHandle, lib
 from ._creation import array_spec, needs_v2
 from ._group import Group
 from ._handle import Location
-from .errors import ExistsError, InvalidArgumentError, NotFoundError
+from .errors import InvalidArgumentError, NotFoundError
 from .storage import Store, is_store_like, join_url, store_and_path
 
 MODES = ("r", "r+", "a", "w", "w-", "x")

@@ -7,7 +7,6 @@ from ._attributes import Attributes
 from ._capi import ArrayHandle, GroupHandle, lib
 from ._handle import Handle
 from .errors import ExistsError, InvalidArgumentError, NotFoundError, ReadOnlyError
-from .storage import join_path
 
 
 class Group(Handle, MutableMapping):

@@ -11,6 +11,7 @@ Wherever an array takes a codec, a numcodecs object, a zarr-python 3 codec,
 one of these, or a dict in either form will do.
 """
 import ctypes as _ctypes
+import threading as _threading
 
 from . import _capi
 
@@ -26,6 +27,7 @@ __all__ = [
     "VLenUTF8Codec", "VLenBytesCodec",
 ]
 
+_CODEC_LOCK = _threading.Lock()
 # v2 ids whose v3 form is a core codec rather than "numcodecs.<id>".
 _CORE_V3 = {"blosc", "gzip", "zstd", "crc32c", "vlen-utf8", "vlen-bytes"}
 # v3 codecs with no v2 form (they are what v2 metadata spells as dtype, order, chunks).
@@ -63,12 +65,14 @@ class Codec:
     # -- running it on buffers ----------------------------------------------
 
     def _codec(self):
-        if self._handle is None:
-            handle = _capi.CodecHandle()
-            config = self._v2 if self._v2 is not None else self.to_dict()
-            _capi.lib.zarr_codec_create(_ctypes.byref(handle), _capi.to_json(config))
-            self._handle = handle
-        return self._handle
+        """The C codec, made on first use (once, whatever threads ask at the same time)."""
+        with _CODEC_LOCK:
+            if self._handle is None:
+                handle = _capi.CodecHandle()
+                config = self._v2 if self._v2 is not None else self.to_dict()
+                _capi.lib.zarr_codec_create(_ctypes.byref(handle), _capi.to_json(config))
+                self._handle = handle
+            return self._handle
 
     def encode(self, buf):
         """The encoded bytes of buf (any object with the buffer protocol)."""

@@ -296,7 +296,10 @@ def as_store(store, storage_options=None, mode=None):
     url = _url_text(store)
     if url.endswith(".zip") and "://" not in url:
         return ZipStore(url, mode={"r": "r", "w": "w"}.get(mode, "a"))
-    return FSStore(url, read_only=False, **(storage_options or {})) if storage_options else Store(url)
+    read_only = url.startswith(("http://", "https://"))  # the library reads HTTP only
+    if storage_options:
+        return FSStore(url, read_only=read_only, **storage_options)
+    return Store(url, read_only=read_only)
 
 
 def _memory_store_for_dict(mapping):

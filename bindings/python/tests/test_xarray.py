@@ -172,6 +172,7 @@ def test_a_consolidated_dataset_over_http_on_127_0_0_1(written):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/{os.path.basename(written)}"
+        assert libzarr.open(url).read_only  # an HTTP store opens read-only by default
         ours = xr.open_dataset(url, engine="libzarr")  # groups over HTTP: through consolidated metadata
         theirs = xr.open_dataset(url, engine="zarr")
         xr.testing.assert_identical(ours.load(), theirs.load())
