@@ -67,8 +67,9 @@ def array_info(array):
     rows += [("No. bytes", human_size(nbytes)), ("No. bytes stored", human_size(stored))]
     if nbytes and stored:
         rows.append(("Storage ratio", f"{nbytes / stored:.1f}"))
-    if facts.get("chunks_initialized") is not None:
-        rows.append(("Chunks initialized", f"{facts['chunks_initialized']}/{facts['chunks_total']}"))
+    if facts.get("chunks_initialized") is not None:  # the library counts stored keys: shards when sharded
+        label = "Shards initialized" if array.shards is not None else "Chunks initialized"
+        rows.append((label, f"{facts['chunks_initialized']}/{facts['chunks_total']}"))
     return Info(facts, rows)
 
 

@@ -121,6 +121,7 @@ def test_v3_keywords_as_create_array_takes_them():
     assert stored["fill_value"] == 3 and stored["dimension_names"] == ["t", None]
     assert stored["attributes"] == {"a": 1} and stored["chunk_key_encoding"]["configuration"]["separator"] == "."
     assert array.chunks == (4, 3) and array.shards == (8, 9) and array.cdata_shape == (4, 3)
+    assert "Shard shape        : (8, 9)" in str(array.info) and "Shards initialized : 0/2" in str(array.info)
     assert array.serializer == zarr.codecs.BytesCodec("big") and array.filters[0].to_dict()["name"] == "numcodecs.delta"
     array[...] = np.arange(16 * 9).reshape(16, 9)
     assert np.array_equal(zarr.open("a.zarr", mode="r")[...], np.arange(16 * 9).reshape(16, 9))
