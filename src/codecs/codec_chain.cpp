@@ -2,17 +2,20 @@
 
 #include <cstring>
 
+#include "core/checked_math.h"
 #include "core/error.h"
 
 namespace zarr {
 
-uint64_t ArrayRepr::elements() const {
-  uint64_t n = 1;
-  for (uint64_t e : shape) n *= e;  // chunk shapes were checked against overflow at parse time
-  return n;
-}
+// Chunk shapes were checked at parse time (validate_layout): these never fail
+// for an array's chunks.
+uint64_t ArrayRepr::elements() const { return checked_product(shape, "chunk shape", ZARR_ERR_INVALID_METADATA); }
 
-size_t ArrayRepr::byte_size() const { return static_cast<size_t>(elements()) * dtype.item_size(); }
+size_t ArrayRepr::byte_size() const {
+  const std::optional<size_t> bytes = byte_count(elements(), dtype.item_size());
+  if (!bytes) fail(ZARR_ERR_INVALID_METADATA, "chunk shape: one chunk's byte size overflows");
+  return *bytes;
+}
 
 bool ArrayToBytesCodec::partial_decode(const RangeReader&, const ArrayRepr&, const std::vector<uint64_t>&,
                                        const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&,

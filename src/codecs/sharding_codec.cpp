@@ -13,6 +13,7 @@
 #include "codecs/v3_codecs.h"
 #include "codecs/vlen_codecs.h"
 #include "concurrency/thread_pool.h"
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/strided_copy.h"
@@ -87,6 +88,24 @@ size_t float_component_size(const DataType& t) {
   }
 }
 
+// Inner chunks per shard along each dimension (the inner shape divides the
+// shard's), and their count. Each shard read holds its whole index (16 bytes
+// per inner chunk), and opening the array encodes it twice: a bound keeps
+// hostile metadata from costing gigabytes before any data is read.
+std::vector<uint64_t> inner_grid(const std::vector<uint64_t>& shard, const std::vector<uint64_t>& inner,
+                                 const std::string& where, uint64_t* count = nullptr) {
+  const std::vector<uint64_t> grid = ceil_div(shard, inner);
+  const std::string field = where + ": field 'chunk_shape'";
+  const uint64_t n = checked_product(grid, field + ": inner chunks per shard", ZARR_ERR_INVALID_METADATA);
+  if (n > kMaxInnerChunks) {
+    fail(ZARR_ERR_INVALID_METADATA, field + ": " + std::to_string(n) +
+                                        " inner chunks per shard make an index too large to hold (at most " +
+                                        std::to_string(kMaxInnerChunks) + ", a 64 MiB index)");
+  }
+  if (count) *count = n;
+  return grid;
+}
+
 }  // namespace
 
 struct ShardingCodec::Overlap {
@@ -104,19 +123,7 @@ ShardingCodec::ShardingCodec(ArrayRepr shard, std::vector<uint64_t> inner_shape,
       inner_(std::move(inner)),
       index_(std::move(index)),
       index_at_end_(index_at_end) {
-  grid_.resize(inner_shape_.size());
-  for (size_t d = 0; d < grid_.size(); ++d) {
-    grid_[d] = shard_.shape[d] / inner_shape_[d];
-    n_inner_ *= grid_[d];  // at most the shard's element count: no overflow
-  }
-  // Each shard read holds its whole index (16 bytes per inner chunk), and
-  // opening the array encodes it twice below: a bound keeps hostile
-  // metadata from costing gigabytes before any data is read.
-  if (n_inner_ > kMaxInnerChunks) {
-    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape': " + std::to_string(n_inner_) +
-                                        " inner chunks per shard make an index too large to hold (at most " +
-                                        std::to_string(kMaxInnerChunks) + ", a 64 MiB index)");
-  }
+  grid_ = inner_grid(shard_.shape, inner_shape_, where, &n_inner_);
   // The index's encoded size, and a check that it does not depend on the
   // entries (compressors would break reading the index by its size).
   std::vector<uint64_t> probe(2 * n_inner_, kEmpty);
@@ -187,6 +194,8 @@ void ShardingCodec::for_each_overlap(const std::vector<uint64_t>& start, const s
     bool whole = true;
     for (size_t d = 0; d < nd; ++d) {
       linear = linear * grid_[d] + c[d];
+      // The inner shape divides the shard's: origin + inner_shape_[d] is
+      // within the shard, and so is the box (checked by the callers).
       const uint64_t origin = c[d] * inner_shape_[d];
       const uint64_t lo = std::max(start[d], origin);
       const uint64_t hi = std::min(start[d] + count[d], origin + inner_shape_[d]);
@@ -495,7 +504,7 @@ std::vector<ShardingCodec::Overlap> ShardingCodec::box_overlaps(const ArrayRepr&
     fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box rank does not match the shard's"));
   }
   for (size_t d = 0; d < count.size(); ++d) {
-    if (chunk_offset[d] > shard_.shape[d] || count[d] > shard_.shape[d] - chunk_offset[d]) {
+    if (!run_inside(chunk_offset[d], count[d], shard_.shape[d])) {
       fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box ") + list_text(chunk_offset) + " + " +
                                   list_text(count) + " is outside the shard " + list_text(shard_.shape));
     }
@@ -713,8 +722,7 @@ std::shared_ptr<const ArrayToBytesCodec> make_sharding_codec(const rapidjson::Va
   }
 
   // The index: uint64 (offset, nbytes) pairs, shape = chunks per shard + [2].
-  std::vector<uint64_t> index_shape;
-  for (size_t d = 0; d < inner_shape.size(); ++d) index_shape.push_back(decoded.shape[d] / inner_shape[d]);
+  std::vector<uint64_t> index_shape = inner_grid(decoded.shape, inner_shape, where);
   index_shape.push_back(2);
   const ArrayRepr index_repr{index_shape, *DataType::from_v3_name("uint64"), Bytes(8, 0xff)};
   rapidjson::Document index_defaults;

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "concurrency/thread_pool.h"
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "core/json.h"
@@ -315,7 +316,7 @@ void Array::require_writable(const char* operation) const {
 void Array::check_bounds(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count) const {
   const std::string where = "array " + describe_node(*store_, path_);
   for (size_t d = 0; d < ndim(); ++d) {
-    if (count[d] > meta_.shape[d] || start[d] > meta_.shape[d] - count[d]) {
+    if (!run_inside(start[d], count[d], meta_.shape[d])) {
       fail(ZARR_ERR_OUT_OF_BOUNDS, where + ": region start " + shape_text(start) + " count " + shape_text(count) +
                                        " lies outside shape " + shape_text(meta_.shape) + " on dimension " +
                                        std::to_string(d));
@@ -827,14 +828,15 @@ void Array::erase_chunks_outside(const std::vector<uint64_t>& shape) {
 void Array::resize(const std::vector<uint64_t>& new_shape) {
   require_writable("resize");
   std::unique_lock lock(shape_mutex_);
-  ArrayMetadata resized = meta_;
-  resized.shape = new_shape;
-  validate_layout(resized, "new shape " + shape_text(new_shape));
-  std::swap(meta_.shape, resized.shape);
+  // A shape that cannot be represented is refused before anything changes.
+  validate_shape(new_shape, meta_.dtype, "array " + describe_node(*store_, path_) + ": new shape " + shape_text(new_shape),
+                 ZARR_ERR_INVALID_ARGUMENT);
+  std::vector<uint64_t> old_shape = meta_.shape;
+  meta_.shape = new_shape;
   try {
     write_metadata();
   } catch (...) {
-    std::swap(meta_.shape, resized.shape);
+    meta_.shape = std::move(old_shape);
     throw;
   }
   erase_chunks_outside(new_shape);
@@ -857,18 +859,21 @@ void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* 
     }
   }
   std::vector<uint64_t> grown = old_shape;
-  if (count[axis] > UINT64_MAX - grown[axis]) {
+  const std::optional<uint64_t> grown_extent = checked_add(grown[axis], count[axis]);
+  if (!grown_extent) {
     fail(ZARR_ERR_INVALID_ARGUMENT, where + std::to_string(count[axis]) + " more along axis " + std::to_string(axis) +
                                         " would take the shape " + shape_text(old_shape) + " past 2^64 - 1");
   }
-  grown[axis] += count[axis];
-  // Check the buffer before changing anything, so a bad call leaves no trace.
+  grown[axis] = *grown_extent;
+  // Check the buffer and the new shape before changing anything, so a bad
+  // call leaves no trace.
   const std::optional<size_t> bytes =
       byte_count(checked_product(count, "append count", ZARR_ERR_INVALID_ARGUMENT), item_size());
   if (bytes != nbytes) {
     fail(ZARR_ERR_BUFFER_SIZE, where + "buffer is " + std::to_string(nbytes) + " bytes but " + shape_text(count) +
                                    " items need " + byte_count_text(bytes));
   }
+  validate_shape(grown, meta_.dtype, where + "new shape " + shape_text(grown), ZARR_ERR_INVALID_ARGUMENT);
   resize(grown);
   std::vector<uint64_t> start(old_shape.size(), 0);
   start[axis] = old_shape[axis];

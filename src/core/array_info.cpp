@@ -5,6 +5,7 @@
 
 #include "codecs/sharding_codec.h"
 #include "core/array.h"
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "core/json.h"
@@ -36,37 +37,35 @@ void copy_member(JsonWriter& w, const rapidjson::Value& doc, const char* name) {
   }
 }
 
-uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks) {
-  uint64_t n = 1;
-  for (size_t d = 0; d < shape.size(); ++d) n *= chunks[d] ? (shape[d] + chunks[d] - 1) / chunks[d] : 0;
-  return n;
-}
-
 }  // namespace
 
 static bool is_metadata_key(const std::string& key) {
   return key == ".zarray" || key == ".zattrs" || key == "zarr.json" || key == "meta" || key == "attrs";
 }
 
-static bool inside_grid(const std::vector<uint64_t>& coords, const std::vector<uint64_t>& shape,
-                 const std::vector<uint64_t>& chunks) {
-  for (size_t d = 0; d < coords.size(); ++d) {
-    if (chunks[d] == 0 || coords[d] >= (shape[d] + chunks[d] - 1) / chunks[d]) return false;
+// Adds the stored size of `key` to `total`. A store whose sizes add up past
+// 2^64 - 1 bytes is reporting nonsense (a hostile server's listing): an error
+// rather than a wrapped figure.
+static void add_stored_size(uint64_t& total, const Store& store, const std::string& key) {
+  const std::optional<uint64_t> sum = checked_add<uint64_t>(total, store.value_size(key).value_or(0));
+  if (!sum) {
+    fail(ZARR_ERR_IO, "the sizes " + describe_node(store, "") + " gives for its keys add up past 2^64 - 1 bytes "
+                      "(at key '" + key + "')");
   }
-  return true;
+  total = *sum;
 }
 
 std::optional<Array::StoredKeys> Array::stored_keys(bool with_sizes) const {
   const bool separate = chunk_store_ != store_;
   if (!chunk_store_->listable() || (separate && !store_->listable())) return std::nullopt;
   const std::string prefix = chunk_path_.empty() ? "" : chunk_path_ + "/";
-  const std::vector<uint64_t> current_shape = shape();
+  const ChunkGrid grid(shape(), meta_.chunks);
   StoredKeys keys;
   std::vector<uint64_t> coords;
   for (const std::string& key : chunk_store_->list_prefix(prefix)) {
     const std::string local = key.substr(prefix.size());
-    if (with_sizes) keys.nbytes += chunk_store_->value_size(key).value_or(0);
-    if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords) && inside_grid(coords, current_shape, meta_.chunks)) {
+    if (with_sizes) add_stored_size(keys.nbytes, *chunk_store_, key);
+    if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords) && grid.contains_chunk(coords)) {
       keys.chunks.push_back(coords);
     } else if (!is_metadata_key(local)) {
       keys.stray.push_back(local);
@@ -76,7 +75,7 @@ std::optional<Array::StoredKeys> Array::stored_keys(bool with_sizes) const {
     // The metadata keys, in their own store, count toward the bytes stored.
     const std::string meta_prefix = path_.empty() ? "" : path_ + "/";
     for (const std::string& key : store_->list_prefix(meta_prefix)) {
-      if (is_metadata_key(key.substr(meta_prefix.size()))) keys.nbytes += store_->value_size(key).value_or(0);
+      if (is_metadata_key(key.substr(meta_prefix.size()))) add_stored_size(keys.nbytes, *store_, key);
     }
   }
   return keys;
@@ -162,16 +161,18 @@ std::string Array::info_json() const {
   if (variable_length_) {
     w.Null();
   } else {
-    uint64_t elements = 1;
-    for (uint64_t e : current_shape) elements *= e;  // checked against overflow at parse time
-    w.Uint64(elements * meta_.dtype.item_size());
+    // Both fit: validate_shape refuses shapes whose byte size would not.
+    const uint64_t elements = checked_product(current_shape, "shape", ZARR_ERR_INVALID_METADATA);
+    const std::optional<uint64_t> nbytes = checked_mul<uint64_t>(elements, meta_.dtype.item_size());
+    if (!nbytes) fail(ZARR_ERR_INVALID_METADATA, "shape: byte size overflows 64 bits");
+    w.Uint64(*nbytes);
   }
   w.Key("nbytes_stored");
   stored.nbytes_stored ? static_cast<void>(w.Uint64(*stored.nbytes_stored)) : static_cast<void>(w.Null());
   w.Key("chunks_initialized");
   stored.chunks_initialized ? static_cast<void>(w.Uint64(*stored.chunks_initialized)) : static_cast<void>(w.Null());
   w.Key("chunks_total");
-  w.Uint64(chunk_count(current_shape, meta_.chunks));
+  w.Uint64(ChunkGrid(current_shape, meta_.chunks).chunk_count());
   w.Key("store");
   w.String(store_->describe().c_str());
   w.Key("path");

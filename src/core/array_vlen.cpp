@@ -6,6 +6,7 @@
 
 #include "codecs/vlen_codecs.h"
 #include "core/array.h"
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "grid/chunk_grid.h"
@@ -24,10 +25,11 @@ std::string text(const std::vector<uint64_t>& v) {
 // more than that (a count of 2^64 - 1 elements has no such size).
 uint64_t region_elements(const std::string& where, const std::vector<uint64_t>& count, size_t n_offsets) {
   const uint64_t n = checked_product(count, "region", ZARR_ERR_INVALID_ARGUMENT);
-  if (n == UINT64_MAX || n_offsets != n + 1) {
+  const std::optional<uint64_t> needed = checked_add<uint64_t>(n, 1);
+  if (needed != n_offsets) {
     fail(ZARR_ERR_BUFFER_SIZE, where + ": offsets holds " + std::to_string(n_offsets) + " entries, region " +
                                    text(count) + " needs " +
-                                   (n == UINT64_MAX ? "more than " + std::to_string(n) : std::to_string(n + 1)));
+                                   (needed ? std::to_string(*needed) : "more than " + std::to_string(n)));
   }
   return n;
 }

@@ -29,7 +29,7 @@ void ChunkCache::put(const std::string& key, Entry chunk, uint64_t generation, s
   if (bytes > byte_limit_ || generation != generation_) return;
   auto existing = slots_.find(key);
   if (existing != slots_.end()) drop(existing);
-  while (bytes_used_ + bytes > byte_limit_) drop(slots_.find(uses_.back()));
+  while (bytes > byte_limit_ - bytes_used_) drop(slots_.find(uses_.back()));  // bytes_used_ <= byte_limit_: no wrap
   uses_.push_front(key);
   slots_.emplace(key, Slot{std::move(chunk), std::move(version), bytes, uses_.begin()});
   bytes_used_ += bytes;

@@ -1,8 +1,8 @@
 #include "core/field_array.h"
 
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/strided_copy.h"
-#include "grid/chunk_grid.h"
 
 namespace zarr {
 
@@ -39,7 +39,7 @@ std::vector<int64_t> FieldArray::check_region(const std::vector<uint64_t>& start
                                               size_t nbytes, const int64_t* strides) const {
   const std::vector<uint64_t> s = shape();
   for (size_t d = 0; d < s.size(); ++d) {
-    if (count[d] > s[d] || start[d] > s[d] - count[d]) {
+    if (!run_inside(start[d], count[d], s[d])) {
       fail(ZARR_ERR_OUT_OF_BOUNDS, "field '" + field_.name + "': region lies outside its shape on dimension " +
                                        std::to_string(d));
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "concurrency/thread_pool.h"
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "core/json.h"
@@ -351,7 +352,11 @@ void parse_domain(const Value& v, SpecRequest& spec) {
       }
     } else if (name == "inclusive_max") {
       std::vector<uint64_t> shape = domain_bounds(it->value, full);
-      for (uint64_t& extent : shape) ++extent;
+      for (uint64_t& extent : shape) {
+        const std::optional<uint64_t> past_max = checked_add<uint64_t>(extent, 1);
+        if (!past_max) invalid("'" + full + "': " + std::to_string(extent) + " makes an extent past 2^64 - 1");
+        extent = *past_max;
+      }
       set_shape(spec, shape, full);
     } else {  // exclusive_max, shape
       set_shape(spec, domain_bounds(it->value, full), full);

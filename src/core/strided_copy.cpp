@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+
+#include "core/checked_math.h"
+#include "core/error.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -12,17 +16,20 @@ namespace zarr {
 namespace {
 
 // Drop extent-1 dimensions and merge neighbours that are contiguous in both
-// buffers (outer stride == inner stride * inner count), innermost last.
+// buffers (outer stride == inner stride * inner count), innermost last. An
+// empty box has no dimensions to walk (its strides may be saturated).
 std::vector<Dim> simplify(const std::vector<uint64_t>& count, const std::vector<int64_t>& src,
                           const std::vector<int64_t>& dst) {
   std::vector<Dim> dims;
+  if (std::find(count.begin(), count.end(), 0) != count.end()) return dims;
   for (size_t d = 0; d < count.size(); ++d) {
     if (count[d] == 1) continue;
     Dim next{count[d], src[d], dst[d]};
     if (!dims.empty()) {
       Dim& outer = dims.back();
-      const int64_t n = static_cast<int64_t>(next.count);
-      if (outer.src_stride == next.src_stride * n && outer.dst_stride == next.dst_stride * n) {
+      if (outer.src_stride == checked_mul(next.src_stride, next.count) &&
+          outer.dst_stride == checked_mul(next.dst_stride, next.count)) {
+        // The merged count is at most the box's element count.
         outer = Dim{outer.count * next.count, next.src_stride, next.dst_stride};
         continue;
       }
@@ -130,24 +137,44 @@ void PieceScatter::put(const uint8_t* data, uint64_t offset, size_t n) {
 
 void PieceScatter::finish() const { finish_stores(stores_); }
 
-std::vector<int64_t> c_order_strides(const std::vector<uint64_t>& shape, size_t item_size) {
+namespace {
+
+// Byte strides of a contiguous box whose dimensions are taken innermost
+// first in `order`. Strides are signed 64-bit byte offsets: every box a
+// caller addresses has been checked to fit in a buffer (kMaxBufferBytes), so
+// a stride that does not fit is a bug, except in a box with a zero extent,
+// through whose strides nothing is ever addressed (a region [0, 2^62, 4]):
+// those saturate.
+std::vector<int64_t> contiguous_strides(const std::vector<uint64_t>& shape, size_t item_size,
+                                        const std::vector<size_t>& order) {
+  const bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
   std::vector<int64_t> strides(shape.size());
   int64_t s = static_cast<int64_t>(item_size);
-  for (size_t d = shape.size(); d-- > 0;) {
-    strides[d] = s;
-    s *= static_cast<int64_t>(shape[d]);
+  for (size_t k = 0; k < order.size(); ++k) {
+    strides[order[k]] = s;
+    if (k + 1 == order.size()) break;  // the whole box's size is no stride
+    const std::optional<int64_t> next = checked_mul(s, shape[order[k]]);
+    if (!next && !empty) {
+      fail(ZARR_ERR_INTERNAL, "the byte strides of a box of " + std::to_string(shape.size()) + " dimensions of " +
+                                  std::to_string(item_size) + "-byte items do not fit in 64 bits");
+    }
+    s = next.value_or(INT64_MAX);
   }
   return strides;
 }
 
+}  // namespace
+
+std::vector<int64_t> c_order_strides(const std::vector<uint64_t>& shape, size_t item_size) {
+  std::vector<size_t> order(shape.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = order.size() - 1 - k;  // last dimension fastest
+  return contiguous_strides(shape, item_size, order);
+}
+
 std::vector<int64_t> f_order_strides(const std::vector<uint64_t>& shape, size_t item_size) {
-  std::vector<int64_t> strides(shape.size());
-  int64_t s = static_cast<int64_t>(item_size);
-  for (size_t d = 0; d < shape.size(); ++d) {
-    strides[d] = s;
-    s *= static_cast<int64_t>(shape[d]);
-  }
-  return strides;
+  std::vector<size_t> order(shape.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;  // first dimension fastest
+  return contiguous_strides(shape, item_size, order);
 }
 
 int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_t>& strides) {
@@ -205,17 +232,19 @@ bool strided_extent(const std::vector<uint64_t>& count, size_t item_size,
   for (uint64_t c : count) {
     if (c == 0) return true;
   }
-  // 128-bit sums so hostile strides or counts cannot wrap around.
-  __int128 low = 0, high = 0;
+  // Exact checked sums, so hostile strides or counts cannot wrap around.
+  int64_t low = 0, high = 0;
   for (size_t d = 0; d < count.size(); ++d) {
-    __int128 span = static_cast<__int128>(strides[d]) * static_cast<__int128>(count[d] - 1);
-    if (span < 0) low += span; else high += span;
-    if (low < INT64_MIN || high > INT64_MAX) return false;
+    const std::optional<int64_t> span = checked_mul(strides[d], count[d] - 1);
+    if (!span) return false;
+    const std::optional<int64_t> side = *span < 0 ? checked_add(low, *span) : checked_add(high, *span);
+    if (!side) return false;
+    (*span < 0 ? low : high) = *side;
   }
-  high += item_size;
-  if (high > INT64_MAX) return false;
-  lowest = static_cast<int64_t>(low);
-  end = static_cast<int64_t>(high);
+  const std::optional<int64_t> past_last = checked_add(high, item_size);
+  if (!past_last) return false;
+  lowest = low;
+  end = *past_last;
   return true;
 }
 

@@ -1,5 +1,6 @@
 #include "grid/chunk_grid.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/error.h"
@@ -19,10 +20,10 @@ ChunkGrid::ChunkGrid(std::vector<uint64_t> shape, std::vector<uint64_t> chunks)
   }
 }
 
-std::vector<uint64_t> ChunkGrid::grid_shape() const {
-  std::vector<uint64_t> out(ndim());
-  for (size_t d = 0; d < ndim(); ++d) out[d] = (shape_[d] + chunks_[d] - 1) / chunks_[d];
-  return out;
+std::vector<uint64_t> ChunkGrid::grid_shape() const { return ceil_div(shape_, chunks_); }
+
+uint64_t ChunkGrid::chunk_count() const {
+  return checked_product(grid_shape(), "chunk grid", ZARR_ERR_INVALID_METADATA);
 }
 
 uint64_t ChunkGrid::chunk_elements() const {
@@ -31,24 +32,45 @@ uint64_t ChunkGrid::chunk_elements() const {
 
 bool ChunkGrid::contains_chunk(const std::vector<uint64_t>& chunk_coords) const {
   if (chunk_coords.size() != ndim()) return false;
-  std::vector<uint64_t> grid = grid_shape();
   for (size_t d = 0; d < ndim(); ++d) {
-    if (chunk_coords[d] >= grid[d]) return false;
+    if (chunk_coords[d] >= ceil_div(shape_[d], chunks_[d])) return false;
   }
   return true;
+}
+
+bool ChunkGrid::overlap_along(size_t d, uint64_t start, uint64_t count, ChunkOverlap& ov) const {
+  // The chunk begins at or before the region's last element, so inside the
+  // shape; its in-bounds part ends at the shape at the latest, however far
+  // past 2^64 - 1 the whole chunk would reach.
+  const uint64_t chunk_begin = ov.chunk_coords[d] * chunks_[d];
+  const uint64_t chunk_end = chunk_begin + extent_below(chunk_begin, chunks_[d], shape_[d]);
+  const uint64_t lo = std::max(chunk_begin, start);
+  const uint64_t hi = std::min(chunk_end, start + count);
+  ov.chunk_offset[d] = lo - chunk_begin;
+  ov.region_offset[d] = lo - start;
+  ov.count[d] = hi - lo;
+  return lo == chunk_begin && hi == chunk_end;
 }
 
 void ChunkGrid::for_each_overlap(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                                  const std::function<void(const ChunkOverlap&)>& visit) const {
   const size_t n = ndim();
+  for (size_t d = 0; d < n; ++d) {
+    if (!run_inside(start[d], count[d], shape_[d])) {
+      fail(ZARR_ERR_OUT_OF_BOUNDS, "region start " + std::to_string(start[d]) + " count " + std::to_string(count[d]) +
+                                       " lies outside extent " + std::to_string(shape_[d]) + " on dimension " +
+                                       std::to_string(d));
+    }
+  }
   for (uint64_t c : count) {
     if (c == 0) return;
   }
-  // First and last chunk index touched along each dimension.
+  // First and last chunk index touched along each dimension (the region's
+  // last element is start + count - 1 <= shape - 1: no wrap).
   std::vector<uint64_t> first(n), last(n);
   for (size_t d = 0; d < n; ++d) {
     first[d] = start[d] / chunks_[d];
-    last[d] = (start[d] + count[d] - 1) / chunks_[d];
+    last[d] = (start[d] + (count[d] - 1)) / chunks_[d];
   }
   ChunkOverlap ov;
   ov.chunk_coords = first;
@@ -58,14 +80,8 @@ void ChunkGrid::for_each_overlap(const std::vector<uint64_t>& start, const std::
   while (true) {
     ov.covers_chunk = true;
     for (size_t d = 0; d < n; ++d) {
-      uint64_t chunk_begin = ov.chunk_coords[d] * chunks_[d];
-      uint64_t chunk_end = std::min(chunk_begin + chunks_[d], shape_[d]);  // in-bounds part
-      uint64_t lo = std::max(chunk_begin, start[d]);
-      uint64_t hi = std::min(chunk_end, start[d] + count[d]);
-      ov.chunk_offset[d] = lo - chunk_begin;
-      ov.region_offset[d] = lo - start[d];
-      ov.count[d] = hi - lo;
-      if (lo != chunk_begin || hi != chunk_end) ov.covers_chunk = false;
+      const bool covers = overlap_along(d, start[d], count[d], ov);  // every dimension, before the test
+      ov.covers_chunk = ov.covers_chunk && covers;
     }
     visit(ov);
     // Advance the chunk odometer, last dimension fastest (C order).
@@ -116,26 +132,6 @@ bool parse_chunk_key(const std::string& key, const ChunkKeyEncoding& encoding, s
     ++p;
   }
   return coords.size() == ndim;
-}
-
-uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what, int code) {
-  uint64_t product = 1;
-  for (uint64_t e : extents) {
-    if (e != 0 && product > UINT64_MAX / e) {
-      fail(code, what + ": element count overflows 64 bits");
-    }
-    product *= e;
-  }
-  return product;
-}
-
-std::optional<size_t> byte_count(uint64_t elements, size_t item_size) {
-  if (item_size != 0 && elements > SIZE_MAX / item_size) return std::nullopt;
-  return static_cast<size_t>(elements * item_size);
-}
-
-std::string byte_count_text(std::optional<size_t> bytes) {
-  return bytes ? std::to_string(*bytes) : "more than " + std::to_string(SIZE_MAX);
 }
 
 }  // namespace zarr

@@ -4,9 +4,10 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/checked_math.h"
 
 namespace zarr {
 
@@ -31,12 +32,17 @@ class ChunkGrid {
   const std::vector<uint64_t>& chunks() const { return chunks_; }
   // Number of chunks along each dimension: ceil(shape / chunks).
   std::vector<uint64_t> grid_shape() const;
+  // Chunks in the whole grid (never more than the shape's elements: an
+  // overflow is ZARR_ERR_INVALID_METADATA, as for a shape).
+  uint64_t chunk_count() const;
   // Elements in one (whole) chunk.
   uint64_t chunk_elements() const;
 
   // Visit every chunk overlapping the region [start, start + count), in C order
-  // of chunk coordinates. The region must lie inside the shape (checked by the
-  // caller); an empty region visits nothing.
+  // of chunk coordinates; an empty region visits nothing. A region outside the
+  // shape is ZARR_ERR_OUT_OF_BOUNDS (callers check it first, naming the array).
+  // The last chunk along an axis may nominally end past 2^64 - 1: only its
+  // part inside the shape is visited.
   void for_each_overlap(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                         const std::function<void(const ChunkOverlap&)>& visit) const;
 
@@ -44,6 +50,11 @@ class ChunkGrid {
   bool contains_chunk(const std::vector<uint64_t>& chunk_coords) const;
 
  private:
+  // Fills dimension d of `ov` (whose chunk_coords are set) for the region's
+  // [start, start + count) along it; true when that covers the chunk's
+  // in-bounds part.
+  bool overlap_along(size_t d, uint64_t start, uint64_t count, ChunkOverlap& ov) const;
+
   std::vector<uint64_t> shape_;
   std::vector<uint64_t> chunks_;
 };
@@ -61,16 +72,5 @@ std::string chunk_key(const std::vector<uint64_t>& chunk_coords, const ChunkKeyE
 // Parse a chunk key back into ndim coordinates; false when it is not one.
 bool parse_chunk_key(const std::string& key, const ChunkKeyEncoding& encoding, size_t ndim,
                      std::vector<uint64_t>& coords);
-
-// Product of extents, or error `code` naming `what` when it overflows 64 bits:
-// ZARR_ERR_INVALID_METADATA for a document's shapes, ZARR_ERR_INVALID_ARGUMENT
-// for a caller's region.
-uint64_t checked_product(const std::vector<uint64_t>& extents, const std::string& what, int code);
-
-// The bytes of `elements` items of `item_size` bytes, or nullopt when they do
-// not fit in memory's size_t (no buffer can hold them).
-std::optional<size_t> byte_count(uint64_t elements, size_t item_size);
-// A byte_count for messages: the number, or "more than SIZE_MAX".
-std::string byte_count_text(std::optional<size_t> bytes);
 
 }  // namespace zarr

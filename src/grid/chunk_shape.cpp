@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "core/checked_math.h"
 #include "core/error.h"
 
 namespace zarr {
@@ -25,10 +26,7 @@ std::string indexed(const std::string& field, size_t i) { return field + "[" + s
 
 // Saturates instead of wrapping: a product that does not fit is "too many"
 // for every comparison made with it.
-uint64_t saturating_multiply(uint64_t a, uint64_t b) {
-  if (a != 0 && b > kSaturated / a) return kSaturated;
-  return a * b;
-}
+uint64_t saturating_multiply(uint64_t a, uint64_t b) { return checked_mul(a, b).value_or(kSaturated); }
 
 uint64_t saturating_product(const std::vector<uint64_t>& values) {
   uint64_t product = 1;
@@ -130,10 +128,12 @@ double largest_factor_within(const ChosenDimensions& chosen, uint64_t budget) {
 }
 
 void check_chunk_bytes(const std::vector<uint64_t>& chunk, size_t item_size) {
-  const uint64_t elements = saturating_product(chunk);
-  if (elements == kSaturated || saturating_multiply(elements, item_size) == kSaturated) {
+  // The limit the array's metadata is held to (validate_layout).
+  const std::optional<uint64_t> elements = product_of(chunk);
+  if (!elements || !byte_count(*elements, item_size)) {
     invalid(kShapeField, "a chunk of these dimensions with " + std::to_string(item_size) +
-                             "-byte items has a byte size that does not fit in 64 bits");
+                             "-byte items has more bytes than a buffer can hold (" + std::to_string(kMaxBufferBytes) +
+                             ")");
   }
 }
 

@@ -45,7 +45,7 @@ struct ChunkShapeConstraints {
 // array's rank, "chunk_layout.chunk.shape[i]" below -1,
 // "chunk_layout.chunk.aspect_ratio[i]" negative or not finite,
 // "chunk_layout.chunk.elements" <= 0, and "chunk_layout.chunk.shape" when the
-// byte size of one chunk does not fit in 64 bits.
+// byte size of one chunk is more than a buffer holds (kMaxBufferBytes).
 std::vector<uint64_t> choose_chunk_shape(const std::vector<uint64_t>& array_shape, size_t item_size,
                                          const ChunkShapeConstraints& constraints);
 

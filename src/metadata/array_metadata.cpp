@@ -1,12 +1,15 @@
 #include "metadata/array_metadata.h"
 
+#include "core/checked_math.h"
 #include "core/error.h"
-#include "grid/chunk_grid.h"
 
 namespace zarr {
 
 size_t ArrayMetadata::chunk_bytes() const {
-  return static_cast<size_t>(checked_product(chunks, "chunks", ZARR_ERR_INVALID_METADATA)) * dtype.item_size();
+  const std::optional<size_t> bytes =
+      byte_count(checked_product(chunks, "chunks", ZARR_ERR_INVALID_METADATA), dtype.item_size());
+  if (!bytes) fail(ZARR_ERR_INVALID_METADATA, "chunks: one chunk's byte size overflows");  // checked at parse
+  return *bytes;
 }
 
 Bytes ArrayMetadata::fill_item() const {
@@ -25,6 +28,18 @@ ArrayRepr ArrayMetadata::chunk_repr() const {
   return ArrayRepr{chunks, dtype.with_byte_order(host_big), fill_item()};
 }
 
+void validate_shape(const std::vector<uint64_t>& shape, const DataType& dtype, const std::string& where, int code) {
+  const std::string field = where + ": field 'shape'";
+  const uint64_t elements = checked_product(shape, field, code);
+  // Variable-length elements have no byte size of their own (zarr_info's
+  // nbytes is null for them).
+  if (dtype.is_variable_length() || dtype.kind() == DTypeKind::Object) return;
+  if (!checked_mul<uint64_t>(elements, dtype.item_size())) {
+    fail(code, field + ": " + std::to_string(elements) + " elements of " + std::to_string(dtype.item_size()) +
+                   " bytes overflow 64 bits");
+  }
+}
+
 void validate_layout(const ArrayMetadata& meta, const std::string& where, const std::string& chunks_field) {
   const std::string field = where + ": field '" + chunks_field + "'";
   if (meta.chunks.size() != meta.shape.size()) {
@@ -36,10 +51,13 @@ void validate_layout(const ArrayMetadata& meta, const std::string& where, const 
       fail(ZARR_ERR_INVALID_METADATA, field + " item " + std::to_string(d) + " must be positive, got 0");
     }
   }
-  checked_product(meta.shape, where + ": field 'shape'", ZARR_ERR_INVALID_METADATA);
+  validate_shape(meta.shape, meta.dtype, where, ZARR_ERR_INVALID_METADATA);
   const uint64_t chunk_elements = checked_product(meta.chunks, field, ZARR_ERR_INVALID_METADATA);
   if (!byte_count(chunk_elements, meta.dtype.item_size())) {
-    fail(ZARR_ERR_INVALID_METADATA, field + ": one chunk's byte size overflows");
+    fail(ZARR_ERR_INVALID_METADATA, field + ": one chunk's byte size overflows: " + std::to_string(chunk_elements) +
+                                        " elements of " + std::to_string(meta.dtype.item_size()) +
+                                        " bytes are more than a buffer can hold (" + std::to_string(kMaxBufferBytes) +
+                                        " bytes)");
   }
 }
 

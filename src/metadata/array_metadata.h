@@ -45,9 +45,16 @@ struct ArrayMetadata {
 };
 
 // Check shape/chunks/dtype invariants shared by every format: equal ranks,
-// positive chunk extents, element counts and chunk byte sizes that fit in
-// 64 bits / size_t. Errors name `where` and the field, the chunk shape's as
-// `chunks_field` ("chunks" in v2, "chunk_grid" in v3).
+// positive chunk extents, a shape whose element count and byte size fit in
+// 64 bits (validate_shape), a chunk whose byte size a buffer can hold
+// (kMaxBufferBytes: core/checked_math.h). ZARR_ERR_INVALID_METADATA naming
+// `where` and the field, the chunk shape's as `chunks_field` ("chunks" in v2,
+// "chunk_grid" in v3). With these, a chunk grid's chunk count fits too (it is
+// at most the element count).
 void validate_layout(const ArrayMetadata& meta, const std::string& where, const std::string& chunks_field = "chunks");
+// The shape part of validate_layout, with error `code` (a resize's new shape
+// is a caller's argument): "<where>: field 'shape': ..." when its element
+// count, or for fixed-size types its byte size, overflows 64 bits.
+void validate_shape(const std::vector<uint64_t>& shape, const DataType& dtype, const std::string& where, int code);
 
 }  // namespace zarr

@@ -130,11 +130,12 @@ TEST(Errors, RegionOutOfBoundsWrongNdimAndBufferSize) {
   EXPECT_STATUS(zarr_write_region(a, 2, start, count, buf.data(), 17), ZARR_ERR_BUFFER_SIZE, "needs 16");
   EXPECT_STATUS(zarr_read_region(a, 2, start, nullptr, buf.data(), 16), ZARR_ERR_INVALID_ARGUMENT, "'count'");
   EXPECT_EQ(list_files(dir / "a"), (std::vector<std::string>{".zarray"})) << "nothing was written";
-  // A region whose elements fit in 64 bits but whose bytes do not.
-  ArrayPtr big = create_array(dir / "big", array_meta("[4611686018427387904]", "[1000]"));
+  // A region whose elements fit in 64 bits but whose bytes no buffer holds
+  // (2^62 int16: 2^63 bytes, one more than the largest buffer).
+  ArrayPtr big = create_array(dir / "big", array_meta("[4611686018427387904]", "[1000]", "<i2"));
   const uint64_t zero[1] = {0}, all[1] = {4611686018427387904u};
   EXPECT_STATUS(zarr_read_region(big, 1, zero, all, buf.data(), 16), ZARR_ERR_BUFFER_SIZE,
-                "needs more than 18446744073709551615");
+                "needs more than 9223372036854775807");
 }
 
 // Chunks of 2^50 bytes are valid metadata, but no machine can hold one:

@@ -427,27 +427,29 @@ TEST(Spec, FieldWithSubarrayReadsItsFill) {
   EXPECT_EQ(read_region<float>(y, {3, 0}, {1, 5}), (std::vector<float>{10, 11, 12, 13, 14}));
 }
 
-// A field region whose elements fit in 64 bits but whose bytes do not is a
-// buffer-size error, not a wrapped byte count that a tiny buffer matches.
+// A field region whose elements fit in 64 bits but whose bytes no buffer
+// holds is a buffer-size error, not a wrapped byte count that a tiny buffer
+// matches.
 TEST(Spec, FieldRegionTooLargeForMemoryIsABufferSizeError) {
   TempDir dir;
   const std::string url = dir / "huge";
-  create_array(url, v2_metadata({{"shape", "[4611686018427387904]"}, {"chunks", "[2]"}, {"dtype", kRecordType},
+  // 2^59 - 1 records of 32 bytes: 2^64 - 32 bytes, the most that fit.
+  create_array(url, v2_metadata({{"shape", "[576460752303423487]"}, {"chunks", "[2]"}, {"dtype", kRecordType},
                                  {"fill_value", kRecordFill}}));
   ArrayPtr y;
   ASSERT_OK(open_spec(y, file_spec(url, R"("field": "y")")));
-  const uint64_t start[2] = {0, 0}, count[2] = {4611686018427387904u, 1};  // 2^62 float32: 2^64 bytes
+  const uint64_t start[2] = {0, 0}, count[2] = {576460752303423487u, 5};  // 5 x (2^59 - 1) float32
   float value = 0;
   EXPECT_STATUS(zarr_read_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE,
-                "field 'y': buffer is 0 bytes, the region needs more than 18446744073709551615");
+                "field 'y': buffer is 0 bytes, the region needs more than 9223372036854775807");
   EXPECT_STATUS(zarr_write_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE,
-                "field 'y': buffer is 0 bytes, the region needs more than 18446744073709551615");
-  // Its bytes fit (2^59 float32), its 32-byte records do not; zero strides
-  // make a 4-byte buffer hold the region.
-  const uint64_t fits[2] = {uint64_t{1} << 59, 1};
+                "field 'y': buffer is 0 bytes, the region needs more than 9223372036854775807");
+  // Its bytes fit (2^58 float32), its 32-byte records (2^63 bytes) do not;
+  // zero strides make a 4-byte buffer hold the region.
+  const uint64_t fits[2] = {uint64_t{1} << 58, 1};
   const int64_t zero_strides[2] = {0, 0};
   EXPECT_STATUS(zarr_read_region_strided(y, 2, start, fits, zero_strides, &value, 4), ZARR_ERR_NO_MEMORY,
-                "field 'y': the region's records need more than 18446744073709551615 bytes");
+                "field 'y': the region's records need more than 9223372036854775807 bytes");
 }
 
 TEST(Spec, FieldWritesTouchOnlyTheField) {

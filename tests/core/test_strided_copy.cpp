@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "core/error.h"
 #include "core/strided_copy.h"
 
 using namespace zarr;
@@ -138,4 +139,38 @@ TEST(StridedExtent, PositiveNegativeAndOverflow) {
   EXPECT_FALSE(strided_extent({UINT64_MAX}, 1, {INT64_MAX}, lo, end));
   ASSERT_TRUE(strided_extent({0, 5}, 8, {40, 8}, lo, end));
   EXPECT_EQ(end, 0);
+}
+
+// Strides are signed 64-bit byte offsets. An empty box may have extents whose
+// strides do not fit (a region [0, 2^62, 4]: its outer stride would be 2^64,
+// which overflowed): nothing is addressed through them, and copying or
+// filling such a box touches nothing. Any other box that large is a bug.
+TEST(Strides, EmptyBoxesOfHugeExtentsDoNotOverflow) {
+  const std::vector<uint64_t> empty = {0, uint64_t{1} << 62, 4};
+  const std::vector<int64_t> strides = c_order_strides(empty, 1);
+  EXPECT_EQ(strides[1], 4);
+  EXPECT_EQ(strides[2], 1);
+  uint8_t dst[4] = {1, 2, 3, 4};
+  strided_fill(empty, {9}, dst, strides);
+  strided_copy(empty, 1, dst, strides, dst, strides);
+  EXPECT_EQ(dst[0], 1);
+  EXPECT_EQ(f_order_strides({4, uint64_t{1} << 62, 0}, 1)[1], 4);
+  try {
+    c_order_strides({2, uint64_t{1} << 62, 4}, 1);
+    FAIL() << "a non-empty box whose outer stride is 2^64 bytes has no strides";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ZARR_ERR_INTERNAL);
+  }
+  EXPECT_EQ(c_order_strides({uint64_t{1} << 61, 2, 2}, 1), (std::vector<int64_t>{4, 2, 1}));  // 2^63 bytes
+}
+
+TEST(StridedExtent, SpansOfTheLargestCountsAreCheckedExactly) {
+  int64_t lo = 0, end = 0;
+  EXPECT_TRUE(strided_extent({UINT64_MAX}, 1, {0}, lo, end)) << "zero strides repeat one element";
+  EXPECT_EQ(end, 1);
+  ASSERT_TRUE(strided_extent({uint64_t{1} << 62, 2}, 1, {-2, 1}, lo, end));
+  EXPECT_EQ(lo, INT64_MIN + 2);
+  EXPECT_EQ(end, 2);
+  EXPECT_FALSE(strided_extent({uint64_t{1} << 62, 2}, 1, {2, 1}, lo, end)) << "the end is 2^63";
+  EXPECT_FALSE(strided_extent({2}, 8, {INT64_MAX - 7}, lo, end));
 }

@@ -135,3 +135,83 @@ TEST(CheckedProduct, DetectsOverflow) {
     }
   }
 }
+
+// --- Axes of up to 2^64 - 1 elements: the last chunk nominally ends past 2^64. ---
+
+constexpr uint64_t kMax = UINT64_MAX;
+
+// (shape + chunks - 1) / chunks wrapped: the grid had 0 chunks along such an
+// axis, so a resize erased every chunk as "outside" it.
+TEST(ChunkGrid, GridShapeOfTheLargestAxes) {
+  ChunkGrid g({kMax, kMax - 4, 0}, {10, 5, 3});
+  EXPECT_EQ(g.grid_shape(), (std::vector<uint64_t>{1844674407370955162u, kMax / 5, 0}));
+  EXPECT_EQ(g.chunk_count(), 0u);
+  ChunkGrid one({kMax}, {10});
+  EXPECT_EQ(one.chunk_count(), 1844674407370955162u);
+  EXPECT_TRUE(one.contains_chunk({1844674407370955161u}));
+  EXPECT_FALSE(one.contains_chunk({1844674407370955162u}));
+}
+
+// The overlap of the last element with its chunk: one element at offset 4.
+// Its in-bounds count was min(begin + 10 (wrapped to 4), start + 1) - start
+// = 6 elements, written past a 1-element buffer.
+TEST(ChunkGrid, TheLastChunkOfTheLargestAxisEndsAtTheShape) {
+  ChunkGrid g({kMax}, {10});
+  auto ov = overlaps(g, {kMax - 1}, {1});
+  ASSERT_EQ(ov.size(), 1u);
+  EXPECT_EQ(ov[0].chunk_coords[0], 1844674407370955161u);
+  EXPECT_EQ(ov[0].chunk_offset[0], 4u);
+  EXPECT_EQ(ov[0].region_offset[0], 0u);
+  EXPECT_EQ(ov[0].count[0], 1u);
+  EXPECT_FALSE(ov[0].covers_chunk);
+  ov = overlaps(g, {kMax - 5}, {5});  // the whole in-bounds part of the last chunk
+  ASSERT_EQ(ov.size(), 1u);
+  EXPECT_EQ(ov[0].count[0], 5u);
+  EXPECT_TRUE(ov[0].covers_chunk);
+  ov = overlaps(g, {kMax - 7}, {7});
+  ASSERT_EQ(ov.size(), 2u);
+  EXPECT_EQ(ov[0].count[0], 2u);
+  EXPECT_EQ(ov[1].count[0], 5u);
+  EXPECT_EQ(ov[1].region_offset[0], 2u);
+}
+
+TEST(ChunkGrid, RegionsOutsideTheShapeAreOutOfBounds) {
+  ChunkGrid g({kMax, 4}, {10, 4});
+  for (const auto& [start, count] : std::vector<std::pair<std::vector<uint64_t>, std::vector<uint64_t>>>{
+           {{kMax, 0}, {1, 1}}, {{kMax - 1, 0}, {2, 1}}, {{1, 0}, {kMax, 1}}, {{0, 5}, {1, 0}}}) {
+    try {
+      overlaps(g, start, count);
+      FAIL() << "start " << start[0] << " count " << count[0];
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ZARR_ERR_OUT_OF_BOUNDS);
+    }
+  }
+}
+
+// The overlaps of a region tile it exactly, whatever the shape: each lies in
+// its chunk's in-bounds part and in the region, and their counts add up to
+// the region's elements. Fixed cases near 2^64, 2^63 and chunk multiples.
+TEST(ChunkGrid, OverlapsTileRegionsNearTheEndOfEveryAxis) {
+  for (uint64_t extent : {kMax, kMax - 1, uint64_t{1} << 63, (uint64_t{1} << 63) + 1, kMax / 7 * 7, uint64_t{23}}) {
+    for (uint64_t chunk : {uint64_t{1}, uint64_t{3}, uint64_t{7}, uint64_t{10}, uint64_t{16}}) {
+      for (uint64_t back = 1; back <= 2 * chunk + 1 && back <= extent; ++back) {
+        SCOPED_TRACE("extent " + std::to_string(extent) + " chunk " + std::to_string(chunk) + " back " +
+                     std::to_string(back));
+        ChunkGrid g({extent, 3}, {chunk, 2});
+        const std::vector<uint64_t> start = {extent - back, 1}, count = {back, 2};
+        uint64_t covered = 0;
+        for (const ChunkOverlap& ov : overlaps(g, start, count)) {
+          const uint64_t chunk_begin = ov.chunk_coords[0] * chunk;
+          const uint64_t in_bounds = std::min(chunk, extent - chunk_begin);
+          EXPECT_LE(ov.chunk_offset[0] + ov.count[0], in_bounds);
+          EXPECT_LE(ov.region_offset[0] + ov.count[0], count[0]);
+          EXPECT_EQ(chunk_begin + ov.chunk_offset[0], start[0] + ov.region_offset[0]);
+          // Along the second axis only chunk 1 (element 2 of 3) is covered.
+          EXPECT_EQ(ov.covers_chunk, ov.chunk_offset[0] == 0 && ov.count[0] == in_bounds && ov.chunk_coords[1] == 1);
+          covered += ov.count[0] * ov.count[1];
+        }
+        EXPECT_EQ(covered, back * 2);
+      }
+    }
+  }
+}

@@ -83,6 +83,23 @@ def test_append_along_an_axis(url):
     assert array.shape == (3, 5)
 
 
+def test_the_last_elements_of_an_axis_of_2_to_64_minus_1(url):
+    """a[-1] wrote the rest of its chunk past a one-element buffer (the chunk
+    count along such an axis wrapped); 4-byte items make 2^66 - 4 bytes, an
+    array that cannot be described."""
+    last = 2**64 - 1
+    array = libzarr.create(url, {"shape": [last], "chunks": [10], "dtype": "|u1"})
+    array[-2:] = [1, 2]
+    assert array[-1] == 2
+    assert array[-3:].tolist() == [0, 1, 2]
+    assert array[last - 7:last - 4].tolist() == [0, 0, 0]
+    assert array.nbytes == last
+    with pytest.raises(libzarr.InvalidMetadataError, match="field 'shape'"):
+        libzarr.create(url + "4", {"shape": [last], "chunks": [10], "dtype": "<i4"})
+    with pytest.raises(libzarr.InvalidArgumentError, match="field 'shape'"):
+        libzarr.create(url + "2", {"shape": [3], "chunks": [10], "dtype": "<i2"}).resize(last)
+
+
 def test_metadata_may_be_json_text(url):
     array = libzarr.create(url, '{"shape": [2], "dtype": "<u2", "fill_value": 9}')
     assert array[...].tolist() == [9, 9]
