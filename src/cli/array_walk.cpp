@@ -5,6 +5,9 @@
 #include <cstring>
 #include <sstream>
 
+#include "cli_common.h"
+#include "core/checked_math.h"
+
 namespace zarrtool {
 
 void for_each_chunk_row(const Box& box, uint64_t row_height, const std::function<void(const Box&)>& visit) {
@@ -12,22 +15,22 @@ void for_each_chunk_row(const Box& box, uint64_t row_height, const std::function
     visit(box);
     return;
   }
+  // The box lies inside the array, so its end fits; the next chunk boundary
+  // may not (the last chunk of an axis of 2^64 - 1): each piece's extent is
+  // what is left of its chunk row, up to the box's end.
   const uint64_t end = box.start[0] + box.count[0];
   uint64_t row = box.start[0];
   while (row < end) {
-    uint64_t next_boundary = (row / row_height + 1) * row_height;
     Box piece = box;
     piece.start[0] = row;
-    piece.count[0] = std::min(next_boundary, end) - row;
+    piece.count[0] = zarr::extent_below(row, row_height - row % row_height, end);
     visit(piece);
     row += piece.count[0];
   }
 }
 
 uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks) {
-  uint64_t n = 1;
-  for (size_t d = 0; d < shape.size(); ++d) n *= (shape[d] + chunks[d] - 1) / chunks[d];
-  return n;
+  return product(zarr::ceil_div(shape, chunks));  // at most the element count, which fits
 }
 
 ChunkAt chunk_at(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t linear) {
@@ -35,11 +38,11 @@ ChunkAt chunk_at(const std::vector<uint64_t>& shape, const std::vector<uint64_t>
   ChunkAt chunk{std::vector<uint64_t>(ndim), Box{std::vector<uint64_t>(ndim), std::vector<uint64_t>(ndim)}};
   // C order: the last dimension varies fastest.
   for (size_t d = ndim; d-- > 0;) {
-    const uint64_t per_dim = (shape[d] + chunks[d] - 1) / chunks[d];
+    const uint64_t per_dim = zarr::ceil_div(shape[d], chunks[d]);
     chunk.index[d] = linear % per_dim;
     linear /= per_dim;
-    chunk.box.start[d] = chunk.index[d] * chunks[d];
-    chunk.box.count[d] = std::min(chunks[d], shape[d] - chunk.box.start[d]);
+    chunk.box.start[d] = chunk.index[d] * chunks[d];  // inside the shape
+    chunk.box.count[d] = zarr::extent_below(chunk.box.start[d], chunks[d], shape[d]);
   }
   return chunk;
 }
@@ -148,7 +151,9 @@ std::string box_text(const Box& box) {
 static PieceData read_vlen_piece(zarr_array* array, const Box& box, const std::string& what) {
   PieceData piece;
   const size_t ndim = box.count.size();
-  piece.offsets.resize(product(box.count) + 1);
+  const uint64_t elements = product(box.count);
+  buffer_bytes(elements, sizeof(uint64_t), what + " " + box_text(box));  // then one offset more fits too
+  piece.offsets.resize(elements + 1);
   size_t needed = 0;
   // First call sizes the data buffer; ZARR_ERR_BUFFER_SIZE is expected then.
   int status = zarr_read_region_vlen(array, ndim, box.start.data(), box.count.data(), piece.offsets.data(),
@@ -167,7 +172,7 @@ PieceData read_piece(zarr_array* array, const Box& box, const std::string& what)
   if (item_size == 0) return read_vlen_piece(array, box, what);
   PieceData piece;
   piece.item_size = item_size;
-  piece.bytes.resize(product(box.count) * item_size);
+  piece.bytes.resize(buffer_bytes(product(box.count), item_size, what + " " + box_text(box)));
   check(zarr_read_region(array, box.count.size(), box.start.data(), box.count.data(), piece.bytes.data(),
                          piece.bytes.size()),
         what + " " + box_text(box));

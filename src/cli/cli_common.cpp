@@ -1,5 +1,6 @@
 #include "cli_common.h"
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/json.h"
 
@@ -91,7 +93,11 @@ std::vector<uint64_t> parse_extents(const std::string& text, const std::string& 
     if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) {
       usage_error(option + " wants comma-separated non-negative integers, got '" + text + "'");
     }
-    extents.push_back(std::stoull(item));
+    uint64_t extent = 0;
+    if (std::from_chars(item.data(), item.data() + item.size(), extent).ec != std::errc()) {
+      usage_error(option + ": " + item + " is out of range (at most " + std::to_string(UINT64_MAX) + ")");
+    }
+    extents.push_back(extent);
     if (comma == std::string::npos) break;
     at = comma + 1;
   }
@@ -177,9 +183,18 @@ std::vector<uint64_t> array_chunk_shape(const zarr_array* array) {
 }
 
 uint64_t product(const std::vector<uint64_t>& extents) {
-  uint64_t n = 1;
-  for (uint64_t e : extents) n *= e;
-  return n;
+  const std::optional<uint64_t> n = zarr::product_of(extents);
+  if (!n) throw CliError(kExitOther, "a box of " + json_extents(extents) + " has more than 2^64 - 1 elements");
+  return *n;
+}
+
+size_t buffer_bytes(uint64_t elements, size_t item_size, const std::string& what) {
+  const std::optional<size_t> bytes = zarr::byte_count(elements, item_size);
+  if (!bytes) {
+    throw CliError(kExitOther, what + ": " + std::to_string(elements) + " elements of " + std::to_string(item_size) +
+                                   " bytes need " + zarr::byte_count_text(bytes) + " bytes of memory");
+  }
+  return *bytes;
 }
 
 std::string python_shape(const std::vector<uint64_t>& extents) {

@@ -93,7 +93,11 @@ std::string to_json(const rapidjson::Value& value);
 
 std::vector<uint64_t> array_shape(const zarr_array* array);
 std::vector<uint64_t> array_chunk_shape(const zarr_array* array);
+// The element count of a box (1 for 0-d); more than 2^64 - 1 is a CliError.
 uint64_t product(const std::vector<uint64_t>& extents);
+// The bytes a buffer of `elements` items of `item_size` bytes needs; more than
+// any buffer holds is a CliError naming `what`.
+size_t buffer_bytes(uint64_t elements, size_t item_size, const std::string& what);
 
 // "(100, 100)" as Python prints a shape tuple; "(5,)" for one dimension.
 std::string python_shape(const std::vector<uint64_t>& extents);

@@ -1,5 +1,8 @@
 #include "region.h"
 
+#include <algorithm>
+#include <charconv>
+
 #include "cli_common.h"
 
 namespace zarrtool {
@@ -16,36 +19,45 @@ std::vector<std::string> split(const std::string& text, char separator) {
   }
 }
 
-int64_t parse_integer(const std::string& text, const std::string& region) {
-  size_t used = 0;
-  int64_t value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
+// An integer of a selection: -k counts k back from the extent. Parsed as
+// its sign and an unsigned 64-bit magnitude, so every index of an axis of
+// up to 2^64 - 1 elements can be written, either way.
+struct Integer {
+  bool negative = false;
+  uint64_t magnitude = 0;
+};
+
+Integer parse_integer(const std::string& text, const std::string& region) {
+  Integer value;
+  const bool signed_text = !text.empty() && (text[0] == '-' || text[0] == '+');
+  value.negative = signed_text && text[0] == '-';
+  const char* begin = text.data() + (signed_text ? 1 : 0);
+  const char* end = text.data() + text.size();
+  const auto [next, error] = std::from_chars(begin, end, value.magnitude);
+  if (error == std::errc::result_out_of_range) {
+    usage_error("--region: '" + text + "' in '" + region + "' is out of range (at most " +
+                std::to_string(UINT64_MAX) + " either way)");
   }
-  if (used == 0 || used != text.size()) usage_error("--region: '" + text + "' is not an integer in '" + region + "'");
+  if (error != std::errc() || next != end) usage_error("--region: '" + text + "' is not an integer in '" + region + "'");
+  value.negative = value.negative && value.magnitude != 0;  // -0 is 0, as in Python
   return value;
 }
 
 // Python's rule for a slice bound: negative counts from the end, then clip.
 uint64_t slice_bound(const std::string& text, uint64_t extent, uint64_t fallback, const std::string& region) {
   if (text.empty()) return fallback;
-  int64_t value = parse_integer(text, region);
-  if (value < 0) value += static_cast<int64_t>(extent);
-  if (value < 0) return 0;
-  return std::min<uint64_t>(static_cast<uint64_t>(value), extent);
+  const Integer value = parse_integer(text, region);
+  if (value.negative) return extent - std::min(value.magnitude, extent);
+  return std::min(value.magnitude, extent);
 }
 
 DimSelection parse_index(const std::string& item, uint64_t extent, const std::string& region) {
-  int64_t index = parse_integer(item, region);
-  if (index < 0) index += static_cast<int64_t>(extent);
-  if (index < 0 || static_cast<uint64_t>(index) >= extent) {
-    usage_error("--region: index " + item + " is outside an extent of " + std::to_string(extent));
-  }
+  const Integer value = parse_integer(item, region);
+  const bool inside = value.negative ? value.magnitude <= extent : value.magnitude < extent;
+  if (!inside) usage_error("--region: index " + item + " is outside an extent of " + std::to_string(extent));
   DimSelection dim;
-  dim.start = static_cast<uint64_t>(index);
-  dim.stop = dim.start + 1;
+  dim.start = value.negative ? extent - value.magnitude : value.magnitude;
+  dim.stop = dim.start + 1;  // start < extent <= 2^64 - 1
   dim.dropped = true;
   return dim;
 }
@@ -56,9 +68,9 @@ DimSelection parse_slice(const std::vector<std::string>& parts, uint64_t extent,
   dim.start = slice_bound(parts[0], extent, 0, region);
   dim.stop = slice_bound(parts[1], extent, extent, region);
   if (parts.size() == 3 && !parts[2].empty()) {
-    int64_t step = parse_integer(parts[2], region);
-    if (step <= 0) usage_error("--region: steps must be positive in '" + region + "'");
-    dim.step = static_cast<uint64_t>(step);
+    const Integer step = parse_integer(parts[2], region);
+    if (step.negative || step.magnitude == 0) usage_error("--region: steps must be positive in '" + region + "'");
+    dim.step = step.magnitude;
   }
   if (dim.stop < dim.start) dim.stop = dim.start;
   return dim;

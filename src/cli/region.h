@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "array_walk.h"
+#include "core/checked_math.h"
 
 namespace zarrtool {
 
@@ -15,7 +16,7 @@ struct DimSelection {
   uint64_t step = 1;
   bool dropped = false;  // an integer index: the dimension leaves the output
 
-  uint64_t selected_count() const { return stop > start ? (stop - start + step - 1) / step : 0; }
+  uint64_t selected_count() const { return stop > start ? zarr::ceil_div(stop - start, step) : 0; }
 };
 
 // Parses one comma-separated item per dimension (fewer items leave the rest
