@@ -5,7 +5,6 @@
 // that opened the old file keeps reading it whole and later readers see the
 // new one. The store keeps no mutable state of its own (besides a counter for
 // temporary names), so its thread safety is the kernel's.
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -20,10 +19,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <system_error>
 #include <thread>
 
 #include "core/error.h"
+#include "stores/filesystem_tree.h"
 #include "stores/key_rules.h"
 #include "stores/store.h"
 
@@ -33,55 +34,23 @@ namespace {
 // A write retries from scratch when a concurrent erase removed its directory
 // or its temporary file in between; this bounds pathological races.
 constexpr int kMaxWriteAttempts = 64;
-// Deeper trees are taken for a symlink loop when listing.
-constexpr int kMaxListDepth = 128;
+// Deeper trees are refused by listings and removals (docs/store-filesystem.md).
+constexpr int kMaxFolderDepth = 128;
 
-std::string errno_message(int err) { return std::system_category().message(err); }
+using fstree::Entry;
+using fstree::Fd;
+using fstree::fail_io;
+using fstree::FolderChain;
+using fstree::Kind;
 
-[[noreturn]] void fail_io(const char* action, const std::string& file, int err) {
-  fail(ZARR_ERR_IO, std::string("cannot ") + action + " " + keys::quote(file) + ": " + errno_message(err));
+// "a/b/c" -> "a/b"; "c" -> "" (the root). Keys are checked: no empty segments.
+std::string parent_key(const std::string& key) {
+  size_t slash = key.rfind('/');
+  return slash == std::string::npos ? "" : key.substr(0, slash);
 }
 
-// Closes its descriptor however the scope is left.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      if (fd_ >= 0) ::close(fd_);
-      fd_ = other.fd_;
-      other.fd_ = -1;
-    }
-    return *this;
-  }
-  int get() const { return fd_; }
-  // Close now and report failure: for written files a failing close can be
-  // the only sign that the data did not make it (NFS, quotas). EINTR still
-  // closes the descriptor on Linux, so it is not a failure.
-  int close_checked() {
-    int result = ::close(fd_);
-    fd_ = -1;
-    return result == 0 || errno == EINTR ? 0 : errno;
-  }
-
- private:
-  int fd_;
-};
-
-// "dir/name" -> "dir"; "/name" -> "/"; "name" -> "" (the working directory).
-std::string parent_dir(const std::string& path) {
-  size_t slash = path.find_last_not_of('/');
-  slash = slash == std::string::npos ? std::string::npos : path.rfind('/', slash);
-  if (slash == std::string::npos) return "";
-  size_t end = path.find_last_not_of('/', slash);
-  return end == std::string::npos ? "/" : path.substr(0, end + 1);
-}
+// "a/b/c" -> "c".
+std::string last_segment(const std::string& key) { return key.substr(key.rfind('/') + 1); }
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.compare(0, prefix.size(), prefix) == 0;
@@ -99,82 +68,36 @@ std::pair<std::string, std::string> split_prefix(const std::string& prefix) {
   return {prefix.substr(0, slash), prefix.substr(slash + 1)};
 }
 
-// ---- directory reading -------------------------------------------------------
-
-enum class Kind { kFile, kDir, kOther };
-
-struct Entry {
-  std::string name;
-  Kind kind;
-};
-
-Kind kind_of(mode_t mode) {
-  if (S_ISREG(mode)) return Kind::kFile;
-  if (S_ISDIR(mode)) return Kind::kDir;
-  return Kind::kOther;
+// A FIFO, socket or device where a key's file should be: reading it could
+// block, never end or have effects, so it is an error naming it, not a value.
+[[noreturn]] void fail_not_regular(const std::string& file, mode_t mode) {
+  const char* what = S_ISFIFO(mode)   ? "a FIFO"
+                     : S_ISSOCK(mode) ? "a socket"
+                     : S_ISCHR(mode)  ? "a character device"
+                     : S_ISBLK(mode)  ? "a block device"
+                                      : "something";
+  fail(ZARR_ERR_IO, "cannot read " + keys::quote(file) + ": it is " + what + ", not a regular file");
 }
 
-// The entries of a directory other than "." and ".."; a missing directory (or
-// a file where it should be) has none. Symbolic links are resolved, so a link
-// to a file is a file; a dangling link is kOther.
-std::vector<Entry> read_entries(const std::string& dir) {
-  std::vector<Entry> out;
-  DIR* handle = ::opendir(dir.empty() ? "." : dir.c_str());
-  if (!handle) {
-    if (errno == ENOENT || errno == ENOTDIR) return out;
-    fail_io("list directory", dir, errno);
-  }
-  std::unique_ptr<DIR, int (*)(DIR*)> closer(handle, ::closedir);
-  for (;;) {
-    errno = 0;
-    const dirent* item = ::readdir(handle);
-    if (!item) {
-      if (errno != 0) fail_io("list directory", dir, errno);
-      return out;
-    }
-    std::string name = item->d_name;
-    if (name == "." || name == "..") continue;
-    Kind kind = item->d_type == DT_REG ? Kind::kFile : item->d_type == DT_DIR ? Kind::kDir : Kind::kOther;
-    if (item->d_type == DT_LNK || item->d_type == DT_UNKNOWN) {
-      struct stat st;
-      // Vanished meanwhile (a concurrent erase) or dangling: not a key.
-      kind = ::fstatat(::dirfd(handle), item->d_name, &st, 0) == 0 ? kind_of(st.st_mode) : Kind::kOther;
-    }
-    out.push_back({std::move(name), kind});
-  }
+// ---- the root ------------------------------------------------------------------
+
+// "dir/name" -> "dir"; "/name" -> "/"; "name" -> "" (the working directory).
+std::string parent_dir(const std::string& path) {
+  size_t slash = path.find_last_not_of('/');
+  slash = slash == std::string::npos ? std::string::npos : path.rfind('/', slash);
+  if (slash == std::string::npos) return "";
+  size_t end = path.find_last_not_of('/', slash);
+  return end == std::string::npos ? "/" : path.substr(0, end + 1);
 }
-
-// ---- removal -----------------------------------------------------------------
-
-std::vector<std::string> entry_names(const std::string& dir) {
-  std::vector<std::string> names;
-  for (Entry& entry : read_entries(dir)) names.push_back(std::move(entry.name));
-  return names;
-}
-
-// Removes a file, a symbolic link (not its target) or a whole directory tree.
-// Entries removed concurrently by someone else are fine. A directory that is
-// not empty after removing everything listed in it got new keys from
-// concurrent writers, which count as written after this erase: it stays.
-void remove_tree(const std::string& path) {
-  if (::unlink(path.c_str()) == 0 || errno == ENOENT) return;
-  // Linux says EISDIR for a directory, POSIX EPERM.
-  if (errno != EISDIR && errno != EPERM) fail_io("remove", path, errno);
-  for (const std::string& name : entry_names(path)) remove_tree(path + "/" + name);
-  if (::rmdir(path.c_str()) == 0 || errno == ENOENT || errno == ENOTEMPTY || errno == EEXIST) return;
-  fail_io("remove directory", path, errno);
-}
-
-// ---- writing -----------------------------------------------------------------
 
 [[noreturn]] void fail_not_a_dir(const std::string& dir) {
   fail(ZARR_ERR_IO, "cannot create directory " + keys::quote(dir) + ": a non-directory is in the way");
 }
 
-// Creates dir and its missing ancestors. Several threads may create the same
-// directories at once: losing a mkdir race (EEXIST) is success as long as a
-// directory is what won. A concurrent erase may remove a freshly made
-// ancestor before its child is made (ENOENT): then make it again.
+// Creates the root folder and its missing ancestors, by path: the root is
+// the caller's choice, links and all; the store's own folders below it are
+// made by fstree::open_chain. Several threads may create the same folders at
+// once: losing a mkdir race (EEXIST) is success as long as a directory won.
 void make_dirs(const std::string& dir) {
   if (dir.empty()) return;
   struct stat st;
@@ -184,6 +107,8 @@ void make_dirs(const std::string& dir) {
   }
   // ENOTDIR: some ancestor is not a directory; the recursion names it.
   if (errno != ENOENT && errno != ENOTDIR) fail_io("inspect", dir, errno);
+  // A concurrent erase through a store rooted higher up may remove a freshly
+  // made ancestor before its child is made (ENOENT): then make it again.
   for (int attempt = 0; attempt < kMaxWriteAttempts; ++attempt) {
     make_dirs(parent_dir(dir));
     if (::mkdir(dir.c_str(), 0777) == 0) return;
@@ -195,6 +120,8 @@ void make_dirs(const std::string& dir) {
   }
   fail_io("create directory", dir, ENOENT);
 }
+
+// ---- writing -----------------------------------------------------------------
 
 // A name no other thread or process uses at the same time: pid, thread and a
 // process-wide counter. O_EXCL catches the rest (a stale file from a dead
@@ -222,9 +149,9 @@ int write_all(int fd, ByteView value) {
   return 0;
 }
 
-void sync_dir(const std::string& dir) {
-  Fd fd(::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0 || ::fsync(fd.get()) != 0) fail_io("sync directory", dir, errno);
+void sync_dir(int dir_fd, const std::string& shown) {
+  Fd fd(::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0 || ::fsync(fd.get()) != 0) fail_io("sync directory", shown, errno);
 }
 
 // Lets a concurrent eraser that keeps removing our directory finish before
@@ -236,30 +163,35 @@ void back_off(int attempt) {
 // Outcome of one attempt at publishing a value.
 enum class Attempt { kDone, kRetry };
 
-// Writes value to `temp` and renames it over `target`. kRetry when the
-// directory or the temporary file vanished (a concurrent erase) or the name
-// was taken; throws on any other failure, after removing the temporary file.
-Attempt write_and_rename(const std::string& temp, const std::string& target, ByteView value, bool sync) {
-  Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+// Writes value to a fresh temporary file in the folder `folder` and renames
+// it over `name` there: both names in one directory descriptor, so the
+// rename is atomic and replaces a symbolic link by the value, never what the
+// link points to. kRetry when the folder or the temporary file vanished (a
+// concurrent erase) or the name was taken; throws on any other failure,
+// after removing the temporary file.
+Attempt write_and_rename(const FolderChain& folder, const std::string& name, ByteView value, bool sync) {
+  const std::string temp = temp_name();
+  const std::string temp_shown = fstree::join_path(folder.last_shown(), temp);
+  Fd fd(::openat(folder.last(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
   if (fd.get() < 0) {
     if (errno == ENOENT || errno == EEXIST) return Attempt::kRetry;
-    fail_io("create", temp, errno);
+    fail_io("create", temp_shown, errno);
   }
   // Never leave a half-written temporary file behind.
-  auto give_up = [&temp](const char* action, const std::string& file, int err) {
-    ::unlink(temp.c_str());
+  auto give_up = [&](const char* action, const std::string& file, int err) {
+    ::unlinkat(folder.last(), temp.c_str(), 0);
     fail_io(action, file, err);
   };
-  if (int err = write_all(fd.get(), value)) give_up("write", temp, err);
-  if (sync && ::fsync(fd.get()) != 0) give_up("sync", temp, errno);
-  if (int err = fd.close_checked()) give_up("close", temp, err);
-  if (::rename(temp.c_str(), target.c_str()) == 0) return Attempt::kDone;
+  if (int err = write_all(fd.get(), value)) give_up("write", temp_shown, err);
+  if (sync && ::fsync(fd.get()) != 0) give_up("sync", temp_shown, errno);
+  if (int err = fd.close_checked()) give_up("close", temp_shown, err);
+  if (::renameat(folder.last(), temp.c_str(), folder.last(), name.c_str()) == 0) return Attempt::kDone;
   int err = errno;
   if (err == ENOENT) {
-    ::unlink(temp.c_str());
+    ::unlinkat(folder.last(), temp.c_str(), 0);
     return Attempt::kRetry;
   }
-  give_up("rename a temporary file over", target, err);
+  give_up("rename a temporary file over", fstree::join_path(folder.last_shown(), name), err);
   return Attempt::kRetry;  // not reached: give_up throws
 }
 
@@ -327,8 +259,23 @@ class FilesystemStore final : public Store {
   std::optional<OpenValue> open_value(const std::string& key) const;
   static size_t read_at(const OpenValue& value, uint64_t offset, uint8_t* out, size_t size);
   static size_t read_vector_at(const OpenValue& value, uint64_t offset, std::vector<iovec>& iov);
-  void prune_empty_dirs(std::string relative_dir) const;
-  void collect_keys(const std::string& relative_dir, int depth, std::vector<std::string>& out) const;
+  // The folders of relative_dir from the root down, opened without
+  // following links (fstree::open_chain); with create, the root and missing
+  // folders are made first. std::nullopt: a folder is missing (not
+  // creating), or vanished while being made (creating: try again).
+  std::optional<FolderChain> folders(const std::string& relative_dir, bool create) const;
+  void erase_key(const std::string& key) const;
+  void erase_keys(const std::string& prefix) const;
+  // What a listing has found so far.
+  struct Listing {
+    std::vector<std::string> keys;
+    // Folders reached through a symbolic link, not entered yet, and their
+    // depth; entered in the order of their paths, so that which path of a
+    // folder reached several ways is listed does not depend on readdir's order.
+    std::map<std::string, int> linked;
+  };
+  void collect_keys(fstree::Walk& walk, fstree::Folder& folder, const std::string& relative_dir,
+                    const std::string& start, int depth, Listing& listing) const;
 
   std::string root_;
   FilesystemStoreOptions options_;
@@ -337,16 +284,22 @@ class FilesystemStore final : public Store {
 std::optional<FilesystemStore::OpenValue> FilesystemStore::open_value(const std::string& key) const {
   keys::check_key(key);
   OpenValue value{Fd(-1), file_of(key), 0, {}};
-  // O_NONBLOCK: opening a FIFO someone left in the tree must not hang.
-  value.fd = Fd(::open(value.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  // O_NONBLOCK: opening a FIFO someone left in the tree must not hang;
+  // O_NOCTTY: nor may a terminal there become ours. fstat then refuses both.
+  value.fd = Fd(::open(value.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
   if (value.fd.get() < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
-    fail_io("open", value.file, errno);
+    const int err = errno;
+    struct stat st;  // a socket cannot be opened (ENXIO): say what it is
+    if (::stat(value.file.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+      fail_not_regular(value.file, st.st_mode);
+    }
+    fail_io("open", value.file, err);
   }
   struct stat& st = value.status;
   if (::fstat(value.fd.get(), &st) != 0) fail_io("inspect", value.file, errno);
   if (S_ISDIR(st.st_mode)) return std::nullopt;  // a "folder" of keys, not a key
-  if (!S_ISREG(st.st_mode)) fail(ZARR_ERR_IO, "cannot read " + keys::quote(value.file) + ": not a regular file");
+  if (!S_ISREG(st.st_mode)) fail_not_regular(value.file, st.st_mode);
   value.size = static_cast<uint64_t>(st.st_size);
   return value;
 }
@@ -458,20 +411,14 @@ std::optional<uint64_t> FilesystemStore::value_size(const std::string& key) cons
   struct stat st;
   if (::stat(file.c_str(), &st) == 0) {
     if (S_ISREG(st.st_mode)) return static_cast<uint64_t>(st.st_size);
-    return std::nullopt;
+    if (S_ISDIR(st.st_mode)) return std::nullopt;  // a "folder" of keys, not a key
+    fail_not_regular(file, st.st_mode);
   }
   if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
   fail_io("inspect", file, errno);
 }
 
-bool FilesystemStore::exists(const std::string& key) const {
-  keys::check_key(key);
-  std::string file = file_of(key);
-  struct stat st;
-  if (::stat(file.c_str(), &st) == 0) return S_ISREG(st.st_mode);
-  if (errno == ENOENT || errno == ENOTDIR) return false;
-  fail_io("inspect", file, errno);
-}
+bool FilesystemStore::exists(const std::string& key) const { return value_size(key).has_value(); }
 
 void FilesystemStore::set(const std::string& key, ByteView value) {
   keys::check_key(key);
@@ -483,97 +430,147 @@ void FilesystemStore::set(const std::string& key, ByteView value) {
   }
 }
 
+std::optional<FolderChain> FilesystemStore::folders(const std::string& relative_dir, bool create) const {
+  if (create) make_dirs(root_);
+  Fd root(::open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (root.get() < 0) {
+    if (errno == ENOENT) return std::nullopt;  // creating: removed meanwhile by someone else, try again
+    if (errno != ENOTDIR) fail_io("open", root_, errno);
+    if (create) fail_not_a_dir(root_);
+    return std::nullopt;
+  }
+  return fstree::open_chain(std::move(root), root_, relative_dir, create);
+}
+
 void FilesystemStore::write(const std::string& key, ByteView value) const {
-  std::string target = file_of(key);
-  std::string dir = parent_dir(target);
+  const std::string dir = parent_key(key);
   for (int attempt = 0; attempt < kMaxWriteAttempts; ++attempt) {
     if (attempt > 1) back_off(attempt);
-    make_dirs(dir);  // also creates the root on the first write
-    if (write_and_rename(dir + "/" + temp_name(), target, value, options_.fsync) == Attempt::kDone) {
-      if (options_.fsync) sync_dir(dir);
+    std::optional<FolderChain> folder = folders(dir, true);  // also creates the root on the first write
+    if (folder && write_and_rename(*folder, last_segment(key), value, options_.fsync) == Attempt::kDone) {
+      if (options_.fsync) sync_dir(folder->last(), folder->last_shown());
       return;
     }
   }
-  fail(ZARR_ERR_IO, "its directory " + keys::quote(dir) + " kept disappearing (concurrent erase?)");
+  fail(ZARR_ERR_IO, "its directory " + keys::quote(file_of(dir)) + " kept disappearing (concurrent erase?)");
 }
 
 void FilesystemStore::erase(const std::string& key) {
   keys::check_key(key);
   if (options_.read_only) keys::fail_read_only(describe(), "erase", key);
-  std::string file = file_of(key);
-  if (::unlink(file.c_str()) == 0) return prune_empty_dirs(parent_dir(key));
-  // Absent, under a file, or a directory (a folder of keys is not a key).
-  if (errno == ENOENT || errno == ENOTDIR || errno == EISDIR) return;
-  struct stat st;
-  if (errno == EPERM && ::lstat(file.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return;
-  fail_io("erase", file, errno);
+  try {
+    erase_key(key);
+  } catch (const Error& e) {
+    fail(e.code(), "cannot erase key " + keys::quote(key) + " in " + describe() + ": " + e.what());
+  }
 }
 
-// Removes the directory relative_dir and its ancestors below the root as long
-// as they are empty, so that a folder whose keys are all erased stops being
-// listed, as in the memory store. A concurrent writer that loses its freshly
-// made directory this way retries (see write).
-void FilesystemStore::prune_empty_dirs(std::string relative_dir) const {
-  while (!relative_dir.empty()) {
-    if (::rmdir(file_of(relative_dir).c_str()) != 0 && errno != ENOENT) return;
-    relative_dir = parent_dir(relative_dir);
+// Removes the key's file (a link: the link) and then the folders its erase
+// left empty, so that a folder whose keys are all erased stops being listed,
+// as in the memory store. A concurrent writer that loses its freshly made
+// folder this way retries (see write).
+void FilesystemStore::erase_key(const std::string& key) const {
+  std::optional<FolderChain> folder = folders(parent_key(key), false);
+  if (!folder) return;  // a folder on the way is missing: so is the key
+  const std::string name = last_segment(key);
+  if (::unlinkat(folder->last(), name.c_str(), 0) == 0) return folder->prune();
+  const int err = errno;
+  // Absent, or a directory (a folder of keys is not a key).
+  if (err == ENOENT || err == EISDIR) return;
+  struct stat st;
+  if (err == EPERM && ::fstatat(folder->last(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+    return;
   }
+  fail_io("erase", file_of(key), err);
 }
 
 void FilesystemStore::erase_prefix(const std::string& prefix) {
   keys::check_prefix(prefix);
   if (options_.read_only) keys::fail_read_only(describe(), "erase prefix", prefix);
-  auto [dir, start] = split_prefix(prefix);
-  if (!prefix.empty() && start.empty()) {
-    // A whole folder: remove it in one go, unless it is a key's file.
-    struct stat st;
-    if (::lstat(file_of(dir).c_str(), &st) != 0 || S_ISREG(st.st_mode)) return;
-    remove_tree(file_of(dir));
-  } else {
-    for (const Entry& entry : read_entries(file_of(dir))) {
-      if (starts_with(entry.name, start) && (start.empty() || !keys::is_temp_name(entry.name))) {
-        remove_tree(file_of(join_key(dir, entry.name)));
-      }
-    }
+  try {
+    erase_keys(prefix);
+  } catch (const Error& e) {
+    fail(e.code(), "cannot erase prefix " + keys::quote(prefix) + " in " + describe() + ": " + e.what());
   }
-  prune_empty_dirs(prefix.empty() || !start.empty() ? dir : parent_dir(dir));
 }
 
-void FilesystemStore::collect_keys(const std::string& relative_dir, int depth,
-                                   std::vector<std::string>& out) const {
-  if (depth > kMaxListDepth) {
-    fail(ZARR_ERR_IO, "cannot list " + keys::quote(file_of(relative_dir)) + ": nested too deeply (symlink loop?)");
+void FilesystemStore::erase_keys(const std::string& prefix) const {
+  auto [dir, start] = split_prefix(prefix);
+  if (!prefix.empty() && start.empty()) {
+    // A whole folder (or a link to one: the link) in one go; a key's file
+    // of that name is not below the prefix.
+    std::optional<FolderChain> parent = folders(parent_key(dir), false);
+    if (!parent) return;
+    const std::string name = last_segment(dir);
+    struct stat st;
+    if (::fstatat(parent->last(), name.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode)) return;
+    fstree::remove_tree(parent->last(), name, fstree::join_path(parent->last_shown(), name), kMaxFolderDepth);
+    return parent->prune();
   }
-  for (const Entry& entry : read_entries(file_of(relative_dir))) {
-    if (keys::is_temp_name(entry.name)) continue;
+  std::optional<FolderChain> folder = folders(dir, false);
+  if (!folder) return;
+  std::optional<fstree::Folder> listed = fstree::Folder::open(folder->last(), ".", false, folder->last_shown());
+  if (!listed) return;
+  for (const Entry& entry : listed->read_entries(false, UINT64_MAX)) {
+    if (starts_with(entry.name, start) && (start.empty() || !keys::is_temp_name(entry.name))) {
+      fstree::remove_tree(folder->last(), entry.name, fstree::join_path(folder->last_shown(), entry.name),
+                          kMaxFolderDepth);
+    }
+  }
+  folder->prune();
+}
+
+// Adds the keys of `folder` (relative_dir from the root) whose names start
+// with `start`, and those of its folders, to `out`. Folders reached through
+// a symbolic link wait in `linked` until every real folder is walked, so a
+// key is listed under its own path when the listing reaches that path too.
+void FilesystemStore::collect_keys(fstree::Walk& walk, fstree::Folder& folder, const std::string& relative_dir,
+                                   const std::string& start, int depth, Listing& listing) const {
+  for (const Entry& entry : walk.entries(folder)) {
+    if (!starts_with(entry.name, start) || keys::is_temp_name(entry.name)) continue;
     std::string key = join_key(relative_dir, entry.name);
-    if (entry.kind == Kind::kFile) out.push_back(key);
-    if (entry.kind == Kind::kDir) collect_keys(key, depth + 1, out);
+    if (entry.kind != Kind::kDir) {
+      listing.keys.push_back(std::move(key));  // a FIFO or a device too: reading it fails, naming it
+    } else if (entry.link) {
+      listing.linked.emplace(std::move(key), depth + 1);
+    } else if (std::optional<fstree::Folder> sub =
+                   walk.enter(folder.fd(), entry.name, fstree::join_path(folder.shown(), entry.name), depth + 1)) {
+      collect_keys(walk, *sub, key, "", depth + 1, listing);
+    }
   }
 }
 
 std::vector<std::string> FilesystemStore::list_prefix(const std::string& prefix) const {
   keys::check_prefix(prefix);
   auto [dir, start] = split_prefix(prefix);
-  std::vector<std::string> out;
-  for (const Entry& entry : read_entries(file_of(dir))) {
-    if (!starts_with(entry.name, start) || keys::is_temp_name(entry.name)) continue;
-    std::string key = join_key(dir, entry.name);
-    if (entry.kind == Kind::kFile) out.push_back(key);
-    if (entry.kind == Kind::kDir) collect_keys(key, 1, out);
+  Listing listing;
+  fstree::Walk walk(kMaxFolderDepth, options_.max_list_entries);
+  if (std::optional<fstree::Folder> folder = walk.enter(AT_FDCWD, file_of(dir), file_of(dir), 0)) {
+    collect_keys(walk, *folder, dir, start, 0, listing);
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  // Reads follow links, so listings do; each folder is entered once (Walk).
+  while (!listing.linked.empty()) {
+    const auto [relative_dir, depth] = *listing.linked.begin();
+    listing.linked.erase(listing.linked.begin());
+    const std::string file = file_of(relative_dir);
+    if (std::optional<fstree::Folder> folder = walk.enter(AT_FDCWD, file, file, depth)) {
+      collect_keys(walk, *folder, relative_dir, "", depth, listing);
+    }
+  }
+  std::sort(listing.keys.begin(), listing.keys.end());
+  return std::move(listing.keys);
 }
 
 DirListing FilesystemStore::list_dir(const std::string& prefix) const {
   std::string dir = keys::dir_prefix(prefix);
   if (!dir.empty()) dir.pop_back();
   DirListing out;
-  for (Entry& entry : read_entries(file_of(dir))) {
+  fstree::Walk walk(0, options_.max_list_entries);
+  std::optional<fstree::Folder> folder = walk.enter(AT_FDCWD, file_of(dir), file_of(dir), 0);
+  if (!folder) return out;
+  for (Entry& entry : walk.entries(*folder)) {
     if (keys::is_temp_name(entry.name)) continue;
-    if (entry.kind == Kind::kFile) out.keys.push_back(std::move(entry.name));
-    if (entry.kind == Kind::kDir) out.prefixes.push_back(std::move(entry.name));
+    (entry.kind == Kind::kDir ? out.prefixes : out.keys).push_back(std::move(entry.name));
   }
   std::sort(out.keys.begin(), out.keys.end());
   std::sort(out.prefixes.begin(), out.prefixes.end());

@@ -175,13 +175,17 @@ struct FilesystemStoreOptions {
   // fsync each value (and its directory) before/after the rename that
   // publishes it: durable across power loss, much slower. Off by default.
   bool fsync = false;
+  // Folder entries one listing reads at most, all its folders together
+  // (docs/store-filesystem.md): past it, ZARR_ERR_IO naming the folder.
+  uint64_t max_list_entries = uint64_t{1} << 26;
 };
 
 // Filesystem store rooted at a directory (created on first write if absent).
 // Keys map to files ("a/b/0.0" -> ROOT/a/b/0.0). Writes go to a temporary file
 // beside the target and are renamed over it; directories left empty by erase
 // or erase_prefix are removed (never the root), so listings match the memory
-// store's.
+// store's. Reads follow symbolic links; writes and erases never pass through
+// one, so nothing outside the root is ever created, changed or removed.
 std::shared_ptr<Store> make_filesystem_store(const std::string& root);
 std::shared_ptr<Store> make_filesystem_store(const std::string& root, bool read_only);
 std::shared_ptr<Store> make_filesystem_store(const std::string& root,

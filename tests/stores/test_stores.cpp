@@ -1,6 +1,8 @@
 // Filesystem- and memory-specific store behaviour. What every store shares is
 // the conformance suite's (store_conformance.h).
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,9 +10,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -202,14 +206,49 @@ TEST_F(FilesystemStoreTest, KeyThatIsADirectoryIsAnIoErrorOnWrite) {
   EXPECT_EQ(files_on_disk(), (Keys{"d/k"}));  // the temporary file is gone
 }
 
-TEST_F(FilesystemStoreTest, SpecialFileIsAnIoErrorNotAHang) {
+// A socket bound at `path` (closed again: the socket file stays).
+void make_socket_file(const std::string& path) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(path.size(), sizeof address.sun_path);
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << path;
+  ::close(fd);
+}
+
+// A FIFO, a socket or a device where a key's file should be is a key (it is
+// listed, so `zarrtool verify` reads it) whose every read is ZARR_ERR_IO
+// naming it and what it is: never a hang, never the device's bytes.
+TEST_F(FilesystemStoreTest, SpecialFilesAreKeysWhoseReadsFailNamingThem) {
   put("k", "v");
   ASSERT_EQ(::mkfifo((root() + "/fifo").c_str(), 0600), 0);
-  Caught caught = catch_error([&] { store_->get("fifo"); });
-  EXPECT_EQ(caught.code, ZARR_ERR_IO);
-  EXPECT_NE(caught.message.find(root() + "/fifo"), std::string::npos) << caught.message;
-  EXPECT_FALSE(store_->exists("fifo"));
-  EXPECT_EQ(store_->list_prefix(""), (Keys{"k"}));  // neither key nor folder
+  make_socket_file(root() + "/sock");
+  fs::create_symlink("/dev/zero", root() + "/zero");
+  const std::map<std::string, std::string> kinds = {{"fifo", "a FIFO"}, {"sock", "a socket"},
+                                                    {"zero", "a character device"}};
+  for (const auto& [key, kind] : kinds) {
+    SCOPED_TRACE(key);
+    const std::string expected = "cannot read '" + root() + "/" + key + "': it is " + kind + ", not a regular file";
+    for (const std::function<void()>& read : std::vector<std::function<void()>>{
+             [&] { store_->get(key); },
+             [&] { store_->get_range(key, conformance::range(0, 4)); },
+             [&] { store_->exists(key); },
+             [&] { store_->value_size(key); },
+             [&] { store_->get_into(key, [](size_t) -> uint8_t* { return nullptr; }); },
+         }) {
+      Caught caught = catch_error(read);
+      EXPECT_EQ(caught.code, ZARR_ERR_IO);
+      EXPECT_EQ(caught.message, expected);
+    }
+  }
+  EXPECT_EQ(store_->list_prefix(""), (Keys{"fifo", "k", "sock", "zero"}));
+  EXPECT_EQ(store_->list_dir("").keys, (Keys{"fifo", "k", "sock", "zero"}));
+  // Erasing them removes them (the link, not /dev/zero).
+  for (const auto& [key, kind] : kinds) store_->erase(key);
+  EXPECT_EQ(store_->list_prefix(""), (Keys{"k"}));
+  EXPECT_TRUE(fs::exists("/dev/zero"));
 }
 
 TEST_F(FilesystemStoreTest, SymlinksAreFollowedForReading) {
@@ -220,13 +259,161 @@ TEST_F(FilesystemStoreTest, SymlinksAreFollowedForReading) {
   EXPECT_EQ(text(store_->get("link")), "v");
   EXPECT_EQ(text(store_->get("alias/k")), "v");
   EXPECT_FALSE(store_->get("dangling").has_value());
-  EXPECT_EQ(store_->list_prefix(""), (Keys{"alias/k", "link", "real/k"}));
+  // A folder is listed once, under its own path when the listing reaches it.
+  EXPECT_EQ(store_->list_prefix(""), (Keys{"link", "real/k"}));
+  EXPECT_EQ(store_->list_prefix("alias/"), (Keys{"alias/k"}));
   DirListing root_listing = store_->list_dir("");
   EXPECT_EQ(root_listing.keys, (Keys{"link"}));
   EXPECT_EQ(root_listing.prefixes, (Keys{"alias", "real"}));
-  // Erasing through the alias removes the link, never the target's keys.
+  // Erasing the alias removes the link, never the target's keys.
   store_->erase_prefix("alias/");
+  EXPECT_FALSE(fs::exists(root() + "/alias"));
   EXPECT_EQ(text(store_->get("real/k")), "v");
+}
+
+// ---- the root is a wall: writes and erases never pass through a link -------
+
+class FilesystemStoreWallTest : public FilesystemStoreTest {
+ protected:
+  // <dir>/outside/victim and <dir>/outside/4/4, which no write or erase
+  // through the store may touch; root/arr/c is a link to <dir>/outside.
+  void SetUp() override {
+    FilesystemStoreTest::SetUp();
+    fs::create_directories(outside() + "/4");
+    test::write_file(outside() + "/victim", ByteView(std::string("victim")));
+    test::write_file(outside() + "/4/4", ByteView(std::string("precious")));
+    put("arr/zarr.json", "{}");
+    fs::create_directory_symlink(outside(), root() + "/arr/c");
+  }
+  std::string outside() const { return dir_ / "outside"; }
+  Keys outside_files() const {
+    Keys names;
+    for (const auto& entry : fs::recursive_directory_iterator(outside())) {
+      names.push_back(fs::relative(entry.path(), outside()).string());
+    }
+    return sorted(names);
+  }
+  void expect_refused_naming_the_link(const std::function<void()>& call, const std::string& what) {
+    Caught caught = catch_error(call);
+    EXPECT_EQ(caught.code, ZARR_ERR_IO);
+    EXPECT_EQ(caught.message, what + " in " + root() + ": '" + root() +
+                                  "/arr/c' is a symbolic link: the filesystem store never writes or erases through one");
+  }
+  const Keys outside_before_{"4", "4/4", "victim"};
+};
+
+TEST_F(FilesystemStoreWallTest, WritesNeverPassThroughALinkedFolder) {
+  EXPECT_EQ(text(store_->get("arr/c/4/4")), "precious");  // reads follow the link
+  expect_refused_naming_the_link([&] { put("arr/c/0/0", "x"); }, "cannot set key 'arr/c/0/0'");
+  expect_refused_naming_the_link([&] { put("arr/c/4/4", "x"); }, "cannot set key 'arr/c/4/4'");
+  expect_refused_naming_the_link([&] { put("arr/c/victim", "x"); }, "cannot set key 'arr/c/victim'");
+  EXPECT_EQ(outside_files(), outside_before_);
+  EXPECT_EQ(text(test::read_file(outside() + "/4/4")), "precious");
+  EXPECT_EQ(text(test::read_file(outside() + "/victim")), "victim");
+}
+
+TEST_F(FilesystemStoreWallTest, ErasesNeverPassThroughALinkedFolder) {
+  expect_refused_naming_the_link([&] { store_->erase("arr/c/4/4"); }, "cannot erase key 'arr/c/4/4'");
+  expect_refused_naming_the_link([&] { store_->erase_prefix("arr/c/4/"); }, "cannot erase prefix 'arr/c/4/'");
+  expect_refused_naming_the_link([&] { store_->erase_prefix("arr/c/4"); }, "cannot erase prefix 'arr/c/4'");
+  EXPECT_EQ(outside_files(), outside_before_);
+}
+
+TEST_F(FilesystemStoreWallTest, ErasingALinkRemovesTheLinkNotItsTarget) {
+  EXPECT_EQ(store_->list_prefix("arr/"), (Keys{"arr/c/4/4", "arr/c/victim", "arr/zarr.json"}));
+  store_->erase_prefix("arr/c");  // partial segment: matches the link "c"
+  EXPECT_FALSE(fs::is_symlink(root() + "/arr/c"));
+  fs::create_directory_symlink(outside(), root() + "/arr/c");
+  store_->erase_prefix("arr/");  // the whole array folder
+  EXPECT_FALSE(fs::exists(root() + "/arr"));
+  fs::create_directory_symlink(outside(), root() + "/whole");
+  store_->erase_prefix("whole/");  // the link as a folder
+  store_->erase_prefix("");        // everything
+  EXPECT_TRUE(fs::is_empty(root()));
+  EXPECT_EQ(outside_files(), outside_before_);
+}
+
+TEST_F(FilesystemStoreWallTest, AKeyThatIsALinkIsReplacedOrRemovedNotItsTarget) {
+  fs::create_symlink(outside() + "/victim", root() + "/arr/k");
+  fs::create_symlink(outside() + "/4/4", root() + "/arr/gone");
+  EXPECT_EQ(text(store_->get("arr/k")), "victim");  // reads follow the link
+  put("arr/k", "new value");
+  EXPECT_FALSE(fs::is_symlink(root() + "/arr/k"));
+  EXPECT_EQ(text(store_->get("arr/k")), "new value");
+  store_->erase("arr/gone");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(root() + "/arr/gone")));
+  EXPECT_EQ(outside_files(), outside_before_);
+  EXPECT_EQ(text(test::read_file(outside() + "/victim")), "victim");
+  EXPECT_EQ(text(test::read_file(outside() + "/4/4")), "precious");
+}
+
+// ---- listing: each folder once, and bounded ---------------------------------
+
+// 30 levels of folders, each with two links to the next and a key: a walk
+// that followed every link would take 2^31 paths; a listing takes 31.
+TEST_F(FilesystemStoreTest, ListingEntersEachFolderOnceThroughADagOfLinks) {
+  constexpr int kLevels = 30;
+  Keys expected;
+  for (int level = 0; level <= kLevels; ++level) {
+    const std::string key = "dag/l" + std::to_string(level) + "/k";
+    put(key, "v");
+    expected.push_back(key);
+  }
+  for (int level = 0; level < kLevels; ++level) {
+    const std::string dir = root() + "/dag/l" + std::to_string(level);
+    fs::create_directory_symlink("../l" + std::to_string(level + 1), dir + "/a");
+    fs::create_directory_symlink("../l" + std::to_string(level + 1), dir + "/b");
+  }
+  EXPECT_EQ(store_->list_prefix(""), sorted(expected));
+  EXPECT_EQ(store_->list_prefix("dag/"), sorted(expected));
+  // Started inside the DAG, the lower levels are reached through links only.
+  Keys from_l28 = store_->list_prefix("dag/l28/");
+  EXPECT_EQ(from_l28.size(), 3u);
+  EXPECT_EQ(from_l28[0], "dag/l28/a/a/k");
+  EXPECT_EQ(text(store_->get("dag/l0/a/b/a/b/a/b/k")), "v");
+}
+
+TEST_F(FilesystemStoreTest, ListingEntersEachFolderOnceThroughALoopOfLinks) {
+  put("a/k", "v");
+  put("a/b/k", "v");
+  fs::create_directory_symlink("..", root() + "/a/b/up");
+  fs::create_directory_symlink(".", root() + "/a/self");
+  fs::create_directory_symlink(root(), root() + "/a/root");
+  fs::create_symlink("ring2", root() + "/ring1");  // a loop of file links: a key nobody can read
+  fs::create_symlink("ring1", root() + "/ring2");
+  EXPECT_EQ(store_->list_prefix(""), (Keys{"a/b/k", "a/k", "ring1", "ring2"}));
+  // From a/b, its parent and the root are reached through links only.
+  EXPECT_EQ(store_->list_prefix("a/b/"), (Keys{"a/b/k", "a/b/up/k", "a/b/up/root/ring1", "a/b/up/root/ring2"}));
+  EXPECT_EQ(catch_error([&] { store_->get("ring1"); }).code, ZARR_ERR_IO);
+  store_->erase_prefix("");
+  EXPECT_TRUE(fs::is_empty(root()));
+}
+
+TEST_F(FilesystemStoreTest, ListingPastItsBoundsIsAnIoErrorNamingTheFolder) {
+  std::string deep;
+  for (int level = 0; level <= 129; ++level) deep += "d/";
+  put(deep + "k", "v");
+  Caught caught = catch_error([&] { store_->list_prefix(""); });
+  EXPECT_EQ(caught.code, ZARR_ERR_IO);
+  EXPECT_EQ(caught.message, "cannot list '" + root() + "/" + deep.substr(0, 129 * 2 - 1) +
+                                "': folders nested deeper than 128");
+  store_->erase_prefix("d/d/d/d/");  // removal has the same bound, counted from the folder removed
+  EXPECT_EQ(store_->list_prefix(""), Keys{});
+
+  FilesystemStoreOptions options;
+  options.max_list_entries = 10;
+  std::shared_ptr<Store> bounded = make_filesystem_store(root(), options);
+  for (int i = 0; i < 5; ++i) put("f/" + std::to_string(i), "v");
+  EXPECT_EQ(bounded->list_prefix("").size(), 5u);  // "f" and five keys: 6 entries
+  for (int i = 5; i < 10; ++i) put("f/" + std::to_string(i), "v");
+  caught = catch_error([&] { bounded->list_prefix(""); });  // 11 entries
+  EXPECT_EQ(caught.code, ZARR_ERR_IO);
+  EXPECT_EQ(caught.message, "cannot list '" + root() + "/f': more than 10 entries in one listing");
+  EXPECT_EQ(bounded->list_dir("f/").keys.size(), 10u);
+  put("f/10", "v");
+  caught = catch_error([&] { bounded->list_dir("f/"); });
+  EXPECT_EQ(caught.code, ZARR_ERR_IO);
+  EXPECT_EQ(caught.message, "cannot list '" + root() + "/f': more than 10 entries in one listing");
 }
 
 TEST_F(FilesystemStoreTest, FsyncOptionStillWrites) {
