@@ -1,6 +1,8 @@
 // No path a caller or a document gives can make a store read or write outside
 // its root, and a failure on one thread never changes the message another
 // thread reads (docs/reliability.md).
+#include <sys/stat.h>
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -81,6 +83,68 @@ TEST_F(HostilePaths, ConsolidatedMetadataCannotNameNodesOutsideTheStore) {
          "{\"zarr_format\": 3, \"node_type\": \"group\", \"attributes\": {}}}}}";
   EXPECT_STATUS(zarr_group_open_ex(g.out(), v3.c_str(), "r", "{\"consolidated\": true}"), ZARR_ERR_INVALID_METADATA,
                 "consolidated entry '../secret'");
+}
+
+// A link from inside an array's folder to a folder outside the hierarchy
+// (<dir>/outside): chunk writes, a shrinking resize and erases through it
+// are refused naming the link, and nothing outside changes; erasing the
+// array removes the link, not what it points to (docs/store-filesystem.md).
+TEST_F(HostilePaths, ALinkedFolderInAnArrayLetsNoWriteOrEraseOutTheStore) {
+  fs::create_directories(dir_ / "outside");
+  std::ofstream(dir_ / "outside/4") << "precious";
+  ArrayPtr b;
+  const std::string meta = array_meta("[10, 10]", "[2, 2]", "<i4", {{"dimension_separator", "\"/\""}});
+  ASSERT_OK(zarr_group_create_array(b.out(), group_, "b", meta.c_str()));
+  fs::create_directory_symlink(dir_ / "outside", root() + "/b/4");  // chunk keys "4/j"
+  const std::vector<std::string> before = files_outside_root();
+  const std::string refusal = "'" + root() + "/b/4' is a symbolic link: the filesystem store never writes or erases "
+                              "through one";
+  EXPECT_STATUS(write_region<int32_t>(b, {8, 0}, {2, 2}, {1, 2, 3, 4}), ZARR_ERR_IO, refusal);
+  EXPECT_STATUS(write_region<int32_t>(b, {8, 8}, {2, 2}, {1, 2, 3, 4}), ZARR_ERR_IO, refusal);
+  const uint64_t smaller[2] = {2, 2};
+  EXPECT_STATUS(zarr_resize(b, 2, smaller), ZARR_ERR_IO, "cannot erase key 'b/4/4'");
+  EXPECT_EQ(files_outside_root(), before);
+  EXPECT_EQ(read_file(dir_ / "outside/4").size(), 8u);
+  b = ArrayPtr();
+  ASSERT_OK(zarr_erase((root() + "/b").c_str(), nullptr));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(root() + "/b")));
+  EXPECT_EQ(files_outside_root(), before);
+}
+
+// Listing an array whose folder holds 30 levels of folders with two links
+// each (2^31 paths) visits each folder once: stored chunks, info and a
+// resize finish.
+TEST_F(HostilePaths, ADagOfLinksInAnArrayIsListedOnce) {
+  ArrayPtr a = open_array(root() + "/a", "r+");
+  ASSERT_OK(write_region<int32_t>(a, {0}, {4}, {1, 2, 3, 4}));
+  make_dag_of_links(root() + "/a/dag", 30);
+  char* json = nullptr;
+  ASSERT_OK(zarr_stored_chunks(a, &json));
+  EXPECT_EQ(std::string(json), "{\"chunks\":[[0],[1]],\"stray_keys\":[]}");
+  zarr_free(json);
+  EXPECT_EQ(info_of(a)["chunks_initialized"].GetUint64(), 2u);
+  const uint64_t smaller[1] = {2};
+  ASSERT_OK(zarr_resize(a, 1, smaller));
+  EXPECT_EQ(list_files(root() + "/a"), (std::vector<std::string>{".zarray", "0"}));
+}
+
+// A FIFO and a link to /dev/zero where chunks should be: reads fail naming
+// them, never hang; stored chunks list them, info names the FIFO.
+TEST_F(HostilePaths, SpecialFilesAsChunksAreIoErrorsNamingThem) {
+  ASSERT_EQ(::mkfifo((root() + "/a/0").c_str(), 0600), 0);
+  fs::create_symlink("/dev/zero", root() + "/a/1");
+  ArrayPtr a = open_array(root() + "/a", "r");
+  std::vector<int32_t> out(2);
+  const uint64_t first[1] = {0}, second[1] = {2}, count[1] = {2};
+  EXPECT_STATUS(zarr_read_region(a, 1, first, count, out.data(), 8), ZARR_ERR_IO,
+                "cannot read '" + root() + "/a/0': it is a FIFO, not a regular file");
+  EXPECT_STATUS(zarr_read_region(a, 1, second, count, out.data(), 8), ZARR_ERR_IO,
+                "cannot read '" + root() + "/a/1': it is a character device, not a regular file");
+  char* json = nullptr;
+  ASSERT_OK(zarr_stored_chunks(a, &json));
+  EXPECT_EQ(std::string(json), "{\"chunks\":[[0],[1]],\"stray_keys\":[]}");
+  zarr_free(json);
+  EXPECT_STATUS(zarr_info(a, &json), ZARR_ERR_IO, "/a/0': it is a FIFO");
 }
 
 // Documents built to exhaust the reader: nesting that would overflow the

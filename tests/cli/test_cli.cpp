@@ -1,5 +1,6 @@
 // zarrtool as a user runs it: each test starts the built tool as a process
 // and checks its output and exit code. Data is prepared through the C API.
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -136,6 +137,44 @@ TEST(Cli, VerifyCountsMissingChunksAndReportsStrayKeys) {
   EXPECT_NE(r.out.find("4 chunks, 3 missing, 0 corrupt, 0 unreadable, 1 stray keys"), std::string::npos) << r.out;
 }
 
+// A FIFO and a link to /dev/zero where chunks should be (as a tree from
+// someone else may hold): verify reads them, calls them unreadable and
+// fails, never hangs or calls them missing.
+TEST(Cli, VerifyCountsSpecialFilesAsUnreadableChunks) {
+  TempDir dir;
+  const fs::path url = make_counting_array(dir, "a", "2");
+  fs::remove(url / "1.0");
+  ASSERT_EQ(::mkfifo((url / "1.0").c_str(), 0600), 0);
+  fs::remove(url / "1.1");
+  fs::create_symlink("/dev/zero", url / "1.1");
+  RunResult r = run_tool({"verify", url});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("unreadable: chunk 1.0 [3:6, 0:4]: cannot read '" + (url / "1.0").string() +
+                       "': it is a FIFO, not a regular file"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("unreadable: chunk 1.1 [3:6, 4:8]: cannot read '" + (url / "1.1").string() +
+                       "': it is a character device, not a regular file"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("4 chunks, 0 missing, 0 corrupt, 2 unreadable, 0 stray keys"), std::string::npos) << r.out;
+  EXPECT_EQ(run_tool({"cat", url}).exit_code, 1);
+}
+
+// 30 levels of folders inside an array, each with two links to the next
+// (2^31 paths): verify and info list each folder once and finish.
+TEST(Cli, VerifyAndInfoFinishOnADagOfLinks) {
+  TempDir dir;
+  const std::string url = make_counting_array(dir, "a");
+  zarr::test::make_dag_of_links(url + "/dag", 30);
+  RunResult r = run_tool({"verify", url});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 chunks, 0 missing, 0 corrupt, 0 unreadable, 0 stray keys"), std::string::npos) << r.out;
+  r = run_tool({"info", url});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Chunks initialized : 4/4"), std::string::npos) << r.out;
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   TempDir dir;
   RunResult r = run_tool({"info", dir.path(), "--no-such-option"});
@@ -237,6 +276,21 @@ TEST(Cli, RmNeedsYesAndAZarrNode) {
   EXPECT_TRUE(fs::exists(dir / "plain"));
   EXPECT_EQ(run_tool({"rm", url, "--yes"}).exit_code, 0);
   EXPECT_FALSE(fs::exists(url));
+}
+
+// An array linked into a group is read through the group; rm of it removes
+// the link, never the array it points to.
+TEST(Cli, RmOfALinkedArrayRemovesTheLinkOnly) {
+  TempDir dir;
+  ASSERT_EQ(run_tool({"create", dir / "g", "--group"}).exit_code, 0);
+  const std::string target = make_counting_array(dir, "elsewhere");
+  fs::create_directory_symlink(target, dir / "g/linked");
+  EXPECT_EQ(run_tool({"cat", dir / "g/linked"}).out, run_tool({"cat", target}).out);
+  EXPECT_EQ(run_tool({"rm", dir / "g/linked", "--yes"}).exit_code, 0);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir / "g/linked")));
+  RunResult r = run_tool({"verify", target});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("4 chunks, 0 missing"), std::string::npos) << r.out;
 }
 
 TEST(Cli, CpConvertsFormatAndChunksKeepingValues) {

@@ -46,6 +46,15 @@ void write_file(const std::string& path, ByteView data) {
 
 bool file_exists(const std::string& path) { return fs::exists(path); }
 
+void make_dag_of_links(const std::string& dir, int levels) {
+  for (int level = 0; level <= levels; ++level) fs::create_directories(dir + "/l" + std::to_string(level));
+  for (int level = 0; level < levels; ++level) {
+    const std::string from = dir + "/l" + std::to_string(level), to = "../l" + std::to_string(level + 1);
+    fs::create_directory_symlink(to, from + "/a");
+    fs::create_directory_symlink(to, from + "/b");
+  }
+}
+
 Caught catch_error(const std::function<void()>& call) {
   try {
     call();

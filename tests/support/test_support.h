@@ -46,6 +46,11 @@ Bytes read_file(const std::string& path);
 void write_file(const std::string& path, ByteView data);
 bool file_exists(const std::string& path);
 
+// Folders dir/l0 .. dir/l<levels>, each but the last with two symbolic links,
+// "a" and "b", to the next: a walk that follows every link takes
+// 2^(levels + 1) paths through levels + 1 folders.
+void make_dag_of_links(const std::string& dir, int levels);
+
 // What a call threw: the zarr::Error's code and message, or ZARR_OK and ""
 // when it returned normally. Tests of error paths compare both.
 struct Caught {
