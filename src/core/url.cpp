@@ -119,6 +119,26 @@ fs::path hierarchy_root(const fs::path& node) {
   return root;
 }
 
+// The node's folder as opening it finds it: the kernel follows the links and
+// ".." of the path in order (weakly_canonical; a missing tail is normalised
+// as text, as nothing there can be a link), so creating or erasing
+// "data/link/.." acts on the folder that opening it reads, never on "data".
+// The last name stays as written, so that erasing a link removes the link.
+fs::path resolved_node(const StoreRequest& request) {
+  std::string location = request.location;
+  while (location.size() > 1 && location.back() == '/') location.pop_back();  // trailing slashes
+  std::error_code ec;
+  fs::path node = fs::absolute(fs::path(location), ec);
+  if (!ec) {
+    const fs::path name = node.filename();
+    const bool keep_name = !name.empty() && name != "." && name != "..";
+    fs::path resolved = fs::weakly_canonical(keep_name ? node.parent_path() : node, ec);
+    node = keep_name ? resolved / name : resolved;
+  }
+  if (ec) fail(ZARR_ERR_IO, "cannot resolve the path '" + request.location + "': " + ec.message());
+  return node;
+}
+
 NodeLocation filesystem_location(const StoreRequest& request) {
   request.allow_only("filesystem", {"fsync"});
   FilesystemStoreOptions options;
@@ -126,8 +146,7 @@ NodeLocation filesystem_location(const StoreRequest& request) {
   options.fsync = request.bool_option("fsync").value_or(false);
   const bool above_node = request.access == StoreAccess::kCreate || request.access == StoreAccess::kErase;
   if (!above_node) return {make_filesystem_store(request.location, options), ""};
-  fs::path node = fs::absolute(fs::path(request.location)).lexically_normal();
-  if (node.filename().empty()) node = node.parent_path();  // trailing slash
+  const fs::path node = resolved_node(request);
   const bool is_root_dir = node == node.root_path();
   fs::path root = request.access == StoreAccess::kCreate || is_root_dir ? hierarchy_root(node) : node.parent_path();
   std::string relative = node.lexically_relative(root).generic_string();

@@ -111,6 +111,31 @@ TEST_F(HostilePaths, ALinkedFolderInAnArrayLetsNoWriteOrEraseOutTheStore) {
   EXPECT_EQ(files_outside_root(), before);
 }
 
+// zarr_erase and zarr_create resolve a path as zarr_open does: the kernel
+// follows "a/link" and then "..", to the folder above the link's target
+// (outside the hierarchy here), never to the hierarchy's array "a".
+TEST_F(HostilePaths, EraseAndCreateResolveDotDotAfterALinkAsOpenDoes) {
+  fs::create_directories(dir_ / "elsewhere/inner");
+  fs::create_directory_symlink(dir_ / "elsewhere/inner", root() + "/a/link");
+  const std::string dotdot = root() + "/a/link/..";
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_open(a.out(), dotdot.c_str(), "r"), ZARR_ERR_NOT_FOUND, "");
+  EXPECT_STATUS(zarr_erase(dotdot.c_str(), nullptr), ZARR_ERR_NOT_FOUND,
+                "cannot erase 'elsewhere' in " + fs::canonical(dir_.path()).string());
+  EXPECT_TRUE(fs::exists(root() + "/a/.zarray"));
+  // With a node above the target, erase erases that node: the one open opens.
+  std::ofstream(dir_ / "elsewhere/.zarray") << array_meta("[2]", "[2]");
+  ASSERT_OK(zarr_open(a.out(), dotdot.c_str(), "r"));
+  a = ArrayPtr();
+  ASSERT_OK(zarr_erase(dotdot.c_str(), nullptr));
+  EXPECT_FALSE(fs::exists(dir_ / "elsewhere/.zarray"));
+  EXPECT_TRUE(fs::exists(root() + "/a/.zarray"));
+  fs::create_directories(dir_ / "elsewhere/inner");
+  ASSERT_OK(zarr_create(a.out(), (dotdot + "/new").c_str(), array_meta("[2]", "[2]").c_str()));
+  EXPECT_TRUE(fs::exists(dir_ / "elsewhere/new/.zarray"));
+  EXPECT_FALSE(fs::exists(root() + "/a/new"));
+}
+
 // Listing an array whose folder holds 30 levels of folders with two links
 // each (2^31 paths) visits each folder once: stored chunks, info and a
 // resize finish.

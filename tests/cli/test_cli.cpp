@@ -278,6 +278,30 @@ TEST(Cli, RmNeedsYesAndAZarrNode) {
   EXPECT_FALSE(fs::exists(url));
 }
 
+// rm erases what opening the same path finds: the kernel follows
+// "data/link" and then "..", to the folder above the link's target, never
+// "data" (the old text resolution erased "data").
+TEST(Cli, RmResolvesDotDotAfterALinkAsOpeningDoes) {
+  TempDir dir;
+  const std::string data = dir / "data";
+  ASSERT_EQ(run_tool({"create", data, "--group"}).exit_code, 0);
+  make_counting_array(dir, "data/arr");
+  fs::create_directories(dir / "other/inner");
+  fs::create_directory_symlink("../other/inner", data + "/link");
+  const std::string dotdot = data + "/link/..";
+  EXPECT_EQ(run_tool({"info", dotdot}).exit_code, 3);
+  RunResult r = run_tool({"rm", dotdot, "--yes"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("no array or group"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(data + "/arr/zarr.json"));
+  // Once the folder above the target is a group, rm erases it, as info shows it.
+  ASSERT_EQ(run_tool({"create", dir / "other", "--group"}).exit_code, 0);
+  EXPECT_EQ(run_tool({"info", dotdot}).exit_code, 0);
+  EXPECT_EQ(run_tool({"rm", dotdot, "--yes"}).exit_code, 0);
+  EXPECT_FALSE(fs::exists(dir / "other"));
+  EXPECT_TRUE(fs::exists(data + "/arr/zarr.json"));
+}
+
 // An array linked into a group is read through the group; rm of it removes
 // the link, never the array it points to.
 TEST(Cli, RmOfALinkedArrayRemovesTheLinkOnly) {
