@@ -4,14 +4,25 @@
 
 namespace zarr::path {
 
+std::string dot_segment(const std::string& path) {
+  size_t begin = 0;
+  while (begin <= path.size()) {
+    size_t end = path.find_first_of("/\\", begin);
+    if (end == std::string::npos) end = path.size();
+    const std::string segment = path.substr(begin, end - begin);
+    if (segment == "." || segment == "..") return segment;
+    begin = end + 1;
+  }
+  return "";
+}
+
 std::string normalize(const std::string& path) {
+  const std::string dot = dot_segment(path);
+  if (!dot.empty()) fail(ZARR_ERR_INVALID_ARGUMENT, "path '" + path + "': segment '" + dot + "' is not allowed");
   std::string out;
   std::string segment;
   auto flush = [&]() {
     if (segment.empty()) return;
-    if (segment == "." || segment == "..") {
-      fail(ZARR_ERR_INVALID_ARGUMENT, "path '" + path + "': segment '" + segment + "' is not allowed");
-    }
     if (!out.empty()) out += '/';
     out += segment;
     segment.clear();

@@ -11,6 +11,11 @@ namespace zarr::path {
 // the path, so no path can reach outside the store's root. "" is the root.
 std::string normalize(const std::string& path);
 
+// The first "." or ".." segment of a path ('/' and '\\' separate segments,
+// as in normalize), or "" when it has none: such a path could climb out of
+// whatever it is relative to.
+std::string dot_segment(const std::string& path);
+
 // Join a normalised node path and a child name or key: join("a/b", ".zarray")
 // is "a/b/.zarray"; join("", "x") is "x".
 std::string join(const std::string& base, const std::string& name);

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/hierarchy.h"
 #include "core/json.h"
+#include "core/path.h"
 #include "core/url.h"
 #include "dtype/data_type.h"
 #include "dtype/field_view.h"
@@ -87,9 +88,22 @@ std::string join_url(const std::string& base, std::string path) {
 
 std::string kvstore_url(const Value& kvstore, const std::string& where);
 
+// A kvstore's "path", or the spec's: relative to what holds it (for the
+// file driver, where the store is), so a "." or ".." segment, which could
+// climb out of it, is refused for every driver, as TensorStore's key rules
+// refuse them. A leading '/' is dropped when joined (join_url): it stays inside.
+std::string checked_path(const Value& v, const std::string& name) {
+  std::string text = get_text(v, name);
+  const std::string dot = path::dot_segment(text);
+  if (!dot.empty()) {
+    invalid("'" + name + "' \"" + text + "\": segment '" + dot + "' is not allowed (a path must stay in its store)");
+  }
+  return text;
+}
+
 std::string optional_path(const Value& kvstore, const std::string& where) {
   auto it = kvstore.FindMember("path");
-  return it == kvstore.MemberEnd() ? "" : get_text(it->value, where + ".path");
+  return it == kvstore.MemberEnd() ? "" : checked_path(it->value, where + ".path");
 }
 
 std::string kvstore_object_url(const Value& kvstore, const std::string& where) {
@@ -530,7 +544,7 @@ std::string parse_location(const Value& doc) {
   if (kvstore == doc.MemberEnd()) invalid("member 'kvstore' is required");
   std::string url = kvstore_url(kvstore->value, "kvstore");
   auto path = doc.FindMember("path");
-  if (path != doc.MemberEnd()) url = join_url(url, get_text(path->value, "path"));
+  if (path != doc.MemberEnd()) url = join_url(url, checked_path(path->value, "path"));
   return name_anonymous_memory_store(url);
 }
 

@@ -167,6 +167,55 @@ TEST(Spec, KvstoreErrors) {
                 ZARR_ERR_INVALID_ARGUMENT, "kvstore.base");
 }
 
+// A "." or ".." segment in a kvstore's path or in the spec's path could climb
+// out of the store (TensorStore's key rules refuse them too): refused naming
+// the member, for every driver, before anything is opened, created or erased
+// (with delete_existing too). The array at <dir>/a is the node outside
+// <dir>/data that such paths reach.
+TEST(Spec, PathsCannotClimbOutOfTheirStore) {
+  TempDir dir;
+  const std::string victim = make_v2_array(dir);
+  fs::create_directories(dir / "data");
+  const std::string data = R"("kvstore": {"driver": "file", "path": ")" + dir / "data" + "/\"";
+  struct Case {
+    std::string spec_start, member, path;
+  };
+  const std::vector<Case> cases = {
+      {R"("kvstore": {"driver": "file", "path": ")" + dir / "data/../a" + "\"}", "kvstore.path", dir / "data/../a"},
+      {data + R"(}, "path": "../a")", "path", "../a"},
+      {data + R"(}, "path": "x/../../a")", "path", "x/../../a"},
+      {data + R"(}, "path": "./a")", "path", "./a"},
+      {R"("kvstore": ")" + dir / "data" + R"(", "path": "..")", "path", ".."},
+      {R"("kvstore": {"driver": "memory", "path": "m/../a"})", "kvstore.path", "m/../a"},
+      {R"("kvstore": {"driver": "zip", "path": "../a", "base": {"driver": "file", "path": ")" + dir / "z.zip" +
+           "\"}}",
+       "kvstore.path", "../a"},
+      {R"("kvstore": {"driver": "zip", "path": "a", "base": {"driver": "file", "path": ")" + dir / "data/../z.zip" +
+           "\"}}",
+       "kvstore.base.path", dir / "data/../z.zip"},
+      {R"("kvstore": {"driver": "http", "base_url": "http://127.0.0.1:9/data/", "path": "../a"})", "kvstore.path",
+       "../a"},
+      {R"("kvstore": {"driver": "s3", "bucket": "b", "path": "data/../a"})", "kvstore.path", "data/../a"},
+  };
+  const char* modes[] = {"", R"(, "create": true, "metadata": {"shape": [2], "chunks": [2], "dtype": "<i4"})",
+                         R"(, "create": true, "delete_existing": true, "open": false,
+                             "metadata": {"shape": [2], "chunks": [2], "dtype": "<i4"})"};
+  for (const Case& c : cases) {
+    for (const char* mode : modes) {
+      SCOPED_TRACE(c.spec_start + mode);
+      ArrayPtr a;
+      const std::string segment = c.path == "./a" ? "." : "..";
+      EXPECT_STATUS(open_spec(a, R"({"driver": "zarr", )" + c.spec_start + mode + "}"), ZARR_ERR_INVALID_ARGUMENT,
+                    "spec: '" + c.member + "' \"" + c.path + "\": segment '" + segment +
+                        "' is not allowed (a path must stay in its store)");
+    }
+  }
+  ArrayPtr a = open_array(victim);
+  EXPECT_EQ(read_all<int32_t>(a)[19], 19);
+  EXPECT_TRUE(fs::is_empty(dir / "data"));
+  EXPECT_FALSE(fs::exists(dir / "z.zip"));
+}
+
 // ---- open / create / delete_existing -----------------------------------------------------
 
 TEST(Spec, OpenIsTheDefaultAndMissingIsNotFound) {
