@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -227,6 +229,66 @@ std::string local_directory(const std::string& url) {
   if (url.rfind("file://", 0) == 0) return url.substr(7);
   if (url.find("://") != std::string::npos) return "";
   return url;
+}
+
+namespace {
+
+// "/a//b/" -> {"a", "b"}.
+std::vector<std::string> split_segments(const std::string& path) {
+  std::vector<std::string> out;
+  for (size_t begin = 0; begin < path.size();) {
+    size_t end = path.find('/', begin);
+    if (end == std::string::npos) end = path.size();
+    if (end > begin) out.push_back(path.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+// A file:// URL's path with its percent escapes decoded (a bad escape is
+// kept as written: opening the URL reports it).
+std::string decoded_file_path(const std::string& url) {
+  const std::string path = local_directory(url);
+  if (url.rfind("file://", 0) != 0) return path;
+  std::string out;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 2 < path.size() && std::isxdigit(static_cast<unsigned char>(path[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(path[i + 2]))) {
+      out += static_cast<char>(std::stoi(path.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += path[i];
+    }
+  }
+  return out;
+}
+
+// The folder the kernel reaches from `path`; the part that does not exist
+// yet is taken as written, normalised.
+std::string resolved_path(const std::string& path) {
+  std::error_code ec;
+  fs::path resolved = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) throw CliError(kExitOther, "cannot resolve the path " + path + ": " + ec.message());
+  return resolved.generic_string();
+}
+
+}  // namespace
+
+Location locate(const std::string& url) {
+  const size_t zip = url.find("|zip:");
+  if (zip != std::string::npos) {
+    return {"zip:" + resolved_path(decoded_file_path(url.substr(0, zip))), split_segments(url.substr(zip + 5))};
+  }
+  if (!local_directory(url).empty()) return {"file", split_segments(resolved_path(decoded_file_path(url)))};
+  const size_t scheme_end = url.find("://");
+  const size_t store_end = url.find('/', scheme_end + 3);
+  if (store_end == std::string::npos) return {url, {}};
+  return {url.substr(0, store_end), split_segments(url.substr(store_end))};
+}
+
+bool is_within(const Location& inner, const Location& outer) {
+  return inner.store == outer.store && inner.segments.size() >= outer.segments.size() &&
+         std::equal(outer.segments.begin(), outer.segments.end(), inner.segments.begin());
 }
 
 std::string join_url(const std::string& url, const std::string& child) {

@@ -110,6 +110,20 @@ std::string display_data_type(const zarr_array* array);
 // zip archives, http, s3): stored-size statistics and rm need a directory.
 std::string local_directory(const std::string& url);
 
+// Where a URL points, to tell whether one node lies inside another: its
+// store ("file" for the filesystem, "zip:ARCHIVE", "memory://NAME",
+// "s3://BUCKET", "http://HOST") and the node's path segments there. A
+// filesystem path (of a node or of an archive) is resolved as the kernel
+// resolves it, links and ".." in order, so every spelling of a folder gives
+// one location.
+struct Location {
+  std::string store;
+  std::vector<std::string> segments;
+};
+Location locate(const std::string& url);
+// True when `inner` is `outer` or lies below it.
+bool is_within(const Location& inner, const Location& outer);
+
 // Joins a relative child path onto a URL ("a" + "b" -> "a/b").
 std::string join_url(const std::string& url, const std::string& child);
 

@@ -163,6 +163,17 @@ void copy_group(zarr_group* source, const std::string& source_url, const std::st
   check(zarr_group_close(copy.release()), "cannot finish writing " + copy_url);
 }
 
+// A copy inside its source would copy itself again and again (a group) or
+// land among the source's keys (an array): refused before anything is
+// written, comparing where the URLs lead, not their text.
+void refuse_copy_into_itself(const std::string& source_url, const std::string& copy_url) {
+  const Location source = locate(source_url), copy = locate(copy_url);
+  if (!is_within(copy, source)) return;
+  usage_error("cannot copy " + source_url + " to " + copy_url + ": " +
+              (copy.segments.size() == source.segments.size() ? "that is the source itself"
+                                                              : "that lies inside the source"));
+}
+
 }  // namespace
 
 int run_cp(int argc, char** argv) {
@@ -175,6 +186,7 @@ int run_cp(int argc, char** argv) {
   const std::string& source_url = args.positionals[0];
   const std::string& copy_url = args.positionals[1];
   Node node = open_node(source_url, "r");
+  refuse_copy_into_itself(source_url, copy_url);
   if (node.group) {
     copy_group(node.group.get(), source_url, copy_url, args);
   } else {

@@ -29,6 +29,14 @@ namespace {
 using namespace zarrtool_test;
 using zarr::test::TempDir;
 
+// Every file, folder and link below dir, relative and sorted.
+std::vector<std::string> list_tree(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) out.push_back(fs::relative(entry.path(), dir));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 
 TEST(Cli, CreateThenInfoAsText) {
   TempDir dir;
@@ -433,6 +441,36 @@ TEST(Cli, CpCopiesAWholeHierarchyConvertingItsFormat) {
     EXPECT_EQ(array_info["zarr_format"].GetInt(), 3) << array;
     EXPECT_EQ(run_tool({"cat", copy + "/" + array}).out, run_tool({"cat", root + "/" + array}).out) << array;
   }
+}
+
+// A group copied into its own subtree would copy the copy again until paths
+// grow too long; an array copied into itself would land among its keys.
+// Every spelling of "inside" (a trailing '/', "..", file://, a link into the
+// source) is refused before anything is written; a name that merely starts
+// like the source's is not inside it.
+TEST(Cli, CpRefusesACopyIntoItsOwnSubtree) {
+  TempDir dir;
+  const std::string root = dir / "g";
+  ASSERT_EQ(run_tool({"create", root, "--group"}).exit_code, 0);
+  make_counting_array(dir, "g/a");
+  ASSERT_EQ(run_tool({"create", root + "/sub", "--group"}).exit_code, 0);
+  fs::create_directory_symlink(root + "/sub", dir / "alias");
+  const auto files_before = list_tree(root);
+  for (const std::string& copy : {root, root + "/", root + "/copy", root + "/sub/copy", root + "/sub/../copy",
+                                  dir / "alias/copy", "file://" + root + "/sub/c%6Fpy", dir / "other/../g/copy"}) {
+    SCOPED_TRACE(copy);
+    RunResult r = run_tool({"cp", root, copy});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    const bool itself = copy == root || copy == root + "/";
+    EXPECT_EQ(r.err, "zarrtool: cannot copy " + root + " to " + copy + ": " +
+                         (itself ? "that is the source itself" : "that lies inside the source") + "\n");
+  }
+  RunResult r = run_tool({"cp", root + "/a", root + "/a/c/copy"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("that lies inside the source"), std::string::npos) << r.err;
+  EXPECT_EQ(list_tree(root), files_before);
+  ASSERT_EQ(run_tool({"cp", root, dir / "g2"}).exit_code, 0);  // beside it, its name starting with "g"
+  EXPECT_EQ(run_tool({"cat", dir / "g2/a"}).out, run_tool({"cat", root + "/a"}).out);
 }
 
 }  // namespace
