@@ -245,30 +245,33 @@ std::vector<std::string> split_segments(const std::string& path) {
   return out;
 }
 
-// A file:// URL's path with its percent escapes decoded (a bad escape is
-// kept as written: opening the URL reports it).
-std::string decoded_file_path(const std::string& url) {
-  const std::string path = local_directory(url);
-  if (url.rfind("file://", 0) != 0) return path;
+bool is_local(const std::string& url) {
+  return url.rfind("file://", 0) == 0 || url.find("://") == std::string::npos;
+}
+
+// A local URL's path: a plain path as it is, a file:// URL's with its
+// percent escapes decoded (a bad escape is kept: opening the URL reports it).
+std::string local_path(const std::string& url) {
+  if (url.rfind("file://", 0) != 0) return url;
   std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '%' && i + 2 < path.size() && std::isxdigit(static_cast<unsigned char>(path[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(path[i + 2]))) {
-      out += static_cast<char>(std::stoi(path.substr(i + 1, 2), nullptr, 16));
+  for (size_t i = 7; i < url.size(); ++i) {
+    if (url[i] == '%' && i + 2 < url.size() && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
+      out += static_cast<char>(std::stoi(url.substr(i + 1, 2), nullptr, 16));
       i += 2;
     } else {
-      out += path[i];
+      out += url[i];
     }
   }
   return out;
 }
 
-// The folder the kernel reaches from `path`; the part that does not exist
-// yet is taken as written, normalised.
-std::string resolved_path(const std::string& path) {
+// The folder the kernel reaches from a local URL; the part that does not
+// exist yet is taken as written, normalised.
+std::string resolved_path(const std::string& url) {
   std::error_code ec;
-  fs::path resolved = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  if (ec) throw CliError(kExitOther, "cannot resolve the path " + path + ": " + ec.message());
+  fs::path resolved = fs::weakly_canonical(fs::absolute(local_path(url), ec), ec);
+  if (ec) throw CliError(kExitOther, "cannot resolve the path " + url + ": " + ec.message());
   return resolved.generic_string();
 }
 
@@ -277,11 +280,11 @@ std::string resolved_path(const std::string& path) {
 Location locate(const std::string& url) {
   const size_t zip = url.find("|zip:");
   if (zip != std::string::npos) {
-    return {"zip:" + resolved_path(decoded_file_path(url.substr(0, zip))), split_segments(url.substr(zip + 5))};
+    const std::string archive = url.substr(0, zip);
+    return {"zip:" + (is_local(archive) ? resolved_path(archive) : archive), split_segments(url.substr(zip + 5))};
   }
-  if (!local_directory(url).empty()) return {"file", split_segments(resolved_path(decoded_file_path(url)))};
-  const size_t scheme_end = url.find("://");
-  const size_t store_end = url.find('/', scheme_end + 3);
+  if (is_local(url)) return {"file", split_segments(resolved_path(url))};
+  const size_t store_end = url.find('/', url.find("://") + 3);
   if (store_end == std::string::npos) return {url, {}};
   return {url.substr(0, store_end), split_segments(url.substr(store_end))};
 }
