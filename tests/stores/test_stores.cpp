@@ -394,7 +394,14 @@ TEST_F(FilesystemStoreTest, ListingPastItsBoundsIsAnIoErrorNamingTheFolder) {
   EXPECT_EQ(caught.code, ZARR_ERR_IO);
   EXPECT_EQ(caught.message, "cannot list '" + root() + "/" + deep.substr(0, 129 * 2 - 1) +
                                 "': folders nested deeper than 128");
-  store_->erase_prefix("d/d/d/d/");  // removal has the same bound, counted from the folder removed
+  // Removal has the same bound, counted from the folder removed; past it
+  // nothing is removed.
+  caught = catch_error([&] { store_->erase_prefix(""); });
+  EXPECT_EQ(caught.code, ZARR_ERR_IO);
+  EXPECT_EQ(caught.message, "cannot erase prefix '' in " + root() + ": cannot remove '" + root() + "/" +
+                                deep.substr(0, 129 * 2 - 1) + "': folders nested deeper than 128");
+  EXPECT_EQ(text(store_->get(deep + "k")), "v");
+  store_->erase_prefix("d/d/d/d/");
   EXPECT_EQ(store_->list_prefix(""), Keys{});
 
   FilesystemStoreOptions options;
