@@ -228,9 +228,11 @@ TEST_F(FilesystemStoreTest, SpecialFilesAreKeysWhoseReadsFailNamingThem) {
   fs::create_symlink("/dev/zero", root() + "/zero");
   const std::map<std::string, std::string> kinds = {{"fifo", "a FIFO"}, {"sock", "a socket"},
                                                     {"zero", "a character device"}};
-  for (const auto& [key, kind] : kinds) {
+  for (const auto& key_and_kind : kinds) {
+    const std::string& key = key_and_kind.first;  // a lambda cannot capture a structured binding in C++17
     SCOPED_TRACE(key);
-    const std::string expected = "cannot read '" + root() + "/" + key + "': it is " + kind + ", not a regular file";
+    const std::string expected =
+        "cannot read '" + root() + "/" + key + "': it is " + key_and_kind.second + ", not a regular file";
     for (const std::function<void()>& read : std::vector<std::function<void()>>{
              [&] { store_->get(key); },
              [&] { store_->get_range(key, conformance::range(0, 4)); },
