@@ -1,13 +1,17 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/scrub.h"
 #include "guard.h"
 
 namespace zarr::capi {
 
 thread_local std::string last_error;  // read by zarr_last_error below
 
-void set_last_error(const std::string& message) { last_error = message; }
+// The one door every message goes out by: URLs in it lose their userinfo
+// and query whatever built the message (stores also hide the secrets they
+// hold, such as header values, where they build theirs).
+void set_last_error(const std::string& message) { last_error = scrub_secrets(message); }
 
 char* copy_out(const std::string& s) {
   char* p = static_cast<char*>(std::malloc(s.size() + 1));
