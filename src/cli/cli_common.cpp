@@ -14,12 +14,15 @@
 #include "core/checked_math.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/scrub.h"
 
 namespace fs = std::filesystem;
 
 namespace zarrtool {
 
 void usage_error(const std::string& message) { throw CliError(kExitUsage, message); }
+
+std::string shown(const std::string& text) { return zarr::scrub_secrets(text); }
 
 int exit_code_for(int status) {
   switch (status) {

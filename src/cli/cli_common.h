@@ -131,6 +131,10 @@ std::string join_url(const std::string& url, const std::string& child);
 
 namespace zarrtool {
 
+// Text as zarrtool shows it: URLs without their userinfo, query and
+// fragment (zarr::scrub_secrets, as libzarr's own messages).
+std::string shown(const std::string& text);
+
 // Prints help to stdout and returns true when argv asks for it.
 bool print_help_if_asked(int argc, char** argv, const char* help);
 

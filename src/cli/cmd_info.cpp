@@ -40,7 +40,7 @@ void print_array_text(const rapidjson::Document& info) {
   print_row("Codecs", to_json(info["codecs"]));
   if (!info["dimension_names"].IsNull()) print_row("Dimension names", to_json(info["dimension_names"]));
   print_row("Attributes", to_json(info["attributes"]));
-  print_row("Store", info["store"].GetString());
+  print_row("Store", shown(info["store"].GetString()));
   const rapidjson::Value& nbytes = info["nbytes"];
   print_row("No. bytes", nbytes.IsNull() ? "unknown (variable-length elements)" : std::to_string(nbytes.GetUint64()));
   const rapidjson::Value& stored = info["nbytes_stored"];

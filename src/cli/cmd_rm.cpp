@@ -22,7 +22,7 @@ const char kRmHelp[] =
 
 // Ask on the terminal; anything but "y" or "yes" declines.
 bool confirmed_on_terminal(const std::string& url) {
-  std::fprintf(stderr, "erase %s and everything below it? [y/N] ", url.c_str());
+  std::fprintf(stderr, "erase %s and everything below it? [y/N] ", shown(url).c_str());
   std::fflush(stderr);
   std::string answer;
   if (!std::getline(std::cin, answer)) return false;

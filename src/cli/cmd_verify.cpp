@@ -73,7 +73,8 @@ void verify_chunk(const std::string& url, zarr_array* array, const ArrayLayout& 
     read_piece(array, box, "chunk " + layout.chunk_key(index));
   } catch (const CliError& e) {
     ++(e.code == kExitCorrupt ? tally.corrupt : tally.unreadable);
-    std::printf("%s: %s: %s\n", url.c_str(), e.code == kExitCorrupt ? "corrupt" : "unreadable", e.what());
+    std::printf("%s: %s: %s\n", shown(url).c_str(), e.code == kExitCorrupt ? "corrupt" : "unreadable",
+                shown(e.what()).c_str());
   }
 }
 
@@ -89,13 +90,15 @@ int verify_array(const std::string& url, zarr_array* array) {
     }
     tally.missing = tally.chunks - stored->chunks.size();
     tally.stray = stored->stray_keys.size();
-    for (const std::string& key : stored->stray_keys) std::printf("%s: stray key: %s\n", url.c_str(), key.c_str());
+    for (const std::string& key : stored->stray_keys) {
+      std::printf("%s: stray key: %s\n", shown(url).c_str(), key.c_str());
+    }
   } else {
     for_each_chunk(shape, layout.storage_shape, [&](const std::vector<uint64_t>& index, const Box& box) {
       verify_chunk(url, array, layout, index, box, tally);
     });
   }
-  std::printf("%s: %llu chunks, %s missing, %llu corrupt, %llu unreadable, %llu stray keys\n", url.c_str(),
+  std::printf("%s: %llu chunks, %s missing, %llu corrupt, %llu unreadable, %llu stray keys\n", shown(url).c_str(),
               static_cast<unsigned long long>(tally.chunks),
               stored ? std::to_string(tally.missing).c_str() : "unknown",
               static_cast<unsigned long long>(tally.corrupt), static_cast<unsigned long long>(tally.unreadable),
@@ -127,7 +130,7 @@ int verify_group(const std::string& url, zarr_group* group) {
     zarr_array* raw = nullptr;
     int status = zarr_group_open_array(&raw, group, name.c_str(), "r");
     if (status != ZARR_OK) {  // unreadable metadata is a finding, not the end of the walk
-      std::printf("%s: cannot open: %s\n", child_url.c_str(), zarr_last_error());
+      std::printf("%s: cannot open: %s\n", shown(child_url).c_str(), shown(zarr_last_error()).c_str());
       result = worst(result, exit_code_for(status));
       continue;
     }
@@ -145,7 +148,7 @@ int run_verify(int argc, char** argv) {
   const std::string& url = args.positionals[0];
   Node node = open_node(url, "r");
   int result = node.array ? verify_array(url, node.array.get()) : verify_group(url, node.group.get());
-  if (result != kExitOk) std::fprintf(stderr, "zarrtool: verify %s: problems found\n", url.c_str());
+  if (result != kExitOk) std::fprintf(stderr, "zarrtool: verify %s: problems found\n", shown(url).c_str());
   return result;
 }
 

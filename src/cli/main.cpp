@@ -68,11 +68,11 @@ int main(int argc, char** argv) {
     return sub->run(argc - 2, argv + 2);
   } catch (const CliError& e) {
     std::fflush(stdout);
-    std::fprintf(stderr, "zarrtool: %s\n", e.what());
+    std::fprintf(stderr, "zarrtool: %s\n", shown(e.what()).c_str());
     return e.code;
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    std::fprintf(stderr, "zarrtool: %s: %s\n", sub->name, e.what());
+    std::fprintf(stderr, "zarrtool: %s: %s\n", sub->name, shown(e.what()).c_str());
     return kExitOther;
   }
 }

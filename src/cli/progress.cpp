@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "cli_common.h"
+
 namespace zarrtool {
 
 Progress::Progress(std::string label, std::string unit, uint64_t total)
@@ -47,7 +49,7 @@ std::string Progress::line() const {
   const double rate = elapsed > 0 ? bytes / elapsed / 1e6 : 0;  // MB/s
   const double left = done ? elapsed * (total_ - done) / done : 0;
   char text[256];
-  std::snprintf(text, sizeof text, "%s: %llu/%llu %s  %.1f MB/s  %s left", label_.c_str(),
+  std::snprintf(text, sizeof text, "%s: %llu/%llu %s  %.1f MB/s  %s left", shown(label_).c_str(),
                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), unit_.c_str(), rate,
                 clock_text(left).c_str());
   return text;

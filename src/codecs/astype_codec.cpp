@@ -33,6 +33,10 @@ class AsTypeCodec final : public BytesCodec {
   }
 
   Bytes encode(ByteView decoded) const override { return convert(decoded, decode_, encode_, 0); }
+  std::optional<uint64_t> max_encoded_size(uint64_t n) const override {
+    return converted_size(n, decode_.size, encode_.size);
+  }
+
   Bytes decode(ByteView encoded, size_t expected_size) const override {
     return convert(encoded, encode_, decode_, expected_size);
   }

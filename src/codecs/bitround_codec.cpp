@@ -48,6 +48,8 @@ class BitRoundCodec final : public BytesCodec {
     return out;
   }
 
+  std::optional<uint64_t> max_encoded_size(uint64_t n) const override { return n; }
+
   Bytes decode(ByteView encoded, size_t expected_size) const override {
     check_output_size(kId, encoded.size, expected_size);
     return encoded.to_bytes();

@@ -4,6 +4,7 @@
 #include "codecs/array_codecs.h"
 #include "codecs/builtin_codecs.h"
 #include "core/error.h"
+#include "core/size_limits.h"
 #include "core/json.h"
 #include "dtype/byte_order.h"
 
@@ -41,6 +42,9 @@ class BytesLayoutCodec final : public ArrayToBytesCodec {
   }
 
   size_t fixed_encoded_size(const ArrayRepr& decoded) const override { return decoded.byte_size(); }
+  std::optional<uint64_t> max_encoded_size(const ArrayRepr& decoded) const override {
+    return saturating_mul(decoded.elements(), decoded.dtype.item_size());
+  }
 
   bool decodes_in_buffer() const override { return true; }
   bool stores_native_layout() const override { return !stored_.needs_byte_swap(); }

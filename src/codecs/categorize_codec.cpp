@@ -109,6 +109,10 @@ class CategorizeCodec final : public BytesCodec {
     return out;
   }
 
+  std::optional<uint64_t> max_encoded_size(uint64_t n) const override {
+    return converted_size(n, dtype_.size(), astype_.size);
+  }
+
   Bytes decode(ByteView encoded, size_t expected_size) const override {
     size_t n = count_items(kId, encoded.size, astype_.size, "input", "astype " + astype_.str());
     check_output_size(kId, n * dtype_.size(), expected_size);

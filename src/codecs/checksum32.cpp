@@ -6,6 +6,7 @@
 #include "codecs/codec_util.h"
 #include "codecs/filter_util.h"
 #include "core/error.h"
+#include "core/size_limits.h"
 
 namespace zarr::codecs {
 
@@ -41,6 +42,8 @@ class Checksum32Codec final : public BytesCodec {
     std::copy(decoded.data, decoded.data + decoded.size, data_at);
     return out;
   }
+
+  std::optional<uint64_t> max_encoded_size(uint64_t n) const override { return saturating_add(n, kChecksumSize); }
 
   Bytes decode(ByteView encoded, size_t expected_size) const override {
     if (encoded.size < kChecksumSize) {

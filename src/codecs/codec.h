@@ -46,6 +46,19 @@ class BytesCodec {
   // A decoder never allocates more than that when it is known, and fails with
   // ZARR_ERR_CODEC naming the codec on corrupt or truncated input.
   virtual Bytes decode(ByteView encoded, size_t expected_size) const = 0;
+  // decode() when only the most the output may be is known (a step of a
+  // chain after another bytes->bytes codec, a variable-length chunk): more
+  // than max_size bytes is ZARR_ERR_CODEC "decoded more than the N bytes
+  // ...", found before more than about max_size bytes are allocated by the
+  // codecs that can expand without bound (compressors: streaming decoders
+  // stop there, size headers are checked first). The default decodes, then
+  // checks: for codecs whose output is a small multiple of their input.
+  virtual Bytes decode_at_most(ByteView encoded, size_t max_size) const;
+  // The most bytes an encoder of this format writes for `decoded_size` bytes
+  // (headers, checksums and a compressor's worst case included), or nullopt
+  // when the codec cannot tell (plugins). Chains add these up into the most
+  // a stored chunk can take (CodecChain::max_stored_size).
+  virtual std::optional<uint64_t> max_encoded_size(uint64_t decoded_size) const;
   // Decode into `out`, exactly `out_size` bytes (the known decoded size; any
   // other size is ZARR_ERR_CODEC and `out` may hold anything then). Codecs
   // that can write there directly override it, saving a buffer and a copy;
@@ -112,6 +125,9 @@ class ArrayToBytesCodec {
   virtual Bytes decode_in_place(Bytes stored, const ArrayRepr& decoded) const { return decode(stored, decoded); }
   // Size of every encoded chunk when it is fixed (the bytes codec), else 0.
   virtual size_t fixed_encoded_size(const ArrayRepr&) const { return 0; }
+  // The most bytes an encoded chunk of `decoded` can have, or nullopt when
+  // nothing bounds it (variable-length elements: the default).
+  virtual std::optional<uint64_t> max_encoded_size(const ArrayRepr& decoded) const;
   // Decoding where the stored bytes already lie, in a buffer of exactly
   // fixed_encoded_size() bytes (the bytes codec: a byte swap at most), for
   // codecs whose decodes_in_buffer() is true: the array engine then decodes

@@ -1,5 +1,7 @@
 #include "codecs/codec_chain.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "core/checked_math.h"
@@ -45,6 +47,16 @@ CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> arr
   if (!array_to_bytes_) fail(ZARR_ERR_INVALID_METADATA, "codecs: an array->bytes codec (such as \"bytes\") is required");
   reprs_.push_back(std::move(decoded));
   for (const auto& codec : array_to_array_) reprs_.push_back(codec->encoded_repr(reprs_.back()));
+  stored_bounds_.push_back(array_to_bytes_->max_encoded_size(reprs_.back()));
+  for (const auto& codec : bytes_to_bytes_) {
+    const std::optional<uint64_t>& in = stored_bounds_.back();
+    stored_bounds_.push_back(in ? codec->max_encoded_size(*in) : std::nullopt);
+  }
+}
+
+size_t CodecChain::decoded_most(size_t i) const {
+  const std::optional<uint64_t>& most = stored_bounds_[i];
+  return static_cast<size_t>(std::min<uint64_t>(most ? *most : open_limit_, SIZE_MAX));
 }
 
 EncodedChunk CodecChain::encode(Bytes chunk) const {
@@ -62,16 +74,18 @@ EncodedChunk CodecChain::encode(Bytes chunk) const {
 
 Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
   try {
-    // Only a step whose output size is known is held to it: bytes->bytes
-    // codecs may change sizes on the way (checksums, astype filters), so only
-    // the first of them, undoing the fixed-size bytes codec, learns its size.
-    // Each step reads the previous one's output in place: the stored bytes
-    // are never copied just to be decoded.
+    // bytes->bytes codecs may change sizes on the way (checksums, astype
+    // filters), so only the first of them, undoing the fixed-size bytes
+    // codec, learns its exact size; every other step is held to the most its
+    // output can be (a compressor bomb stops there). Each step reads the
+    // previous one's output in place: the stored bytes are never copied just
+    // to be decoded.
     Bytes data;
     ByteView current = stored;
     const size_t layout_size = array_to_bytes_->fixed_encoded_size(reprs_.back());
     for (size_t i = bytes_to_bytes_.size(); i-- > 0;) {
-      data = bytes_to_bytes_[i]->decode(current, i == 0 ? layout_size : 0);
+      data = i == 0 && layout_size != 0 ? bytes_to_bytes_[i]->decode(current, layout_size)
+                                        : bytes_to_bytes_[i]->decode_at_most(current, decoded_most(i));
       current = data;
     }
     // What the bytes->bytes codecs gave is ours to reuse: the bytes codec
@@ -106,7 +120,7 @@ void CodecChain::decode_into(ByteView stored, uint8_t* out, const std::string& k
       Bytes data;
       ByteView current = stored;
       for (size_t i = bytes_to_bytes_.size(); i-- > 1;) {
-        data = bytes_to_bytes_[i]->decode(current, 0);
+        data = bytes_to_bytes_[i]->decode_at_most(current, decoded_most(i));
         current = data;
       }
       bytes_to_bytes_.front()->decode_into(current, out, size);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codecs/codec.h"
+#include "core/size_limits.h"
 
 namespace zarr {
 
@@ -81,6 +82,19 @@ class CodecChain {
   // has `size` bytes.
   void check_stored_size(size_t size, const std::string& key) const;
 
+  // Bounds (docs/stores.md, "Size limits"). The most bytes a stored chunk
+  // of this chain can have: each codec's max_encoded_size applied in turn
+  // to the decoded chunk; nullopt when something in the chain leaves it
+  // open (variable-length elements, a plugin codec). A store read of a
+  // chunk is held to it.
+  std::optional<uint64_t> max_stored_size() const { return stored_bounds_.back(); }
+  // What decoding may produce where the chain leaves a size open: every
+  // step of decode is held to what the step's input can have been
+  // (BytesCodec::decode_at_most), this where that is open. The array sets
+  // it to its store's limit (Store::value_limit); kDefaultMaxValueBytes
+  // before.
+  void limit_open_sizes(uint64_t bytes) { open_limit_ = bytes; }
+
   const ArrayRepr& decoded() const { return reprs_.front(); }
   // True when the chain is just an array->bytes codec that decodes parts of a
   // chunk from byte ranges (sharding): then reads go through partial_decode.
@@ -100,6 +114,13 @@ class CodecChain {
   std::shared_ptr<const ArrayToBytesCodec> array_to_bytes_;
   std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes_;
   std::vector<ArrayRepr> reprs_;  // reprs_[i]: input of array_to_array_[i]; back(): of array_to_bytes_
+  // stored_bounds_[i]: the most bytes bytes_to_bytes_[i] encodes (the
+  // array->bytes codec's output for i = 0); back(): a stored chunk.
+  std::vector<std::optional<uint64_t>> stored_bounds_;
+  uint64_t open_limit_ = kDefaultMaxValueBytes;
+
+  // What decoding bytes_to_bytes_[i] may give.
+  size_t decoded_most(size_t i) const;
 };
 
 }  // namespace zarr

@@ -18,11 +18,21 @@ void check_decoded_size(const std::string& id, size_t decoded, size_t expected) 
   }
 }
 
+void fail_beyond_most(const std::string& id, size_t most) {
+  codec_error(id, "decoded more than the " + std::to_string(most) +
+                      " bytes allowed (what the chunk's metadata implies; for variable-length chunks, the store "
+                      "option \"max_value_bytes\")");
+}
+
+void check_at_most(const std::string& id, size_t decoded, size_t most) {
+  if (decoded > most) fail_beyond_most(id, most);
+}
+
 // --- OutputBuffer -------------------------------------------------------------
 
-OutputBuffer::OutputBuffer(std::string codec_id, size_t expected, size_t initial)
-    : id_(std::move(codec_id)), expected_(expected) {
-  owned_.resize(expected_ != 0 ? expected_ : std::max<size_t>(initial, 64));
+OutputBuffer::OutputBuffer(std::string codec_id, size_t expected, size_t initial, size_t most)
+    : id_(std::move(codec_id)), expected_(expected), most_(most) {
+  owned_.resize(expected_ != 0 ? expected_ : std::min(std::max<size_t>(initial, 64), most_));
   data_ = owned_.data();
   capacity_ = owned_.size();
 }
@@ -32,9 +42,9 @@ OutputBuffer::OutputBuffer(std::string codec_id, CallerBuffer, uint8_t* target, 
 
 uint8_t* OutputBuffer::next() {
   if (!full()) return data_ + used_;
-  if (fixed()) return spill_;
+  if (at_end()) return spill_;
   // Unknown size: grow by half again, which keeps copying linear overall.
-  owned_.resize(owned_.size() + owned_.size() / 2 + 64);
+  owned_.resize(std::min(owned_.size() + owned_.size() / 2 + 64, most_));
   data_ = owned_.data();
   capacity_ = owned_.size();
   return data_ + used_;
@@ -45,9 +55,10 @@ size_t OutputBuffer::room() const { return full() ? sizeof(spill_) : capacity_ -
 void OutputBuffer::commit(size_t n) {
   if (n == 0) return;
   if (full()) {
-    // Only a known size leaves the buffer full when next() was called, so
-    // these bytes went to the spill area: the data is longer than the
-    // metadata says.
+    // Only a known size or the most reached leaves the buffer full when
+    // next() was called, so these bytes went to the spill area: the data is
+    // longer than the metadata allows.
+    if (!fixed()) fail_beyond_most(id_, most_);
     codec_error(id_, "decoded more than the expected " + std::to_string(expected_) + " bytes");
   }
   used_ += n;
@@ -87,6 +98,18 @@ Bytes SizedDecoderCodec::decode(ByteView encoded, size_t expected_size) const {
   return out;
 }
 
+Bytes SizedDecoderCodec::decode_at_most(ByteView encoded, size_t max_size) const {
+  const size_t size = stated_size(encoded, 0);
+  check_at_most(id(), size, max_size);  // before the size is allocated
+  Bytes out(size);
+  decompress(encoded, out.data(), out.size());
+  return out;
+}
+
+std::optional<uint64_t> SizedDecoderCodec::max_encoded_size(uint64_t decoded_size) const {
+  return compressed_size_bound(decoded_size);
+}
+
 void SizedDecoderCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) const {
   const size_t size = stated_size(encoded, out_size);
   check_exact_size(id(), size, out_size);  // out_size 0 is a size here, not "unknown"
@@ -99,6 +122,16 @@ Bytes StreamingDecoderCodec::decode(ByteView encoded, size_t expected_size) cons
   OutputBuffer out(id(), expected_size, initial_decode_guess(encoded.size));
   decode_to(encoded, out);
   return out.finish();
+}
+
+Bytes StreamingDecoderCodec::decode_at_most(ByteView encoded, size_t max_size) const {
+  OutputBuffer out(id(), 0, initial_decode_guess(encoded.size), max_size);
+  decode_to(encoded, out);
+  return out.finish();
+}
+
+std::optional<uint64_t> StreamingDecoderCodec::max_encoded_size(uint64_t decoded_size) const {
+  return compressed_size_bound(decoded_size);
 }
 
 void StreamingDecoderCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) const {

@@ -15,6 +15,7 @@
 
 #include "codecs/codec.h"
 #include "core/bytes.h"
+#include "core/size_limits.h"
 
 namespace zarr::codecs {
 
@@ -24,6 +25,19 @@ namespace zarr::codecs {
 // ZARR_ERR_CODEC "codec '<id>': decoded N bytes, expected M" unless the sizes
 // agree or `expected` is 0 (unknown).
 void check_decoded_size(const std::string& id, size_t decoded, size_t expected);
+
+// ZARR_ERR_CODEC "codec '<id>': decoded more than the M bytes allowed ..."
+// (BytesCodec::decode_at_most).
+[[noreturn]] void fail_beyond_most(const std::string& id, size_t most);
+// fail_beyond_most unless decoded <= most.
+void check_at_most(const std::string& id, size_t decoded, size_t most);
+
+// The most bytes taken for a compressor's output of n bytes (its
+// BytesCodec::max_encoded_size): n plus an eighth plus 64 KiB, well above
+// every format's worst case (zlib and gzip: n/4096 + 31; bz2: n/100 + 600;
+// zstd: n/256 + 64; lz4: n/255 + 20; blosc: n + 16; xz: n/32768 + 100) and
+// above what other encoders of them write (flushes, header fields).
+inline uint64_t compressed_size_bound(uint64_t n) { return saturating_add(saturating_add(n, n / 8), 64 * 1024); }
 
 // The largest value of T not above n: the C libraries take int or unsigned
 // lengths, so big buffers are fed to them in pieces of this size.
@@ -40,7 +54,9 @@ T clamp_to(size_t n) {
 // so the library can show whether it has more output, and writing there is
 // the error "decoded more than the expected N bytes". With expected 0 the
 // size is unknown and the buffer grows geometrically from `initial`, so its
-// size follows the output actually produced, never a size a header claims.
+// size follows the output actually produced, never a size a header claims,
+// up to `most` bytes: output beyond that is fail_beyond_most, found in the
+// spill area as for a known size.
 //
 // Or it writes into a caller's buffer of exactly `size` bytes (decode_into):
 // the output must fill it, never more.
@@ -48,7 +64,7 @@ class OutputBuffer {
  public:
   struct CallerBuffer {};  // selects the constructor below
 
-  OutputBuffer(std::string codec_id, size_t expected, size_t initial);
+  OutputBuffer(std::string codec_id, size_t expected, size_t initial, size_t most = SIZE_MAX);
   OutputBuffer(std::string codec_id, CallerBuffer, uint8_t* target, size_t size);
 
   // Where the library writes next; room() bytes are free there (never 0).
@@ -67,9 +83,12 @@ class OutputBuffer {
  private:
   bool full() const { return used_ == capacity_; }
   bool fixed() const { return external_ || expected_ != 0; }
+  // Full with no room to grow into: more output is an error.
+  bool at_end() const { return full() && (fixed() || capacity_ >= most_); }
 
   std::string id_;
   size_t expected_;
+  size_t most_ = SIZE_MAX;
   bool external_ = false;  // writing into the caller's buffer
   Bytes owned_;            // the buffer when not external
   uint8_t* data_ = nullptr;
@@ -82,23 +101,17 @@ class OutputBuffer {
 // equal; unlike check_decoded_size, an expected 0 is a size (decode_into).
 void check_exact_size(const std::string& id, size_t decoded, size_t expected);
 
-// The most bytes one compressed byte can decode to, for the formats whose
-// stated sizes are checked against it (the size being otherwise unbounded
-// when the metadata gives none). LZ77 formats (lz4, blosclz): a match length
-// grows by at most 255 per byte. Deflate: 258 bytes per 2-bit code. zstd: a
-// 4-byte run-length block decodes to at most 128 KiB. Snappy: a 3-byte copy
-// is at most 64 bytes.
-constexpr size_t kLz77MaxExpansion = 255;
-constexpr size_t kDeflateMaxExpansion = 1032;
-constexpr size_t kZstdMaxExpansion = 32768;
-constexpr size_t kSnappyMaxExpansion = 64;
+// The compressors' expansion bounds (kLz77MaxExpansion...) are in
+// core/size_limits.h, which the zip store shares.
 
 // A codec whose encoded form states its decoded size up front (lz4's header,
 // blosc's): decode and decode_into both check that size, then decompress.
 class SizedDecoderCodec : public BytesCodec {
  public:
   Bytes decode(ByteView encoded, size_t expected_size) const final;
+  Bytes decode_at_most(ByteView encoded, size_t max_size) const final;
   void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const final;
+  std::optional<uint64_t> max_encoded_size(uint64_t decoded_size) const final;
 
  protected:
   // The size the encoded data states, checked against `expected_size` (0:
@@ -113,7 +126,9 @@ class SizedDecoderCodec : public BytesCodec {
 class StreamingDecoderCodec : public BytesCodec {
  public:
   Bytes decode(ByteView encoded, size_t expected_size) const final;
+  Bytes decode_at_most(ByteView encoded, size_t max_size) const final;
   void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const final;
+  std::optional<uint64_t> max_encoded_size(uint64_t decoded_size) const final;
 
  protected:
   virtual void decode_to(ByteView encoded, OutputBuffer& out) const = 0;

@@ -25,6 +25,7 @@
 #include <rapidjson/writer.h>
 
 #include "codecs/codec_util.h"
+#include "core/size_limits.h"
 #include "core/json.h"
 
 namespace zarr::codecs {
@@ -166,5 +167,12 @@ size_t count_items(const std::string& id, size_t size, size_t item, const std::s
 // ZARR_ERR_CODEC unless `expected` is 0 (unknown) or equals `size`; checked
 // before a decoder allocates its output.
 void check_output_size(const std::string& id, size_t size, size_t expected);
+
+// The size of `size` bytes of from_item-byte items as to_item-byte items
+// (a partial last item counted whole), UINT64_MAX when it does not fit: a
+// filter's BytesCodec::max_encoded_size.
+inline uint64_t converted_size(uint64_t size, uint64_t from_item, uint64_t to_item) {
+  return saturating_mul(size / from_item + (size % from_item != 0), to_item);
+}
 
 }  // namespace zarr::codecs

@@ -27,6 +27,9 @@ class PackBitsCodec final : public BytesCodec {
     return out;
   }
 
+  // A header byte, then 8 items per byte.
+  std::optional<uint64_t> max_encoded_size(uint64_t n) const override { return 1 + n / 8 + (n % 8 != 0); }
+
   Bytes decode(ByteView encoded, size_t expected_size) const override {
     if (encoded.size == 0) codec_error(kId, "truncated input: no header byte");
     size_t padded = encoded.data[0];

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "codecs/codec.h"
+#include "codecs/codec_util.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/plugin_output.h"
@@ -42,8 +43,9 @@ class PluginCodec final : public BytesCodec {
       return vt_->table.encode(instance_, decoded.data, decoded.size, out);
     });
   }
+  // A known size is also the most the plugin may allocate for its output.
   Bytes decode(ByteView encoded, size_t expected_size) const override {
-    Bytes result = run("decode", [&](const zarr_codec_output* out) {
+    Bytes result = run("decode", expected_size ? expected_size : SIZE_MAX, [&](const zarr_codec_output* out) {
       return vt_->table.decode(instance_, encoded.data, encoded.size, expected_size, out);
     });
     if (expected_size != 0 && result.size() != expected_size) {
@@ -53,12 +55,24 @@ class PluginCodec final : public BytesCodec {
     return result;
   }
 
+  Bytes decode_at_most(ByteView encoded, size_t max_size) const override {
+    return run("decode", max_size, [&](const zarr_codec_output* out) {
+      return vt_->table.decode(instance_, encoded.data, encoded.size, 0, out);
+    });
+  }
+
  private:
+  // `most`: the largest output the plugin may allocate; asking for more
+  // fails the call (fail_beyond_most) whatever the plugin then returns.
   template <typename Call>
-  Bytes run(const char* what, Call call) const {
+  Bytes run(const char* what, Call call) const { return run(what, SIZE_MAX, call); }
+  template <typename Call>
+  Bytes run(const char* what, size_t most, Call call) const {
     PluginOutput context;
+    context.limit = most;
     const zarr_codec_output out{&context, &PluginOutput::allocate, &PluginOutput::set_error};
     const int status = call(&out);
+    if (context.over_limit) codecs::fail_beyond_most(vt_->name, most);
     if (context.out_of_memory) {
       fail(ZARR_ERR_NO_MEMORY, "codec '" + vt_->name + "': " + what + ": " + context.out_of_memory_text());
     }

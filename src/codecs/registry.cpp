@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "codecs/builtin_codecs.h"
+#include "codecs/codec_util.h"
 #include "codecs/codec.h"
 #include "codecs/plugin_loader.h"
 #include "codecs/vlen_codecs.h"
@@ -247,5 +248,15 @@ void BytesCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) co
 }
 
 bool BytesCodec::decode_in_pieces(ByteView, size_t, const PieceArrived&) const { return false; }
+
+Bytes BytesCodec::decode_at_most(ByteView encoded, size_t max_size) const {
+  Bytes decoded = decode(encoded, 0);
+  codecs::check_at_most(id(), decoded.size(), max_size);
+  return decoded;
+}
+
+std::optional<uint64_t> BytesCodec::max_encoded_size(uint64_t) const { return std::nullopt; }
+
+std::optional<uint64_t> ArrayToBytesCodec::max_encoded_size(const ArrayRepr&) const { return std::nullopt; }
 
 }  // namespace zarr

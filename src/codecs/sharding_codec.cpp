@@ -16,6 +16,7 @@
 #include "core/checked_math.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/size_limits.h"
 #include "core/strided_copy.h"
 
 namespace zarr {
@@ -171,6 +172,20 @@ void ShardingCodec::check_inside(size_t i, uint64_t offset, uint64_t nbytes, uin
                              std::to_string(nbytes) + ") lies outside the " + std::to_string(shard_size) +
                              "-byte shard");
   }
+}
+
+void ShardingCodec::check_inner_size(size_t i, uint64_t nbytes) const {
+  const std::optional<uint64_t> most = inner_.max_stored_size();
+  if (most && nbytes > *most) {
+    fail(ZARR_ERR_CODEC, kPrefix + inner_name(i) + ": index entry claims " + std::to_string(nbytes) +
+                             " bytes, more than the " + std::to_string(*most) + " an inner chunk can take");
+  }
+}
+
+std::optional<uint64_t> ShardingCodec::max_encoded_size(const ArrayRepr&) const {
+  const std::optional<uint64_t> inner = inner_.max_stored_size();
+  if (!inner) return std::nullopt;
+  return saturating_add(index_size_, saturating_mul(n_inner_, *inner));
 }
 
 void ShardingCodec::for_each_overlap(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
@@ -580,6 +595,7 @@ bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& dec
     const uint64_t offset = entries[2 * needed[k].index], nbytes = entries[2 * needed[k].index + 1];
     if (offset == kEmpty) continue;
     check_inside(needed[k].index, offset, nbytes, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+    check_inner_size(needed[k].index, nbytes);
     if (nested_partial && !needed[k].whole) continue;
     fetches.push_back({k, offset, nbytes});
   }

@@ -54,6 +54,9 @@ class ShardingCodec final : public ArrayToBytesCodec {
   std::string v3_config_json() const override { return v3_json_; }
   Bytes encode(Bytes chunk, const ArrayRepr& decoded) const override;
   Bytes decode(ByteView stored, const ArrayRepr& decoded) const override;
+  // The index and every inner chunk at the most it can take; nullopt when
+  // the inner chunks have no bound (variable-length elements).
+  std::optional<uint64_t> max_encoded_size(const ArrayRepr& decoded) const override;
   bool supports_partial_decode() const override { return !shard_.dtype.is_variable_length(); }
   // The index: a suffix read when it is at the end; at the start, the
   // shard's first index_size() bytes, where no inner chunk begins.
@@ -84,6 +87,9 @@ class ShardingCodec final : public ArrayToBytesCodec {
   void check_shape(const ArrayRepr& decoded) const;
   std::string inner_name(size_t i) const;
   void check_inside(size_t i, uint64_t offset, uint64_t nbytes, uint64_t shard_size) const;
+  // ZARR_ERR_CODEC naming inner chunk i when its index entry claims more
+  // bytes than an inner chunk can take (checked before they are fetched).
+  void check_inner_size(size_t i, uint64_t nbytes) const;
   void decode_into(ByteView stored, const Overlap& ov, uint8_t* out, const std::vector<int64_t>& out_strides,
                    Stores stores) const;
   // Checks of a partial decode's box, and the inner chunks it overlaps.

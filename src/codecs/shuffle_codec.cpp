@@ -40,6 +40,8 @@ class ShuffleCodec final : public BytesCodec {
     }
   }
 
+  std::optional<uint64_t> max_encoded_size(uint64_t n) const override { return n; }
+
   Bytes decode(ByteView encoded, size_t expected_size) const override {
     check_output_size(kId, encoded.size, expected_size);
     return run(encoded, false);

@@ -38,6 +38,12 @@ class V3NamedCodec final : public BytesCodec {
   std::string config_json() const override { return inner_->config_json(); }
   Bytes encode(ByteView decoded) const override { return inner_->encode(decoded); }
   Bytes decode(ByteView encoded, size_t expected_size) const override { return inner_->decode(encoded, expected_size); }
+  Bytes decode_at_most(ByteView encoded, size_t max_size) const override {
+    return inner_->decode_at_most(encoded, max_size);
+  }
+  std::optional<uint64_t> max_encoded_size(uint64_t decoded_size) const override {
+    return inner_->max_encoded_size(decoded_size);
+  }
   // The fast paths too, or v3 arrays would lose them to this wrapper.
   void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
     inner_->decode_into(encoded, out, out_size);

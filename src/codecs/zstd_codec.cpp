@@ -94,12 +94,13 @@ void decode_known_size(ByteView in, uint8_t* out, size_t expected) {
 }
 
 // Unknown size: stream, so memory follows the output actually produced
-// (frames need not state their content size, and when they do it may lie).
-Bytes decode_streaming(ByteView in) {
+// (frames need not state their content size, and when they do it may lie),
+// up to `most` bytes.
+Bytes decode_streaming(ByteView in, size_t most = SIZE_MAX) {
   ZSTD_DCtx* d = thread_dctx();
   // A stream a previous call left half-way (an error) must not carry over.
   check(ZSTD_DCtx_reset(d, ZSTD_reset_session_only), "cannot reset the decompression context");
-  OutputBuffer out(kId, 0, initial_decode_guess(in.size));
+  OutputBuffer out(kId, 0, initial_decode_guess(in.size), most);
   ZSTD_inBuffer src{in.data, in.size, 0};
   for (;;) {
     ZSTD_outBuffer dst{out.next(), out.room(), 0};
@@ -151,6 +152,15 @@ class ZstdCodec final : public BytesCodec {
     Bytes out(expected_size);
     decode_known_size(encoded, out.data(), expected_size);
     return out;
+  }
+
+  Bytes decode_at_most(ByteView encoded, size_t max_size) const override {
+    if (encoded.size == 0) codec_error(kId, "truncated input: empty");
+    return decode_streaming(encoded, max_size);
+  }
+
+  std::optional<uint64_t> max_encoded_size(uint64_t decoded_size) const override {
+    return compressed_size_bound(decoded_size);
   }
 
   void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {

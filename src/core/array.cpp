@@ -223,6 +223,7 @@ Array::Array(std::shared_ptr<Store> store, std::string path, bool writable, Arra
   chunk_path_ = own_chunk_store ? options_.chunk_location.path : path_;
   chunk_store_identity_ = chunk_store_->identity();
   variable_length_ = meta_.codecs.decoded().dtype.is_variable_length();
+  meta_.codecs.limit_open_sizes(chunk_store_->value_limit());
   std::optional<std::string> v3 = meta_.dtype.v3_name();
   data_type_name_ = v3 ? *v3 : meta_.dtype.to_v2_json();
   // For variable-length elements the fill "item" is the fill value's bytes.
@@ -360,6 +361,10 @@ std::vector<int64_t> Array::chunk_strides() const { return c_order_strides(meta_
 
 Bytes Array::decode_chunk(ByteView stored, const std::string& key) const { return meta_.codecs.decode(stored, key); }
 
+uint64_t Array::chunk_read_limit() const {
+  return meta_.codecs.max_stored_size().value_or(chunk_store_->value_limit());
+}
+
 EncodedChunk Array::encode_chunk(Bytes chunk) const { return meta_.codecs.encode(std::move(chunk)); }
 
 Bytes Array::filled_chunk() const {
@@ -467,7 +472,7 @@ void Array::read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget&
   const std::string key = chunk_key(ov.chunk_coords);
   if (read_cached(key, ov, target)) return;
   const uint64_t generation = cache_->generation();
-  decode_and_cache(chunk_store_->get(key), key, generation, ov, target);
+  decode_and_cache(chunk_store_->get(key, chunk_read_limit()), key, generation, ov, target);
 }
 
 void Array::decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
@@ -494,7 +499,8 @@ void Array::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target)
   const std::string key = chunk_key(ov.chunk_coords);
   ChunkScratch& scratch = thread_scratch();
   uint8_t* landed = nullptr;
-  std::optional<size_t> size = chunk_store_->get_into(key, [&](size_t n) { return landed = scratch.stored.reserve(n); });
+  std::optional<size_t> size =
+      chunk_store_->get_into(key, chunk_read_limit(), [&](size_t n) { return landed = scratch.stored.reserve(n); });
   if (!size) {
     fill_overlap(ov, target);
     return;
@@ -529,7 +535,7 @@ void Array::read_chunk_batch(const std::vector<ChunkOverlap>& all, const RegionT
   }
   if (overlaps.empty()) return;
   const uint64_t generation = cache_ ? cache_->generation() : 0;
-  std::vector<std::optional<Bytes>> stored = chunk_store_->get_many(keys);
+  std::vector<std::optional<Bytes>> stored = chunk_store_->get_many(keys, chunk_read_limit());
   parallel_for(overlaps.size(), [&](size_t i) {
     if (caches_chunks()) {
       decode_and_cache(stored[i], keys[i], generation, overlaps[i], target);
@@ -574,7 +580,7 @@ void Array::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target)
     return;
   }
   uint8_t* landed = nullptr;
-  std::optional<size_t> size = chunk_store_->get_into(key, [&](size_t n) {
+  std::optional<size_t> size = chunk_store_->get_into(key, chunk_read_limit(), [&](size_t n) {
     landed = read_in_region && n == meta_.chunk_bytes() ? in_region : scratch.stored.reserve(n);
     return landed;
   });
@@ -704,7 +710,7 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
         shard_indexes_.forget(key);  // so the next attempt reads the index afresh
       }
     }
-    std::optional<Bytes> whole = chunk_store_->get(key);
+    std::optional<Bytes> whole = chunk_store_->get(key, chunk_read_limit());
     if (!whole) return false;
     meta_.codecs.array_to_bytes()->decode_box(ByteView(whole->data(), whole->size()), meta_.codecs.decoded(),
                                               ov.chunk_offset, ov.count, dst, dst_strides, stores);
@@ -717,7 +723,8 @@ bool Array::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint
 bool Array::read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                             const std::vector<int64_t>& dst_strides, Stores stores) const {
   const auto& codec = meta_.codecs.array_to_bytes();
-  ShardPartRead part(*chunk_store_, key, codec->locating_request(), &shard_indexes_, cache_ != nullptr);
+  ShardPartRead part(*chunk_store_, key, chunk_read_limit(), codec->locating_request(), &shard_indexes_,
+                     cache_ != nullptr);
   const bool found = codec->partial_decode(part.reader(), meta_.codecs.decoded(), ov.chunk_offset, ov.count, dst,
                                            dst_strides, stores);
   part.keep_index();
@@ -757,7 +764,9 @@ void Array::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
     // A chunk only partly overwritten keeps its other elements: read it first
     // (edge chunks: the part outside the array gets the fill value).
     std::optional<size_t> size;
-    if (!ov.covers_chunk) size = chunk_store_->get_into(key, [&](size_t n) { return scratch.stored.reserve(n); });
+    if (!ov.covers_chunk) {
+      size = chunk_store_->get_into(key, chunk_read_limit(), [&](size_t n) { return scratch.stored.reserve(n); });
+    }
     if (size) {
       meta_.codecs.decode_into(ByteView(scratch.stored.data(), *size), chunk, key);
     } else {
@@ -788,7 +797,7 @@ bool Array::overwrites_every_element(const ChunkOverlap& ov) const {
 void Array::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
   const std::string key = chunk_key(ov.chunk_coords);
   const KeyWriteLock held(*this, key);
-  std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key);
+  std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
   Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
   stored.reset();
   strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,

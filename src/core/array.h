@@ -164,6 +164,9 @@ class Array {
   std::vector<int64_t> chunk_strides() const;
   // Stored bytes -> native-order C-order chunk, and back (the codec chain).
   Bytes decode_chunk(ByteView stored, const std::string& key) const;
+  // The limit of a chunk's store read: the most its codecs can write
+  // (CodecChain::max_stored_size), else the chunk store's value_limit().
+  uint64_t chunk_read_limit() const;
   EncodedChunk encode_chunk(Bytes chunk) const;
   // Partial decoding of one chunk's part (sharded arrays); false when the
   // chunk is absent.

@@ -10,6 +10,7 @@
 #include "core/hierarchy.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "core/scrub.h"
 #include "grid/chunk_grid.h"
 
 namespace zarr {
@@ -173,13 +174,15 @@ std::string Array::info_json() const {
   stored.chunks_initialized ? static_cast<void>(w.Uint64(*stored.chunks_initialized)) : static_cast<void>(w.Null());
   w.Key("chunks_total");
   w.Uint64(ChunkGrid(current_shape, meta_.chunks).chunk_count());
+  // Stores describe themselves without secrets; scrubbed all the same, as
+  // every text shown to people is (core/scrub.h).
   w.Key("store");
-  w.String(store_->describe().c_str());
+  w.String(scrub_secrets(store_->describe()).c_str());
   w.Key("path");
   w.String(path_.c_str());
   w.Key("chunk_store");
   if (chunk_store_ != store_) {
-    w.String(describe_node(*chunk_store_, chunk_path_).c_str());
+    w.String(scrub_secrets(describe_node(*chunk_store_, chunk_path_)).c_str());
   } else {
     w.Null();
   }

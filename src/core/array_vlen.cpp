@@ -73,7 +73,7 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
     const uint64_t per_chunk = grid.chunk_elements();
     grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
       const std::string key = chunk_key(ov.chunk_coords);
-      std::optional<Bytes> stored = chunk_store_->get(key);
+      std::optional<Bytes> stored = chunk_store_->get(key, chunk_read_limit());
       if (!stored) return;
       decoded.push_back(decode_chunk(*stored, key));
       vlen::ChunkView chunk(decoded.back(), per_chunk);
@@ -123,7 +123,7 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
       const std::string key = chunk_key(ov.chunk_coords);
       const KeyWriteLock held(*this, key);
       // Elements this write does not cover keep what the chunk holds.
-      std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key);
+      std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
       Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
       std::vector<std::string_view> items(static_cast<size_t>(per_chunk), fill);
       if (stored) {

@@ -5,6 +5,7 @@
 // it is called from C.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct PluginOutput {
   std::string error;
   bool out_of_memory = false;
   size_t refused_bytes = 0;  // the allocation that failed (0: adding a key)
+  // The most bytes the value may have: a larger allocation is refused (the
+  // plugin sees out of memory) and recorded in over_limit, never made.
+  size_t limit = SIZE_MAX;
+  bool over_limit = false;
 
   // What ran out, for the adapter's ZARR_ERR_NO_MEMORY message.
   std::string out_of_memory_text() const {
@@ -28,6 +33,11 @@ struct PluginOutput {
 
   static void* allocate(void* context, size_t nbytes) noexcept {
     auto* self = static_cast<PluginOutput*>(context);
+    if (nbytes > self->limit) {
+      self->over_limit = true;
+      self->refused_bytes = nbytes;
+      return nullptr;
+    }
     try {
       self->bytes.resize(nbytes);
       // Never NULL for a successful allocation, even of 0 bytes.

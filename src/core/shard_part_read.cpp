@@ -1,15 +1,17 @@
 #include "core/shard_part_read.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
 namespace zarr {
 
-ShardPartRead::ShardPartRead(const Store& store, std::string key,
+ShardPartRead::ShardPartRead(const Store& store, std::string key, uint64_t max_size,
                              std::optional<ArrayToBytesCodec::RangeRequest> locate, ChunkCache* index_cache,
                              bool keep_unversioned)
     : store_(store),
       key_(std::move(key)),
+      max_size_(max_size),
       locate_(locate),
       index_cache_(locate ? index_cache : nullptr),
       keep_unversioned_(keep_unversioned),
@@ -45,8 +47,14 @@ std::optional<Bytes> ShardPartRead::fetch(int64_t offset, std::optional<uint64_t
   } else {
     range.offset = static_cast<uint64_t>(offset);
     range.length = length;
+    // Open at the end (the whole shard): held to the shard's limit, asking
+    // for one byte more to tell a larger value.
+    if (!length) range.length = saturating_add(max_size_ - std::min(range.offset, max_size_), 1);
   }
   Store::VersionedBytes got = store_.get_range_versioned(key_, range);
+  if (!length && offset >= 0 && got.bytes && got.bytes->size() > max_size_ - std::min(range.offset, max_size_)) {
+    fail_too_large(store_.describe(), key_, max_size_);
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   if (!got.bytes) {
     // Gone after an earlier read found it: read again from the start.

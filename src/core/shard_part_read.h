@@ -31,10 +31,13 @@ struct ShardChanged {};
 
 class ShardPartRead {
  public:
-  // `index_cache` may be null (nothing kept); `keep_unversioned`: keep the
-  // index even when the store cannot tell versions.
-  ShardPartRead(const Store& store, std::string key, std::optional<ArrayToBytesCodec::RangeRequest> locate,
-                ChunkCache* index_cache, bool keep_unversioned);
+  // `max_size`: the most bytes the shard can have (a read of it whole is
+  // held to that); `index_cache` may be null (nothing kept);
+  // `keep_unversioned`: keep the index even when the store cannot tell
+  // versions.
+  ShardPartRead(const Store& store, std::string key, uint64_t max_size,
+                std::optional<ArrayToBytesCodec::RangeRequest> locate, ChunkCache* index_cache,
+                bool keep_unversioned);
 
   // The RangeReader for partial_decode (called from several threads once
   // the index is read).
@@ -49,6 +52,7 @@ class ShardPartRead {
 
   const Store& store_;
   const std::string key_;
+  const uint64_t max_size_;
   const std::optional<ArrayToBytesCodec::RangeRequest> locate_;
   ChunkCache* const index_cache_;
   const bool keep_unversioned_;

@@ -239,9 +239,14 @@ NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapid
   if (url.find('\0') != std::string::npos) fail(ZARR_ERR_INVALID_ARGUMENT, "URL contains a NUL byte");
   Pipeline pipeline = split_pipeline(url);
   StoreRequest base = parse_base(url, pipeline.base, access, store_options);
+  const std::optional<uint64_t> value_limit = base.value_limit_option();  // checked before any store opens
+  auto limited = [&value_limit](NodeLocation location) {
+    if (value_limit) location.store->set_value_limit(*value_limit);
+    return location;
+  };
   for (const Scheme& scheme : kSchemes) {
     if (base.scheme != scheme.name) continue;
-    return pipeline.zip ? zip_location(base, pipeline.path_in_zip) : scheme.open(base);
+    return limited(pipeline.zip ? zip_location(base, pipeline.path_in_zip) : scheme.open(base));
   }
   // A scheme a program registered, or one a plugin library of
   // ZARR_PLUGIN_PATH registers when it is first met.
@@ -252,7 +257,7 @@ NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapid
       fail(ZARR_ERR_UNSUPPORTED, "URL '" + url + "': zip archives are read from local files only, not over " +
                                      base.scheme);
     }
-    return open_plugin_store(base);
+    return limited(open_plugin_store(base));
   }
   std::string known;
   for (const std::string& name : reserved_url_schemes()) known += (known.empty() ? "" : ", ") + name;

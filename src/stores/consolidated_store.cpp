@@ -22,34 +22,39 @@ std::string dirname_of(const std::string& key) {
 class ConsolidatedStore final : public Store {
  public:
   ConsolidatedStore(std::shared_ptr<Store> inner, std::string root, std::map<std::string, std::string> documents)
-      : inner_(std::move(inner)), root_(std::move(root)), documents_(std::move(documents)) {}
+      : inner_(std::move(inner)), root_(std::move(root)), documents_(std::move(documents)) {
+    set_value_limit(inner_->value_limit());
+  }
 
-  std::optional<Bytes> get(const std::string& key) const override {
+  // The consolidated documents were read (held to the limit) with the
+  // document that holds them: they are handed out whole.
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
     Source s = source(key);
     if (s == Source::Consolidated) return to_bytes(documents_.at(key));
     if (s == Source::Absent) return std::nullopt;
-    return inner_->get(key);
+    return inner_->get(key, max_size);
   }
 
   // Chunk keys go to the inner store in one call, so that a remote store
   // fetches them concurrently.
-  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const override {
+  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const override {
     std::vector<std::string> inner_keys;
     for (const std::string& key : keys) {
       if (source(key) == Source::Inner) inner_keys.push_back(key);
     }
-    std::vector<std::optional<Bytes>> fetched = inner_->get_many(inner_keys);
+    std::vector<std::optional<Bytes>> fetched = inner_->get_many(inner_keys, max_size);
     std::vector<std::optional<Bytes>> values;
     size_t next = 0;
     for (const std::string& key : keys) {
-      values.push_back(source(key) == Source::Inner ? std::move(fetched[next++]) : get(key));
+      values.push_back(source(key) == Source::Inner ? std::move(fetched[next++]) : get(key, max_size));
     }
     return values;
   }
 
-  std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override {
-    if (source(key) == Source::Inner) return inner_->get_into(key, destination);
-    return Store::get_into(key, destination);
+  std::optional<size_t> get_into(const std::string& key, uint64_t max_size,
+                                 const Destination& destination) const override {
+    if (source(key) == Source::Inner) return inner_->get_into(key, max_size, destination);
+    return Store::get_into(key, max_size, destination);
   }
 
   std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
@@ -73,7 +78,7 @@ class ConsolidatedStore final : public Store {
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     if (source(key) != Source::Inner) {
-      std::optional<Bytes> whole = get(key);
+      std::optional<Bytes> whole = get(key, value_limit());
       if (!whole) return std::nullopt;
       // Metadata documents are small: cut the range out of the whole value.
       uint64_t size = whole->size();

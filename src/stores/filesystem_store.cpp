@@ -212,14 +212,17 @@ class FilesystemStore final : public Store {
   FilesystemStore(const std::string& root, const FilesystemStoreOptions& options)
       : root_(clean_root(root)), options_(options) {}
 
-  std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    return read_range(key, ByteRange{}, false, max_size).bytes;
+  }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
-    return read_range(key, range, false).bytes;
+    return read_range(key, range, false, range_limit(range, value_limit())).bytes;
   }
   VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
-    return read_range(key, range, true);
+    return read_range(key, range, true, range_limit(range, value_limit()));
   }
-  std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override;
+  std::optional<size_t> get_into(const std::string& key, uint64_t max_size,
+                                 const Destination& destination) const override;
   std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
                                       size_t piece_size, const PieceArrived& arrived) const override;
   std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
@@ -255,7 +258,8 @@ class FilesystemStore final : public Store {
     struct stat status;  // of the file the descriptor reads
   };
   // The range, with the file's version when asked (Store::VersionedBytes).
-  VersionedBytes read_range(const std::string& key, const ByteRange& range, bool with_version) const;
+  VersionedBytes read_range(const std::string& key, const ByteRange& range, bool with_version,
+                            uint64_t limit) const;
   std::optional<OpenValue> open_value(const std::string& key) const;
   static size_t read_at(const OpenValue& value, uint64_t offset, uint8_t* out, size_t size);
   static size_t read_vector_at(const OpenValue& value, uint64_t offset, std::vector<iovec>& iov);
@@ -321,10 +325,11 @@ size_t FilesystemStore::read_at(const OpenValue& value, uint64_t offset, uint8_t
 }
 
 Store::VersionedBytes FilesystemStore::read_range(const std::string& key, const ByteRange& range,
-                                                  bool with_version) const {
+                                                  bool with_version, uint64_t limit) const {
   std::optional<OpenValue> value = open_value(key);
   if (!value) return {};
   keys::Span span = keys::clip(value->size, range);
+  check_value_size(describe(), key, span.end - span.begin, limit);  // before a byte is read: sparse files
   Bytes out(span.end - span.begin);
   out.resize(read_at(*value, span.begin, out.data(), out.size()));
   if (!with_version) return {std::move(out), {}};
@@ -336,9 +341,11 @@ Store::VersionedBytes FilesystemStore::read_range(const std::string& key, const 
                               std::to_string(st.st_mtim.tv_nsec)};
 }
 
-std::optional<size_t> FilesystemStore::get_into(const std::string& key, const Destination& destination) const {
+std::optional<size_t> FilesystemStore::get_into(const std::string& key, uint64_t max_size,
+                                                 const Destination& destination) const {
   std::optional<OpenValue> value = open_value(key);
   if (!value) return std::nullopt;
+  check_value_size(describe(), key, value->size, max_size);
   if (value->size > SIZE_MAX) fail(ZARR_ERR_IO, "cannot read " + keys::quote(value->file) + ": too large for memory");
   const size_t size = static_cast<size_t>(value->size);
   if (size == 0) return 0;
@@ -349,7 +356,8 @@ std::optional<size_t> FilesystemStore::get_in_pieces(const std::string& key, siz
                                                      size_t piece_size, const PieceArrived& arrived) const {
   std::optional<OpenValue> value = open_value(key);
   if (!value) return std::nullopt;
-  if (value->size != expected_size) return static_cast<size_t>(std::min<uint64_t>(value->size, SIZE_MAX));
+  check_value_size(describe(), key, value->size, expected_size);
+  if (value->size != expected_size) return static_cast<size_t>(value->size);
   for (size_t offset = 0; offset < expected_size;) {
     const size_t n = read_at(*value, offset, buffer, std::min(piece_size, expected_size - offset));
     if (n == 0) return offset;  // cut short meanwhile
@@ -363,7 +371,8 @@ std::optional<size_t> FilesystemStore::get_scattered(const std::string& key, siz
                                                      const std::vector<Piece>& pieces) const {
   std::optional<OpenValue> value = open_value(key);
   if (!value) return std::nullopt;
-  if (value->size != expected_size) return static_cast<size_t>(std::min<uint64_t>(value->size, SIZE_MAX));
+  check_value_size(describe(), key, value->size, expected_size);
+  if (value->size != expected_size) return static_cast<size_t>(value->size);
   // Pieces that follow one another in the file are one preadv each (at most
   // IOV_MAX of them per call).
   std::vector<iovec> iov;

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <random>
 
 #include "core/error.h"
+#include "core/scrub.h"
 #include "zarr/zarr_version.h"
 
 namespace zarr {
@@ -68,33 +70,48 @@ long backoff_ms(long first_delay_ms, int retry) {
   return step / 2 + static_cast<long>(random() % static_cast<unsigned long>(step / 2 + 1));
 }
 
-// libcurl calls these from inside curl_multi_perform: no exception may pass.
-size_t on_body(char* data, size_t size, size_t count, void* user) {
-  try {
-    Bytes& body = static_cast<HttpResponse*>(user)->body;
-    body.insert(body.end(), data, data + size * count);
-    return size * count;
-  } catch (...) {
-    return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
-  }
+// At most this many redirects in a row (as browsers and curl's default).
+constexpr int kMaxRedirects = 5;
+
+bool is_redirect(long status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
-size_t on_header(char* data, size_t size, size_t count, void* user) {
-  try {
-    auto* response = static_cast<HttpResponse*>(user);
-    std::string line(data, size * count);
-    if (line.rfind("HTTP/", 0) == 0) {
-      response->headers.clear();  // a new response (after a redirect or 100 Continue)
-    } else if (size_t colon = line.find(':'); colon != std::string::npos) {
-      response->headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
-    }
-    return size * count;
-  } catch (...) {
-    return 0;
+// A parsed URL (curl's URL API), freed however the scope is left.
+class ParsedUrl {
+ public:
+  explicit ParsedUrl(const std::string& url) : handle_(curl_url()) {
+    if (!handle_) throw std::bad_alloc();
+    ok_ = curl_url_set(handle_, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK;
   }
-}
+  ~ParsedUrl() { curl_url_cleanup(handle_); }
+  ParsedUrl(const ParsedUrl&) = delete;
+  ParsedUrl& operator=(const ParsedUrl&) = delete;
 
-// One request of a call, with its easy handle, across its attempts.
+  bool ok() const { return ok_; }
+  // A part ("" when absent), lower case for scheme and host.
+  std::string part(CURLUPart which, unsigned flags = 0) const {
+    char* value = nullptr;
+    if (!ok_ || curl_url_get(handle_, which, &value, flags) != CURLUE_OK || !value) return "";
+    std::string out = value;
+    curl_free(value);
+    return which == CURLUPART_SCHEME || which == CURLUPART_HOST ? lower(out) : out;
+  }
+  // Scheme, host and port (the scheme's default port when none is given).
+  std::string origin() const {
+    return part(CURLUPART_SCHEME) + "://" + part(CURLUPART_HOST) + ":" + part(CURLUPART_PORT, CURLU_DEFAULT_PORT);
+  }
+  void set(CURLUPart which, const std::string& value) {
+    if (curl_url_set(handle_, which, value.empty() ? nullptr : value.c_str(), 0) != CURLUE_OK) ok_ = false;
+  }
+  std::string url() const { return part(CURLUPART_URL); }
+
+ private:
+  CURLU* handle_;
+  bool ok_ = false;
+};
+
+// One request of a call, with its easy handle, across its attempts and redirects.
 struct Transfer {
   const HttpRequest* request = nullptr;
   CURL* easy = nullptr;
@@ -103,6 +120,10 @@ struct Transfer {
   char error[CURL_ERROR_SIZE] = {0};
   Clock::time_point not_before;
   bool in_multi = false;
+  std::string url;           // where it goes now: the request's URL, or where redirects led
+  int redirects = 0;         // followed so far
+  bool left_origin = false;  // a redirect led away from the request's origin
+  long answer_status = 0;    // of the response whose headers and body are arriving
 
   Transfer() = default;
   Transfer(const Transfer&) = delete;
@@ -112,30 +133,106 @@ struct Transfer {
     curl_slist_free_all(header_list);
   }
 
-  std::string what() const { return request->method + " " + request->url; }
+  std::string what() const { return request->method + " " + url; }
 };
+
+// The body limit of the response arriving: the request's for a success,
+// which carries the value; kMaxAnswerBytes for the others (404 pages,
+// error documents, redirects), whose bodies are never values.
+uint64_t body_limit(const Transfer& t) {
+  return t.answer_status / 100 == 2 ? t.request->max_body : kMaxAnswerBytes;
+}
+
+// libcurl calls these from inside curl_multi_perform: no exception may pass.
+// Returning fewer bytes than given ends the transfer (CURLE_WRITE_ERROR).
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  try {
+    auto* t = static_cast<Transfer*>(user);
+    const size_t n = size * count;
+    Bytes& body = t->response.body;
+    if (n > body_limit(*t) - std::min<uint64_t>(body.size(), body_limit(*t))) {
+      t->response.too_large = true;
+      return 0;
+    }
+    body.insert(body.end(), data, data + n);
+    return n;
+  } catch (...) {
+    return 0;
+  }
+}
+
+// A Content-Length header's number (UINT64_MAX when it has more digits).
+std::optional<uint64_t> parse_length(const std::string& value) {
+  if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return value.size() > 19 ? UINT64_MAX : std::stoull(value);
+}
+
+// A Content-Length above the limit ends the transfer before its body comes.
+bool announces_too_much(Transfer& t, const std::string& name, const std::string& value) {
+  if (name != "content-length" || t.request->method == "HEAD") return false;
+  const std::optional<uint64_t> length = parse_length(value);
+  if (!length) return false;
+  const uint64_t size = *length;
+  if (size <= body_limit(t)) return false;
+  t.response.too_large = true;
+  t.response.announced_size = size;
+  return true;
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  try {
+    auto* t = static_cast<Transfer*>(user);
+    std::string line(data, size * count);
+    if (line.rfind("HTTP/", 0) == 0) {
+      t->response.headers.clear();  // a new response (after a 100 Continue)
+      const size_t space = line.find(' ');
+      t->answer_status = space == std::string::npos ? 0 : std::strtol(line.c_str() + space + 1, nullptr, 10);
+    } else if (size_t colon = line.find(':'); colon != std::string::npos) {
+      std::string name = lower(trim(line.substr(0, colon)));
+      std::string value = trim(line.substr(colon + 1));
+      if (announces_too_much(*t, name, value)) return 0;
+      t->response.headers.emplace_back(std::move(name), std::move(value));
+    }
+    return size * count;
+  } catch (...) {
+    return 0;
+  }
+}
 
 template <typename T>
 void set_option(Transfer& t, CURLoption option, T value) {
   if (curl_easy_setopt(t.easy, option, value) != CURLE_OK) {
-    fail(ZARR_ERR_INTERNAL, t.what() + ": libcurl refused option " + std::to_string(static_cast<int>(option)));
+    fail(ZARR_ERR_INTERNAL, "HTTP " + t.request->method + ": libcurl refused option " +
+                                std::to_string(static_cast<int>(option)));
   }
 }
 
 void add_header(Transfer& t, const std::string& header) {
   curl_slist* grown = curl_slist_append(t.header_list, header.c_str());
-  if (!grown) fail(ZARR_ERR_NO_MEMORY, t.what() + ": out of memory for its headers");
+  if (!grown) fail(ZARR_ERR_NO_MEMORY, "HTTP " + t.request->method + ": out of memory for its headers");
   t.header_list = grown;
 }
 
-// Never file://, ftp://... whatever a URL or a redirect says.
+// The request's headers; once it has left its origin, only Range (custom
+// headers, Authorization and signatures stay with the origin they were for).
+void set_headers(Transfer& t) {
+  curl_slist_free_all(t.header_list);
+  t.header_list = nullptr;
+  const std::string& method = t.request->method;
+  if (method == "PUT" || method == "POST") add_header(t, "Expect:");  // no 100-continue round trip
+  for (const std::string& header : t.request->headers) {
+    if (!t.left_origin || lower(header.substr(0, header.find(':'))) == "range") add_header(t, header);
+  }
+  set_option(t, CURLOPT_HTTPHEADER, t.header_list);
+}
+
+// Never file://, ftp://... whatever a URL says (redirects are followed by
+// on_done, which takes only http and https).
 void restrict_to_http(Transfer& t) {
 #if LIBCURL_VERSION_NUM >= 0x075500  // 7.85 named the protocols instead of bit masks
   set_option(t, CURLOPT_PROTOCOLS_STR, "http,https");
-  set_option(t, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 #else
   set_option(t, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-  set_option(t, CURLOPT_REDIR_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 }
 
@@ -151,7 +248,6 @@ void set_method(Transfer& t) {
     set_option(t, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size));
     set_option(t, CURLOPT_POSTFIELDS, body.data ? reinterpret_cast<const char*>(body.data) : kEmpty);
     set_option(t, CURLOPT_CUSTOMREQUEST, method.c_str());
-    add_header(t, "Expect:");  // no 100-continue round trip before large bodies
   } else {
     set_option(t, CURLOPT_CUSTOMREQUEST, method.c_str());
   }
@@ -159,8 +255,9 @@ void set_method(Transfer& t) {
 
 void configure(Transfer& t, const HttpClientOptions& options, CURLSH* share) {
   t.easy = curl_easy_init();
-  if (!t.easy) fail(ZARR_ERR_NO_MEMORY, t.what() + ": libcurl could not allocate a handle");
-  set_option(t, CURLOPT_URL, t.request->url.c_str());
+  if (!t.easy) fail(ZARR_ERR_NO_MEMORY, "HTTP " + t.request->method + ": libcurl could not allocate a handle");
+  t.url = t.request->url;
+  set_option(t, CURLOPT_URL, t.url.c_str());
   set_option(t, CURLOPT_NOSIGNAL, 1L);  // threads: never SIGALRM for DNS timeouts
   set_option(t, CURLOPT_SHARE, share);
   set_option(t, CURLOPT_PRIVATE, static_cast<void*>(&t));
@@ -170,16 +267,11 @@ void configure(Transfer& t, const HttpClientOptions& options, CURLSH* share) {
   set_option(t, CURLOPT_USERAGENT, "libzarr/" ZARR_VERSION_STRING);
   restrict_to_http(t);
   set_option(t, CURLOPT_WRITEFUNCTION, on_body);
-  set_option(t, CURLOPT_WRITEDATA, static_cast<void*>(&t.response));
+  set_option(t, CURLOPT_WRITEDATA, static_cast<void*>(&t));
   set_option(t, CURLOPT_HEADERFUNCTION, on_header);
-  set_option(t, CURLOPT_HEADERDATA, static_cast<void*>(&t.response));
-  if (options.follow_redirects) {
-    set_option(t, CURLOPT_FOLLOWLOCATION, 1L);
-    set_option(t, CURLOPT_MAXREDIRS, 5L);
-  }
+  set_option(t, CURLOPT_HEADERDATA, static_cast<void*>(&t));
   set_method(t);
-  for (const std::string& header : t.request->headers) add_header(t, header);
-  set_option(t, CURLOPT_HTTPHEADER, t.header_list);
+  set_headers(t);
 }
 
 std::string transport_error(const Transfer& t, CURLcode code) {
@@ -188,7 +280,22 @@ std::string transport_error(const Transfer& t, CURLcode code) {
          (t.response.attempts == 1 ? " attempt)" : " attempts)");
 }
 
+// Where a redirect leads, as it may be asked for: userinfo only while the
+// request stays in its origin (the request's own), and only http(s).
+std::string redirect_target(const Transfer& t, const std::string& location, bool same_origin) {
+  ParsedUrl target(location);
+  ParsedUrl original(t.request->url);
+  target.set(CURLUPART_USER, same_origin ? original.part(CURLUPART_USER) : "");
+  target.set(CURLUPART_PASSWORD, same_origin ? original.part(CURLUPART_PASSWORD) : "");
+  return target.ok() ? target.url() : "";
+}
+
 }  // namespace
+
+std::optional<uint64_t> announced_size(const HttpResponse& response) {
+  std::optional<std::string> length = response.header("content-length");
+  return length ? parse_length(*length) : std::nullopt;
+}
 
 bool is_retryable_status(long status) {
   return status == 429 || (status >= 500 && status <= 599 && status != 501 && status != 505);
@@ -336,7 +443,8 @@ class Batch {
     return static_cast<int>(wait.count());
   }
 
-  // True when the transfer is finished for good; false when it will be retried.
+  // True when the transfer is finished for good; false when it will be
+  // retried or goes on to where a redirect leads.
   bool on_done(CURL* easy, CURLcode code) {
     void* owner = nullptr;
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, &owner);
@@ -344,18 +452,60 @@ class Batch {
     check(curl_multi_remove_handle(multi_, easy));
     t.in_multi = false;
     --active_;
-    ++t.response.attempts;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &t.response.status);
+    if (code == CURLE_OK && follow_redirect(t)) return false;
+    ++t.response.attempts;
+    if (t.response.too_large) return true;  // cut off on purpose: the caller names the limit
     const bool no_response = code != CURLE_OK;
     const bool transient = no_response ? is_retryable_transport(code) : is_retryable_status(t.response.status);
     if (transient && t.response.attempts <= options_.max_retries) {
       t.response.body.clear();
       t.response.headers.clear();
+      t.answer_status = 0;
       t.not_before = Clock::now() + std::chrono::milliseconds(backoff_ms(options_.retry_delay_ms, t.response.attempts));
       waiting_.push_back(&t);
       return false;
     }
-    if (no_response) fail(ZARR_ERR_IO, transport_error(t, code));
+    if (no_response) fail(ZARR_ERR_IO, scrub_secrets(transport_error(t, code), options_.secrets));
+    return true;
+  }
+
+  // A redirect of a GET or HEAD the options let the client follow: the
+  // transfer set up again for its target (true). Not followed: false, the
+  // 3xx is the answer. A redirect that must not be followed, or one too
+  // many, is ZARR_ERR_IO naming where it led.
+  bool follow_redirect(Transfer& t) {
+    const std::string& method = t.request->method;
+    if (options_.redirects == Redirects::kNone || !is_redirect(t.response.status) ||
+        (method != "GET" && method != "HEAD")) {
+      return false;
+    }
+    char* location = nullptr;
+    if (curl_easy_getinfo(t.easy, CURLINFO_REDIRECT_URL, &location) != CURLE_OK || !location) return false;
+    const ParsedUrl target(location);
+    const std::string scheme = target.part(CURLUPART_SCHEME);
+    const bool same_origin = target.ok() && target.origin() == ParsedUrl(t.request->url).origin();
+    auto refuse = [&](const std::string& why) {
+      fail(ZARR_ERR_IO, scrub_secrets(t.what() + ": the server redirects to " + location + ", " + why,
+                                      options_.secrets));
+    };
+    if (!target.ok() || (scheme != "http" && scheme != "https")) refuse("which is not an http(s) URL");
+    if (++t.redirects > kMaxRedirects) refuse("more than " + std::to_string(kMaxRedirects) + " redirects in a row");
+    if (!same_origin && options_.redirects == Redirects::kSameOrigin) {
+      refuse("another origin (scheme, host or port), where requests are not followed (store option "
+             "\"redirects\": \"any_origin\" follows them, without the request's headers)");
+    }
+    t.left_origin = t.left_origin || !same_origin;
+    t.url = redirect_target(t, location, !t.left_origin);
+    if (t.url.empty()) refuse("which is not a usable URL");
+    t.response.body.clear();
+    t.response.headers.clear();
+    t.answer_status = 0;
+    t.error[0] = '\0';
+    set_option(t, CURLOPT_URL, t.url.c_str());
+    set_headers(t);
+    t.not_before = Clock::now();
+    waiting_.push_back(&t);
     return true;
   }
 
@@ -391,6 +541,8 @@ std::vector<HttpResponse> HttpClient::perform(const std::vector<HttpRequest>& re
   pool_->release(multi);
   return responses;
 }
+
+std::string HttpClient::scrub(const std::string& text) const { return scrub_secrets(text, options_.secrets); }
 
 HttpResponse HttpClient::perform(const HttpRequest& request) const {
   return std::move(perform(std::vector<HttpRequest>{request}).front());

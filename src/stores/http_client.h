@@ -3,6 +3,7 @@
 // calls, bounded retries with backoff, a time limit on every attempt.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,20 +14,48 @@
 
 namespace zarr {
 
+// Which redirects (301, 302, 303, 307, 308 with a Location) of GET and HEAD
+// requests the client follows, at most 5 in a row; the others come back as
+// responses. An origin is a URL's scheme, host and port: "localhost" and
+// "127.0.0.1" are two origins, as are two ports of one host.
+enum class Redirects {
+  kNone,
+  // Within the origin of the request's URL. A redirect to another origin is
+  // ZARR_ERR_IO naming it (scrubbed), and nothing is sent there.
+  kSameOrigin,
+  // Anywhere over http(s), but a request that leaves its origin goes without
+  // its headers (all but Range: custom headers, Authorization, signatures)
+  // and without the URL's user:password.
+  kAnyOrigin,
+};
+
 struct HttpClientOptions {
   long timeout_ms = 60000;          // one attempt of one request, first byte sent to last received
   long connect_timeout_ms = 10000;  // establishing a connection (TCP and TLS)
   int max_concurrency = 16;         // requests in flight at once within one call
   int max_retries = 3;              // further attempts after a transient failure
   long retry_delay_ms = 100;        // first backoff; doubles each retry (jittered), at most 5 s
-  bool follow_redirects = false;    // 3xx: follow (at most 5) instead of returning them
+  Redirects redirects = Redirects::kNone;
+  // Texts that never appear in a message (header values, keys, tokens):
+  // scrub_secrets hides them, and every URL's userinfo and query.
+  std::vector<std::string> secrets;
 };
+
+// The body limit of requests that fetch no value (listings, answers to
+// writes, error documents).
+inline constexpr uint64_t kMaxAnswerBytes = uint64_t{16} << 20;
 
 struct HttpRequest {
   std::string method = "GET";        // GET, HEAD, PUT, POST, DELETE
   std::string url;
   std::vector<std::string> headers;  // "Name: value"
   ByteView body;                     // PUT and POST; must stay valid while the request runs
+  // The most body bytes taken from a successful (2xx) response, the value;
+  // other responses (404 pages, error documents) are held to
+  // kMaxAnswerBytes. A Content-Length above the limit (but for HEAD), or
+  // more bytes arriving, ends the transfer at once with the response's
+  // too_large set (not retried).
+  uint64_t max_body = kMaxAnswerBytes;
 };
 
 struct HttpResponse {
@@ -34,10 +63,16 @@ struct HttpResponse {
   Bytes body;
   std::vector<std::pair<std::string, std::string>> headers;  // names in lower case
   int attempts = 0;                                          // 1 + the retries it took
+  // The body went past the request's max_body: cut off, incomplete.
+  bool too_large = false;
+  std::optional<uint64_t> announced_size;  // the Content-Length that did, if it was that
 
   // The value of a response header (lower-case name), if sent.
   std::optional<std::string> header(const std::string& name) const;
 };
+
+// The Content-Length a response announces, if it gives a number.
+std::optional<uint64_t> announced_size(const HttpResponse& response);
 
 // Transient failures, retried: no connection, a timeout, a connection dropped
 // before the response was complete, and the statuses 429 (too many requests)
@@ -53,14 +88,17 @@ class HttpClient {
 
   // Performs every request, at most max_concurrency at a time, and returns
   // their responses in the same order. Any status comes back as a response,
-  // after retries when it is transient (the caller turns it into an error).
-  // A request that gets no response at its last attempt throws
-  // ZARR_ERR_IO naming its method, URL, what went wrong and the attempts made;
-  // the other requests are abandoned then. Safe to call from many threads.
+  // after retries when it is transient (the caller turns it into an error),
+  // as does a body over its limit (too_large). A request that gets no
+  // response at its last attempt throws ZARR_ERR_IO naming its method, URL,
+  // what went wrong and the attempts made, scrubbed of secrets; the other
+  // requests are abandoned then. Safe to call from many threads.
   std::vector<HttpResponse> perform(const std::vector<HttpRequest>& requests) const;
   HttpResponse perform(const HttpRequest& request) const;
 
   const HttpClientOptions& options() const { return options_; }
+  // scrub_secrets with this client's secrets.
+  std::string scrub(const std::string& text) const;
 
  private:
   class Pool;  // idle curl multi handles, each keeping its open connections

@@ -97,10 +97,15 @@ RangeAnswer take_range(const ByteRange& range, HttpResponse& response, const std
   return {std::nullopt, explicit_range};
 }
 
+uint64_t range_body_limit(const ByteRange& range, uint64_t value_limit) {
+  return std::max(range_limit(range, value_limit), value_limit);
+}
+
 Store::VersionedBytes fetch_range(const HttpClient& client, const ByteRange& range, const RangedGet& how) {
   HttpRequest request = how.request(range);
   HttpResponse response = client.perform(request);
   if (how.is_absent(response)) return {};
+  if (response.too_large) how.fail(request, response);
   if (response.status == 416) return {Bytes{}, {}};
   if (response.status != 200 && response.status != 206) how.fail(request, response);
   RangeAnswer answer = take_range(range, response, how.describe(request));
@@ -109,7 +114,7 @@ Store::VersionedBytes fetch_range(const HttpClient& client, const ByteRange& ran
   const ByteRange explicit_range = *answer.ask_again;
   request = how.request(explicit_range);
   response = client.perform(request);
-  if (response.status != 200 && response.status != 206) how.fail(request, response);
+  if (response.too_large || (response.status != 200 && response.status != 206)) how.fail(request, response);
   answer = take_range(explicit_range, response, how.describe(request));
   if (!answer.bytes) fail(ZARR_ERR_IO, how.describe(request) + ": the server does not send the bytes asked for");
   return {std::move(answer.bytes), response.header("etag").value_or("")};

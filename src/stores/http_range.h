@@ -19,6 +19,11 @@ bool is_empty_range(const ByteRange& range);
 // "Range: bytes=10-19", "bytes=10-" or "bytes=-5". The range must not be empty.
 std::string range_header(const ByteRange& range);
 
+// The body limit of a ranged GET: the range's own bound, or the store's
+// value limit, whichever is larger (a server that ignores Range sends the
+// whole value, which is cut out afterwards).
+uint64_t range_body_limit(const ByteRange& range, uint64_t value_limit);
+
 struct RangeAnswer {
   std::optional<Bytes> bytes;         // the bytes asked for
   std::optional<ByteRange> ask_again;  // else: the explicit range to ask for instead
@@ -36,13 +41,16 @@ struct RangedGet {
   std::function<HttpRequest(const ByteRange&)> request;           // the GET with its Range header
   std::function<bool(const HttpResponse&)> is_absent;             // the key does not exist
   std::function<std::string(const HttpRequest&)> describe;        // "HTTP GET <url>" for messages
-  std::function<void(const HttpRequest&, const HttpResponse&)> fail;  // throws for any other status
+  // Throws for any other status, and for an answer over the request's
+  // max_body (too_large).
+  std::function<void(const HttpRequest&, const HttpResponse&)> fail;
 };
 
 // The bytes of a non-empty range through `client`: nullopt when absent, an
 // empty value when the range starts past the end (status 416), and a second,
 // explicit request when the server misread the first (see take_range). The
 // version is the ETag the server sent with the bytes ("" without one).
+// An answer cut off at its max_body goes to how.fail.
 Store::VersionedBytes fetch_range(const HttpClient& client, const ByteRange& range, const RangedGet& how);
 
 }  // namespace zarr

@@ -1,6 +1,8 @@
 #include "stores/http_store.h"
 
 #include "core/error.h"
+#include "core/json.h"
+#include "core/scrub.h"
 #include "stores/http_range.h"
 #include "stores/key_rules.h"
 #include "stores/remote_options.h"
@@ -18,7 +20,7 @@ struct BaseUrl {
 };
 
 [[noreturn]] void fail_base(const std::string& url, const std::string& why) {
-  fail(ZARR_ERR_INVALID_ARGUMENT, "HTTP store URL '" + url + "': " + why);
+  fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("HTTP store URL '" + url + "': " + why));
 }
 
 BaseUrl parse_base_url(const std::string& url) {
@@ -49,19 +51,19 @@ std::string attempts_text(const HttpResponse& response) {
 class HttpStore final : public Store {
  public:
   HttpStore(BaseUrl base, HttpStoreOptions options)
-      : base_(std::move(base)),
-        headers_(std::move(options.headers)),
-        client_(following_redirects(options.client)) {}
+      : base_(std::move(base)), headers_(std::move(options.headers)), client_(client_options(options, headers_)) {}
 
-  std::optional<Bytes> get(const std::string& key) const override { return std::move(get_many({key}).front()); }
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    return std::move(get_many({key}, max_size).front());
+  }
 
   bool fetches_concurrently() const override { return true; }
-  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const override {
+  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const override {
     std::vector<HttpRequest> requests;
-    for (const std::string& key : keys) requests.push_back(request("GET", key));
+    for (const std::string& key : keys) requests.push_back(request("GET", key, max_size));
     std::vector<HttpResponse> responses = client_.perform(requests);
     std::vector<std::optional<Bytes>> values;
-    for (size_t i = 0; i < keys.size(); ++i) values.push_back(whole_value(requests[i], responses[i]));
+    for (size_t i = 0; i < keys.size(); ++i) values.push_back(whole_value(keys[i], requests[i], responses[i]));
     return values;
   }
 
@@ -72,19 +74,22 @@ class HttpStore final : public Store {
   VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
     if (is_empty_range(range)) return {exists(key) ? std::optional<Bytes>(Bytes{}) : std::nullopt, {}};
     RangedGet how;
-    how.request = [&](const ByteRange& r) { return request("GET", key, range_header(r)); };
+    how.request = [&](const ByteRange& r) {
+      return request("GET", key, range_body_limit(r, value_limit()), range_header(r));
+    };
     how.is_absent = [](const HttpResponse& response) { return is_absent_status(response.status); };
     how.describe = [this](const HttpRequest& r) { return describe_request(r); };
-    how.fail = [this](const HttpRequest& r, const HttpResponse& response) { fail_status(r, response); };
+    how.fail = [&](const HttpRequest& r, const HttpResponse& response) { fail_status(key, r, response); };
     return fetch_range(client_, range, how);
   }
 
-  bool exists(const std::string& key) const override {
-    HttpRequest head = request("HEAD", key);
-    HttpResponse response = client_.perform(head);
-    if (is_absent_status(response.status)) return false;
-    if (response.status / 100 != 2) fail_status(head, response);
-    return true;
+  bool exists(const std::string& key) const override { return head(key).has_value(); }
+
+  // The Content-Length of a HEAD: the value is not fetched.
+  std::optional<uint64_t> value_size(const std::string& key) const override {
+    std::optional<HttpResponse> response = head(key);
+    if (!response) return std::nullopt;
+    return announced_size(*response).value_or(0);
   }
 
   void set(const std::string& key, ByteView) override { keys::fail_read_only(describe(), "set", key); }
@@ -96,34 +101,53 @@ class HttpStore final : public Store {
 
   bool writable() const override { return false; }
   bool listable() const override { return false; }
-  // The query string may hold a token: messages leave it out.
-  std::string describe() const override { return base_.root + (base_.query.empty() ? "" : "?..."); }
+  // The URL's userinfo and query may hold secrets: messages leave them out.
+  std::string describe() const override {
+    return client_.scrub(base_.root + (base_.query.empty() ? "" : "?" + base_.query));
+  }
 
  private:
-  HttpRequest request(const std::string& method, const std::string& key, const std::string& range = "") const {
+  HttpRequest request(const std::string& method, const std::string& key, uint64_t max_body,
+                      const std::string& range = "") const {
     keys::check_key(key);
     HttpRequest out;
     out.method = method;
     out.url = base_.root + "/" + uri_encode(key, true) + (base_.query.empty() ? "" : "?" + base_.query);
     out.headers = headers_;
+    out.max_body = max_body;
     if (!range.empty()) out.headers.push_back(range);
     return out;
   }
 
-  std::string describe_request(const HttpRequest& request) const {
-    std::string url = request.url.substr(0, request.url.find('?'));
-    return "HTTP " + request.method + " " + url + (base_.query.empty() ? "" : "?...");
+  // The answer to a HEAD of the key; nullopt when it is absent.
+  std::optional<HttpResponse> head(const std::string& key) const {
+    HttpRequest request = this->request("HEAD", key, kMaxAnswerBytes);
+    HttpResponse response = client_.perform(request);
+    if (is_absent_status(response.status)) return std::nullopt;
+    if (response.status / 100 != 2) fail_status(key, request, response);
+    return response;
   }
 
-  std::optional<Bytes> whole_value(const HttpRequest& request, HttpResponse& response) const {
+  std::string describe_request(const HttpRequest& request) const {
+    return client_.scrub("HTTP " + request.method + " " + request.url);
+  }
+
+  std::optional<Bytes> whole_value(const std::string& key, const HttpRequest& request, HttpResponse& response) const {
     if (is_absent_status(response.status)) return std::nullopt;
-    if (response.status != 200) fail_status(request, response);
+    if (response.too_large || response.status != 200) fail_status(key, request, response);
     return std::move(response.body);
   }
 
-  [[noreturn]] void fail_status(const HttpRequest& request, const HttpResponse& response) const {
+  // An answer over its limit is one too: a value (2xx) naming the key and
+  // the limit, anything else naming the status.
+  [[noreturn]] void fail_status(const std::string& key, const HttpRequest& request,
+                                const HttpResponse& response) const {
+    const bool success = response.status / 100 == 2;
+    if (response.too_large && success) fail_too_large(describe(), key, request.max_body, response.announced_size);
     fail(ZARR_ERR_IO, describe_request(request) + ": the server answered with status " +
-                          std::to_string(response.status) + attempts_text(response));
+                          std::to_string(response.status) +
+                          (response.too_large ? " and more than " + std::to_string(kMaxAnswerBytes) + " bytes" : "") +
+                          attempts_text(response));
   }
 
   [[noreturn]] void fail_listing(const std::string& prefix) const {
@@ -133,11 +157,19 @@ class HttpStore final : public Store {
                                    "zarr_consolidate_metadata writes it), or open its arrays by path");
   }
 
-  // Web servers redirect (a folder to its name with '/', a moved file);
-  // what the redirect leads to decides.
-  static HttpClientOptions following_redirects(HttpClientOptions options) {
-    options.follow_redirects = true;
-    return options;
+  // Web servers redirect (a folder to its name with '/', a moved file):
+  // the store's policy decides where to. The header values are the
+  // client's secrets: no message shows them.
+  static HttpClientOptions client_options(const HttpStoreOptions& options, const std::vector<std::string>& headers) {
+    HttpClientOptions client = options.client;
+    client.redirects = options.redirects;
+    for (const std::string& header : headers) client.secrets.push_back(trim_value(header));
+    return client;
+  }
+  static std::string trim_value(const std::string& header) {
+    const size_t colon = header.find(':');
+    const size_t begin = header.find_first_not_of(' ', colon + 1);
+    return begin == std::string::npos ? "" : header.substr(begin);
   }
 
   BaseUrl base_;
@@ -173,6 +205,16 @@ std::vector<std::string> read_headers(const StoreRequest& request) {
   return out;
 }
 
+// "redirects": "same_origin" (the default), "any_origin" or "none".
+Redirects read_redirects(const StoreRequest& request) {
+  const std::string value = request.string_option("redirects").value_or("same_origin");
+  if (value == "same_origin") return Redirects::kSameOrigin;
+  if (value == "any_origin") return Redirects::kAnyOrigin;
+  if (value == "none") return Redirects::kNone;
+  fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'redirects' must be \"same_origin\", \"any_origin\" or "
+                                  "\"none\", got " + json::quote(value));
+}
+
 }  // namespace
 
 std::shared_ptr<Store> make_http_store(const std::string& base_url, const HttpStoreOptions& options) {
@@ -180,13 +222,15 @@ std::shared_ptr<Store> make_http_store(const std::string& base_url, const HttpSt
 }
 
 NodeLocation open_http_store(const StoreRequest& request) {
-  request.allow_only("http", {"headers", "timeout_ms", "connect_timeout_ms", "max_concurrency", "max_retries"});
+  request.allow_only("http", {"headers", "redirects", "timeout_ms", "connect_timeout_ms", "max_concurrency",
+                              "max_retries"});
   if (request.writes()) {
-    fail(ZARR_ERR_READ_ONLY, "URL '" + request.url + "': HTTP stores are read-only: open with mode \"r\"");
+    fail(ZARR_ERR_READ_ONLY, scrub_secrets("URL '" + request.url + "': HTTP stores are read-only: open with mode \"r\""));
   }
   HttpStoreOptions options;
   options.client = read_client_options(request);
   options.headers = read_headers(request);
+  options.redirects = read_redirects(request);
   // The URL names the node, which is the store's root.
   return {make_http_store(request.scheme + "://" + request.location, options), ""};
 }

@@ -12,13 +12,17 @@
 namespace zarr {
 
 struct HttpStoreOptions {
-  HttpClientOptions client;
+  HttpClientOptions client;          // its redirects and secrets are the store's (below)
   std::vector<std::string> headers;  // "Name: value", sent with every request
+  Redirects redirects = Redirects::kSameOrigin;
 };
 
 // `base_url` is "http://host[:port][/path][?query]": key "a/0.0" is read from
 // "http://host[:port]/path/a/0.0[?query]", the key percent-encoded.
-// Redirects are followed (at most 5). A 404 or 403 means the key is absent.
+// Redirects are followed as options.redirects says (at most 5 in a row;
+// within the base URL's origin by default). Header values, the URL's
+// userinfo and its query never appear in messages. A 404 or 403 means the
+// key is absent.
 // Writes are ZARR_ERR_READ_ONLY and listing is ZARR_ERR_UNSUPPORTED (HTTP has
 // no listing; open hierarchies through consolidated metadata). A base URL
 // that is not http(s), has no host or holds a '#' is

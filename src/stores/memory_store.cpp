@@ -27,26 +27,22 @@ class MemoryStore final : public Store {
   MemoryStore(std::shared_ptr<MemoryData> data, std::string name, bool read_only)
       : data_(std::move(data)), name_(std::move(name)), read_only_(read_only) {}
 
-  std::optional<Bytes> get(const std::string& key) const override {
-    return get_range(key, ByteRange{});
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    return read(key, ByteRange{}, max_size);
   }
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
-    keys::check_key(key);
-    std::shared_lock lock(data_->mutex);
-    auto it = data_->values.find(key);
-    if (it == data_->values.end()) return std::nullopt;
-    keys::Span span = keys::clip(it->second.size(), range);
-    return Bytes(it->second.begin() + static_cast<std::ptrdiff_t>(span.begin),
-                 it->second.begin() + static_cast<std::ptrdiff_t>(span.end));
+    return read(key, range, range_limit(range, value_limit()));
   }
 
-  std::optional<size_t> get_into(const std::string& key, const Destination& destination) const override {
+  std::optional<size_t> get_into(const std::string& key, uint64_t max_size,
+                                 const Destination& destination) const override {
     keys::check_key(key);
     std::shared_lock lock(data_->mutex);
     auto it = data_->values.find(key);
     if (it == data_->values.end()) return std::nullopt;
     const Bytes& value = it->second;
+    check_value_size(describe(), key, value.size(), max_size);
     if (!value.empty()) std::memcpy(destination(value.size()), value.data(), value.size());
     return value.size();
   }
@@ -57,6 +53,7 @@ class MemoryStore final : public Store {
     std::shared_lock lock(data_->mutex);
     auto it = data_->values.find(key);
     if (it == data_->values.end()) return std::nullopt;
+    check_value_size(describe(), key, it->second.size(), expected_size);
     if (it->second.size() == expected_size) copy_pieces(it->second.data(), pieces);
     return it->second.size();
   }
@@ -113,6 +110,17 @@ class MemoryStore final : public Store {
   std::string describe() const override { return kScheme + name_; }
 
  private:
+  std::optional<Bytes> read(const std::string& key, const ByteRange& range, uint64_t limit) const {
+    keys::check_key(key);
+    std::shared_lock lock(data_->mutex);
+    auto it = data_->values.find(key);
+    if (it == data_->values.end()) return std::nullopt;
+    keys::Span span = keys::clip(it->second.size(), range);
+    check_value_size(describe(), key, span.end - span.begin, limit);
+    return Bytes(it->second.begin() + static_cast<std::ptrdiff_t>(span.begin),
+                 it->second.begin() + static_cast<std::ptrdiff_t>(span.end));
+  }
+
   std::shared_ptr<MemoryData> data_;
   std::string name_;
   bool read_only_;

@@ -37,26 +37,25 @@ class PluginStore final : public Store {
   PluginStore(const PluginStore&) = delete;
   PluginStore& operator=(const PluginStore&) = delete;
 
-  std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
+  // A whole value is asked for as its first max_size + 1 bytes: one byte
+  // more than the limit tells a value over it, and the plugin never hands
+  // over more than that.
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    ByteRange first;
+    first.length = max_size < ZARR_STORE_TO_END - 1 ? max_size + 1 : ZARR_STORE_TO_END;
+    std::optional<Bytes> value = read(key, first);
+    if (value) check_value_size(describe(), key, value->size(), max_size);
+    return value;
+  }
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
-    keys::check_key(key);
-    const bool from_end = range.suffix.has_value();
-    const uint64_t offset = from_end ? 0 : range.offset;
-    const uint64_t length = from_end ? *range.suffix : range.length.value_or(ZARR_STORE_TO_END);
-    PluginOutput output;
-    const int status = call("get", key, output, [&](const zarr_store_output* out) {
-      return vt_->table.get(handle_, key.c_str(), offset, length, from_end ? 1 : 0, out);
-    });
-    if (status == ZARR_ERR_NOT_FOUND) return std::nullopt;
-    // A store that answers more than was asked would put wrong bytes in a
-    // shard's inner chunk: refuse it rather than trust it.
-    if (length != ZARR_STORE_TO_END && output.bytes.size() > length) {
-      fail(ZARR_ERR_IO, "store '" + where_ + "': get " + keys::quote(key) + " returned " +
-                            std::to_string(output.bytes.size()) + " bytes for a range of at most " +
-                            std::to_string(length));
-    }
-    return std::move(output.bytes);
+    if (range.length || range.suffix) return read(key, range);
+    // Open at the end: held to the store's limit, as a whole value is.
+    ByteRange bounded = range;
+    bounded.length = value_limit() < ZARR_STORE_TO_END - 1 ? value_limit() + 1 : ZARR_STORE_TO_END;
+    std::optional<Bytes> value = read(key, bounded);
+    if (value) check_value_size(describe(), key, value->size(), value_limit());
+    return value;
   }
 
   bool exists(const std::string& key) const override { return get_range(key, ByteRange{0, 0, std::nullopt}).has_value(); }
@@ -128,6 +127,21 @@ class PluginStore final : public Store {
   std::string describe() const override { return where_; }
 
  private:
+  // The plugin's get: never more bytes than the range asks for.
+  std::optional<Bytes> read(const std::string& key, const ByteRange& range) const {
+    keys::check_key(key);
+    const bool from_end = range.suffix.has_value();
+    const uint64_t offset = from_end ? 0 : range.offset;
+    const uint64_t length = from_end ? *range.suffix : range.length.value_or(ZARR_STORE_TO_END);
+    PluginOutput output;
+    if (length != ZARR_STORE_TO_END) output.limit = static_cast<size_t>(std::min<uint64_t>(length, SIZE_MAX));
+    const int status = call("get", key, output, [&](const zarr_store_output* out) {
+      return vt_->table.get(handle_, key.c_str(), offset, length, from_end ? 1 : 0, out);
+    });
+    if (status == ZARR_ERR_NOT_FOUND) return std::nullopt;
+    return std::move(output.bytes);
+  }
+
   // Run one callback; throw its failure (ZARR_ERR_NOT_FOUND is handed back:
   // only get gives it meaning, every other callback treats it as success).
   template <typename Call>
@@ -135,6 +149,14 @@ class PluginStore final : public Store {
     const zarr_store_output out{&output, &PluginOutput::allocate, &PluginOutput::add_key, &PluginOutput::set_error};
     const int status = callback(&out);
     const std::string target = key.empty() ? "" : " " + keys::quote(key);
+    // A store that answers more than was asked would put wrong bytes in a
+    // shard's inner chunk, or hand over more than the read's limit: refuse
+    // it rather than trust it (the memory was never allocated).
+    if (output.over_limit) {
+      fail(ZARR_ERR_IO, "store '" + where_ + "': " + operation + target + " answered with " +
+                            std::to_string(output.refused_bytes) + " bytes for a range of at most " +
+                            std::to_string(output.limit));
+    }
     if (output.out_of_memory) {
       fail(ZARR_ERR_NO_MEMORY, "store '" + where_ + "': " + operation + target + ": " + output.out_of_memory_text());
     }
@@ -197,6 +219,15 @@ void check_vtable(const zarr_store_vtable* vt, const std::vector<std::string>& r
   }
 }
 
+// The options the plugin parses: all but libzarr's own ("max_value_bytes").
+std::string plugin_options_json(const StoreRequest& request) {
+  if (!request.options) return "{}";
+  rapidjson::Document own;
+  own.CopyFrom(*request.options, own.GetAllocator());
+  own.RemoveMember(StoreRequest::kMaxValueBytes);
+  return json::to_string(own);
+}
+
 }  // namespace
 
 void register_plugin_store(const zarr_store_vtable* vtable, const std::vector<std::string>& reserved) {
@@ -229,7 +260,7 @@ NodeLocation open_plugin_store(const StoreRequest& request) {
   const size_t slash = rest.find('/');
   const std::string name = rest.substr(0, slash);
   const std::string node = path::normalize(slash == std::string::npos ? "" : rest.substr(slash + 1));
-  const std::string options = request.options ? json::to_string(*request.options) : "{}";
+  const std::string options = plugin_options_json(request);
 
   PluginOutput output;
   const zarr_store_output out{&output, &PluginOutput::allocate, &PluginOutput::add_key, &PluginOutput::set_error};

@@ -1,10 +1,13 @@
 #include "stores/s3_store.h"
 
 #include <algorithm>
+#include <set>
 #include <cstdlib>
 #include <ctime>
 
 #include "core/error.h"
+#include "core/json.h"
+#include "core/scrub.h"
 #include "core/path.h"
 #include "stores/http_range.h"
 #include "stores/key_rules.h"
@@ -29,7 +32,7 @@ struct Endpoint {
 
 Endpoint parse_endpoint(const std::string& url) {
   auto bad = [&](const std::string& why) {
-    fail(ZARR_ERR_INVALID_ARGUMENT, "S3 endpoint '" + url + "': " + why);
+    fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("S3 endpoint '" + url + "': " + why));
   };
   Endpoint out;
   size_t scheme_end = url.find("://");
@@ -75,23 +78,25 @@ struct Target {
 class S3Store final : public Store {
  public:
   explicit S3Store(const S3StoreOptions& options)
-      : options_(options), endpoint_(endpoint_of(options)), client_(options.client) {}
+      : options_(options), endpoint_(endpoint_of(options)), client_(client_options(options)) {}
 
-  std::optional<Bytes> get(const std::string& key) const override { return std::move(get_many({key}).front()); }
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    return std::move(get_many({key}, max_size).front());
+  }
 
   bool fetches_concurrently() const override { return true; }
-  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const override {
+  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const override {
     std::vector<HttpRequest> requests;
-    for (const std::string& key : keys) requests.push_back(object_request("GET", key));
+    for (const std::string& key : keys) requests.push_back(object_request("GET", key, {}, {}, max_size));
     std::vector<HttpResponse> responses = client_.perform(requests);
     std::vector<std::optional<Bytes>> values;
     for (size_t i = 0; i < keys.size(); ++i) {
       if (means_absent(responses[i])) {
         values.emplace_back();
-      } else if (responses[i].status == 200) {
+      } else if (responses[i].status == 200 && !responses[i].too_large) {
         values.emplace_back(std::move(responses[i].body));
       } else {
-        fail_response(requests[i], responses[i]);
+        fail_response(requests[i], responses[i], keys[i]);
       }
     }
     return values;
@@ -104,19 +109,22 @@ class S3Store final : public Store {
   VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
     if (is_empty_range(range)) return {exists(key) ? std::optional<Bytes>(Bytes{}) : std::nullopt, {}};
     RangedGet how;
-    how.request = [&](const ByteRange& r) { return object_request("GET", key, {{"range", range_value(r)}}); };
+    how.request = [&](const ByteRange& r) {
+      return object_request("GET", key, {{"range", range_value(r)}}, {}, range_body_limit(r, value_limit()));
+    };
     how.is_absent = [this](const HttpResponse& response) { return means_absent(response); };
     how.describe = [this](const HttpRequest& r) { return describe_request(r); };
-    how.fail = [this](const HttpRequest& r, const HttpResponse& response) { fail_response(r, response); };
+    how.fail = [&](const HttpRequest& r, const HttpResponse& response) { fail_response(r, response, key); };
     return fetch_range(client_, range, how);
   }
 
-  bool exists(const std::string& key) const override {
-    HttpRequest head = object_request("HEAD", key);
-    HttpResponse response = client_.perform(head);
-    if (means_absent(response)) return false;
-    if (response.status != 200) fail_response(head, response);
-    return true;
+  bool exists(const std::string& key) const override { return head(key).has_value(); }
+
+  // HeadObject's Content-Length: the object is not fetched.
+  std::optional<uint64_t> value_size(const std::string& key) const override {
+    std::optional<HttpResponse> response = head(key);
+    if (!response) return std::nullopt;
+    return announced_size(*response).value_or(0);
   }
 
   void set(const std::string& key, ByteView value) override {
@@ -124,7 +132,7 @@ class S3Store final : public Store {
     if (options_.read_only) keys::fail_read_only(describe(), "set", key);
     HttpRequest put = object_request("PUT", key, {{"content-type", "application/octet-stream"}}, value);
     HttpResponse response = client_.perform(put);
-    if (response.status != 200) fail_response(put, response);
+    if (response.too_large || response.status != 200) fail_response(put, response);
   }
 
   void erase(const std::string& key) override {
@@ -179,15 +187,24 @@ class S3Store final : public Store {
   bool writable() const override { return !options_.read_only; }
   std::string describe() const override {
     std::string prefix = options_.prefix.empty() ? "" : "/" + options_.prefix.substr(0, options_.prefix.size() - 1);
-    return "s3://" + options_.bucket + prefix +
-           (options_.endpoint.empty() ? "" : " (endpoint " + options_.endpoint + ")");
+    return client_.scrub("s3://" + options_.bucket + prefix +
+                         (options_.endpoint.empty() ? "" : " (endpoint " + options_.endpoint + ")"));
   }
 
  private:
+  // The credentials are the client's secrets: no message shows them.
+  static HttpClientOptions client_options(const S3StoreOptions& options) {
+    HttpClientOptions client = options.client;
+    for (const std::string* secret : {&options.credentials.access_key_id, &options.credentials.secret_access_key,
+                                      &options.credentials.session_token}) {
+      if (!secret->empty()) client.secrets.push_back(*secret);
+    }
+    return client;
+  }
+
   static Endpoint endpoint_of(const S3StoreOptions& options) {
-    if (!is_valid_bucket_name(options.bucket)) {
-      fail(ZARR_ERR_INVALID_ARGUMENT, "S3 bucket name '" + options.bucket +
-                                          "': expected 1 to 255 letters, digits, '.', '-' or '_'");
+    if (std::string problem = bucket_name_problem(options.bucket); !problem.empty()) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "S3 bucket name " + json::quote(options.bucket) + ": " + problem);
     }
     if (!is_valid_region(options.region)) {
       fail(ZARR_ERR_INVALID_ARGUMENT,
@@ -230,9 +247,20 @@ class S3Store final : public Store {
   }
 
   HttpRequest object_request(const std::string& method, const std::string& key, const aws::NameValues& headers = {},
-                             ByteView body = {}) const {
+                             ByteView body = {}, uint64_t max_body = kMaxAnswerBytes) const {
     keys::check_key(key);
-    return make_request(method, target(options_.prefix + key), {}, headers, body);
+    HttpRequest request = make_request(method, target(options_.prefix + key), {}, headers, body);
+    request.max_body = max_body;
+    return request;
+  }
+
+  // The answer to HeadObject; nullopt when the object is absent.
+  std::optional<HttpResponse> head(const std::string& key) const {
+    HttpRequest request = object_request("HEAD", key);
+    HttpResponse response = client_.perform(request);
+    if (means_absent(response)) return std::nullopt;
+    if (response.status != 200) fail_response(request, response);
+    return response;
   }
 
   static std::string range_value(const ByteRange& range) {
@@ -249,8 +277,8 @@ class S3Store final : public Store {
   // "S3 GET s3://bucket/prefix/key" (the object name still URI-encoded).
   std::string describe_request(const HttpRequest& request) const {
     std::string object = object_name(request);
-    return "S3 " + request.method + " s3://" + options_.bucket + (object.empty() ? "" : "/" + object) +
-           (options_.endpoint.empty() ? "" : " (endpoint " + options_.endpoint + ")");
+    return client_.scrub("S3 " + request.method + " s3://" + options_.bucket + (object.empty() ? "" : "/" + object) +
+                         (options_.endpoint.empty() ? "" : " (endpoint " + options_.endpoint + ")"));
   }
 
   bool means_absent(const HttpResponse& response) const {
@@ -262,10 +290,22 @@ class S3Store final : public Store {
     return false;
   }
 
-  [[noreturn]] void fail_response(const HttpRequest& request, const HttpResponse& response) const {
+  // `key`: the store key the request reads, for a value over its limit.
+  [[noreturn]] void fail_response(const HttpRequest& request, const HttpResponse& response,
+                                  const std::string& key = "") const {
+    const bool success = response.status / 100 == 2;
+    if (response.too_large && success && !key.empty()) {
+      fail_too_large(describe(), key, request.max_body, response.announced_size);
+    }
+    if (response.too_large) {
+      fail(ZARR_ERR_IO, describe_request(request) + ": the answer (status " + std::to_string(response.status) +
+                            ") is larger than its limit of " +
+                            std::to_string(success ? request.max_body : kMaxAnswerBytes) + " bytes");
+    }
+    // What the server says may quote what it was sent: scrubbed.
     s3xml::ErrorInfo error = s3xml::parse_error(ByteView(response.body).to_string());
-    std::string detail = error.code.empty() ? "" : " " + error.code;
-    if (!error.message.empty()) detail += ": " + error.message;
+    std::string detail = error.code.empty() ? "" : " " + client_.scrub(error.code);
+    if (!error.message.empty()) detail += ": " + client_.scrub(error.message);
     std::string status = "status " + std::to_string(response.status) + detail + attempts_text(response);
     if (error.code == "NoSuchBucket") {
       fail(ZARR_ERR_NOT_FOUND,
@@ -279,11 +319,14 @@ class S3Store final : public Store {
   }
 
   // Every page of ListObjectsV2 for objects starting with `object_prefix`,
-  // grouped by '/' after it when `delimited`.
+  // grouped by '/' after it when `delimited`. A server that never ends the
+  // listing (more than max_list_pages pages, or a continuation token that
+  // comes back) is ZARR_ERR_IO.
   template <typename Visit>
   void for_each_page(const std::string& object_prefix, bool delimited, Visit visit) const {
     std::string token;
-    for (;;) {
+    std::set<std::string> tokens_seen;
+    for (int64_t pages = 1;; ++pages) {
       aws::NameValues query = {{"list-type", "2"},
                                {"max-keys", std::to_string(options_.list_page_size)},
                                {"prefix", object_prefix}};
@@ -291,15 +334,20 @@ class S3Store final : public Store {
       if (!token.empty()) query.emplace_back("continuation-token", token);
       HttpRequest list = make_request("GET", target(""), query, {}, {});
       HttpResponse response = client_.perform(list);
-      if (response.status != 200) fail_response(list, response);
+      if (response.too_large || response.status != 200) fail_response(list, response);
       const std::string what = describe_request(list) + " (ListObjectsV2, prefix '" + object_prefix + "')";
       s3xml::ListPage page = s3xml::parse_list_page(ByteView(response.body).to_string(), what);
       for (const std::string& listed : page.keys) check_listed(listed, object_prefix, what);
       for (const std::string& listed : page.prefixes) check_listed(listed, object_prefix, what);
       visit(page);
       if (!page.truncated) return;
-      if (page.next_token.empty() || page.next_token == token) {
-        fail(ZARR_ERR_IO, what + ": a truncated listing without a new continuation token");
+      if (page.next_token.empty() || !tokens_seen.insert(page.next_token).second) {
+        fail(ZARR_ERR_IO, what + ": a truncated listing without a new continuation token (page " +
+                              std::to_string(pages) + " repeats an earlier token or gives none)");
+      }
+      if (pages >= options_.max_list_pages) {
+        fail(ZARR_ERR_IO, what + ": the listing goes on past " + std::to_string(options_.max_list_pages) +
+                              " pages (store option \"max_list_pages\")");
       }
       token = page.next_token;
     }
@@ -320,7 +368,8 @@ class S3Store final : public Store {
       std::vector<HttpResponse> responses = client_.perform(requests);
       for (size_t i = 0; i < requests.size(); ++i) {
         long status = responses[i].status;
-        if (status != 204 && status != 200 && !means_absent(responses[i])) fail_response(requests[i], responses[i]);
+        const bool done = !responses[i].too_large && (status == 204 || status == 200 || means_absent(responses[i]));
+        if (!done) fail_response(requests[i], responses[i]);
       }
     }
   }
@@ -379,24 +428,61 @@ bool read_virtual_host(const StoreRequest& request, bool has_endpoint) {
 
 }  // namespace
 
-bool is_valid_bucket_name(const std::string& bucket) {
-  return !bucket.empty() && bucket.size() <= 255 &&
-         bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
-             std::string::npos;
+namespace {
+
+bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+// "192.168.5.4": four dot-separated runs of digits.
+bool looks_like_ipv4(const std::string& name) {
+  int parts = 0;
+  for (size_t begin = 0; begin <= name.size(); ++parts) {
+    const size_t dot = std::min(name.find('.', begin), name.size());
+    if (dot == begin || name.find_first_not_of("0123456789", begin) < dot) return false;
+    begin = dot + 1;
+  }
+  return parts == 4;
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::string bucket_name_problem(const std::string& bucket) {
+  if (bucket.size() < 3 || bucket.size() > 63) return "bucket names are 3 to 63 characters long";
+  if (bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") != std::string::npos) {
+    return "bucket names hold only lower-case letters, digits, '.' and '-'";
+  }
+  if (!is_lower_alnum(bucket.front()) || !is_lower_alnum(bucket.back())) {
+    return "bucket names start and end with a letter or a digit";
+  }
+  if (bucket.find("..") != std::string::npos) return "bucket names hold no \"..\"";
+  if (looks_like_ipv4(bucket)) return "bucket names are not IP addresses";
+  for (const char* prefix : {"xn--", "sthree-", "amzn-s3-demo-"}) {
+    if (bucket.rfind(prefix, 0) == 0) return std::string("bucket names do not start with \"") + prefix + "\"";
+  }
+  for (const char* suffix : {"-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"}) {
+    if (ends_with(bucket, suffix)) return std::string("bucket names do not end with \"") + suffix + "\"";
+  }
+  return "";
 }
 
 std::shared_ptr<Store> make_s3_store(const S3StoreOptions& options) { return std::make_shared<S3Store>(options); }
 
 NodeLocation open_s3_store(const StoreRequest& request) {
   request.allow_only("s3", {"endpoint", "region", "access_key_id", "secret_access_key", "session_token", "anonymous",
-                            "addressing", "timeout_ms", "connect_timeout_ms", "max_concurrency", "max_retries"});
+                            "addressing", "timeout_ms", "connect_timeout_ms", "max_concurrency", "max_retries",
+                            "max_list_pages"});
   const std::string& location = request.location;  // "bucket/prefix"
   size_t slash = location.find('/');
   S3StoreOptions options;
   options.bucket = location.substr(0, slash);
-  if (!is_valid_bucket_name(options.bucket)) {
-    request.fail_url("expected s3://BUCKET[/PREFIX], with a bucket name of letters, digits, '.', '-' and '_'");
+  if (std::string problem = bucket_name_problem(options.bucket); !problem.empty()) {
+    request.fail_url("expected s3://BUCKET[/PREFIX]; bucket " + json::quote(options.bucket) + ": " + problem +
+                     " (AWS's naming rules)");
   }
+  options.max_list_pages = request.int_option("max_list_pages", 1, INT64_MAX).value_or(options.max_list_pages);
   // The URL names the node, which is the store's root: its keys live under the prefix.
   std::string prefix = slash == std::string::npos ? "" : path::normalize(location.substr(slash + 1));
   options.prefix = prefix.empty() ? "" : prefix + "/";

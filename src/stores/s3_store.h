@@ -22,21 +22,30 @@ struct S3StoreOptions {
   bool anonymous = false;       // unsigned requests (public buckets)
   bool read_only = false;       // writes are ZARR_ERR_READ_ONLY
   int list_page_size = 1000;    // max-keys of each ListObjectsV2 request
-  HttpClientOptions client;
+  // A listing of more pages than this is ZARR_ERR_IO (a server that never
+  // ends it), as is one whose continuation token comes back.
+  int64_t max_list_pages = 100000;
+  HttpClientOptions client;     // its secrets are the credentials (set by the store)
 };
 
-// Bucket names S3 accepts for path-style requests: 1 to 255 of letters,
-// digits, '.', '-' and '_' (AWS itself is stricter for new buckets).
-bool is_valid_bucket_name(const std::string& bucket);
+// AWS's rules for bucket names: 3 to 63 lower-case letters, digits, '.' and
+// '-', starting and ending with a letter or digit, no "..", not an IPv4
+// address, none of the prefixes "xn--", "sthree-", "amzn-s3-demo-" nor the
+// suffixes "-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3". Empty
+// when `bucket` follows them, else the rule it breaks.
+std::string bucket_name_problem(const std::string& bucket);
 
-// Nothing is sent until the first operation. A bad bucket name or endpoint is
-// ZARR_ERR_INVALID_ARGUMENT.
+// Nothing is sent until the first operation. A bad bucket name (naming the
+// bucket and the rule) or endpoint is ZARR_ERR_INVALID_ARGUMENT. Redirects
+// are not followed (a 3xx is ZARR_ERR_IO). The credentials never appear in
+// messages (scrub_secrets).
 //  - get/get_range/exists: 404 is absent; 403 is absent for anonymous
 //    stores (S3 answers 403 for missing objects when the caller may not
 //    list the bucket) and ZARR_ERR_IO "permission denied" otherwise; a
 //    missing bucket is ZARR_ERR_NOT_FOUND.
 //  - list_prefix and list_dir page through ListObjectsV2; keys that break
-//    libzarr's key rules (store.h) are left out.
+//    libzarr's key rules (store.h) are left out. More than max_list_pages
+//    pages, or a continuation token seen before, is ZARR_ERR_IO.
 //  - erase_prefix lists, then deletes each object (concurrently).
 std::shared_ptr<Store> make_s3_store(const S3StoreOptions& options);
 

@@ -1,8 +1,27 @@
 #include <mutex>
 
+#include "core/error.h"
+#include "stores/key_rules.h"
 #include "stores/store.h"
 
 namespace zarr {
+
+void fail_too_large(const std::string& where, const std::string& key, uint64_t limit, std::optional<uint64_t> size) {
+  const std::string held = size ? std::to_string(*size) + " bytes" : "more";
+  fail(ZARR_ERR_IO, "value " + keys::quote(key) + " in " + where + " is larger than its limit of " +
+                        std::to_string(limit) + " bytes (it holds " + held +
+                        "); a chunk's limit is what its array's metadata allows, that of other values the store "
+                        "option \"max_value_bytes\" (docs/stores.md)");
+}
+
+void check_value_size(const std::string& where, const std::string& key, uint64_t size, uint64_t limit) {
+  if (size > limit) fail_too_large(where, key, limit, size);
+}
+
+uint64_t range_limit(const ByteRange& range, uint64_t open_limit) {
+  if (range.suffix) return *range.suffix;
+  return range.length ? *range.length : open_limit;
+}
 
 void release_store(std::shared_ptr<Store> store) {
   // Two threads closing the last two handles of one store each see the

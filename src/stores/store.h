@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "core/bytes.h"
+#include "core/size_limits.h"
 
 namespace zarr {
 
@@ -32,9 +34,29 @@ class Store {
  public:
   virtual ~Store() = default;
 
-  // Whole value, or std::nullopt when the key is absent (absent is not an error).
-  virtual std::optional<Bytes> get(const std::string& key) const = 0;
-  // Byte range of a value; std::nullopt when absent. A range past the end is clipped.
+  // Every read has a byte limit (docs/stores.md, "Size limits"): a value, or
+  // the part of it a read asks for, larger than the read's limit is
+  // ZARR_ERR_IO naming the key and the limit (keys::fail_too_large). Stores
+  // that know a value's size refuse it before reading anything; the others
+  // (HTTP, S3) once more than the limit has arrived, or when the server
+  // announces more. Callers that know a bound pass it (the array engine:
+  // what a chunk of its metadata can take, CodecChain::max_stored_size);
+  // every other read is held to value_limit().
+
+  // The limit of values whose size no metadata bounds: metadata documents,
+  // variable-length chunks, byte ranges open at the end. The store option
+  // "max_value_bytes" sets it (the URL resolver calls set_value_limit).
+  uint64_t value_limit() const { return value_limit_.load(std::memory_order_relaxed); }
+  void set_value_limit(uint64_t bytes) { value_limit_.store(bytes, std::memory_order_relaxed); }
+
+  // Whole value of at most max_size bytes, or std::nullopt when the key is
+  // absent (absent is not an error).
+  virtual std::optional<Bytes> get(const std::string& key, uint64_t max_size) const = 0;
+  // The same held to value_limit().
+  std::optional<Bytes> get(const std::string& key) const { return get(key, value_limit()); }
+  // Byte range of a value; std::nullopt when absent. A range past the end is
+  // clipped. The range bounds what is read (keys::range_limit): one open at
+  // the end is held to value_limit().
   virtual std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const = 0;
   // A byte range with the version of the value it was read from: a token
   // that changes whenever the value may have (the filesystem: the file's
@@ -53,10 +75,10 @@ class Store {
   // The whole values of many keys, in the order given (std::nullopt for an
   // absent key). Remote stores fetch them concurrently; by default they are
   // read one after another.
-  virtual std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys) const {
+  virtual std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const {
     std::vector<std::optional<Bytes>> values;
     values.reserve(keys.size());
-    for (const std::string& key : keys) values.push_back(get(key));
+    for (const std::string& key : keys) values.push_back(get(key, max_size));
     return values;
   }
   // Where get_into puts a value: asked once, with the value's size, it
@@ -66,9 +88,11 @@ class Store {
   // size, sparing get()'s fresh zeroed buffer: the array engine passes a
   // buffer it reuses across chunks, or the caller's own memory. Returns the
   // bytes written (fewer than the size only when the value was cut short
-  // meanwhile), std::nullopt when absent. By default, get() and a copy.
-  virtual std::optional<size_t> get_into(const std::string& key, const Destination& destination) const {
-    std::optional<Bytes> value = get(key);
+  // meanwhile), std::nullopt when absent; a value of more than max_size
+  // bytes is refused before destination is asked. By default, get() and a copy.
+  virtual std::optional<size_t> get_into(const std::string& key, uint64_t max_size,
+                                         const Destination& destination) const {
+    std::optional<Bytes> value = get(key, max_size);
     if (!value) return std::nullopt;
     if (!value->empty()) std::memcpy(destination(value->size()), value->data(), value->size());
     return value->size();
@@ -83,11 +107,12 @@ class Store {
   // chunk's rows into the caller's region: one copy, the store's), when the
   // value is `expected_size` bytes; pieces lie inside that size, in
   // increasing order of offset. Returns the value's size (the pieces are
-  // written only when it is expected_size), std::nullopt when absent. By
-  // default, get() and a copy of each piece.
+  // written only when it is expected_size), std::nullopt when absent; a
+  // value larger than expected_size is refused (expected_size is the read's
+  // limit). By default, get() and a copy of each piece.
   virtual std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
                                               const std::vector<Piece>& pieces) const {
-    std::optional<Bytes> value = get(key);
+    std::optional<Bytes> value = get(key, expected_size);
     if (!value) return std::nullopt;
     if (value->size() == expected_size) copy_pieces(value->data(), pieces);
     return value->size();
@@ -102,11 +127,12 @@ class Store {
   // only. A large value so passes through a buffer that stays in the
   // processor's cache. Returns the value's size (fewer bytes than expected
   // only when it was cut short meanwhile; nothing is handed over when the
-  // size differs from the start), std::nullopt when absent. By default,
-  // get() handed over in pieces.
+  // size differs from the start), std::nullopt when absent; a value larger
+  // than expected_size is refused, as by get_scattered. By default, get()
+  // handed over in pieces.
   virtual std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* /*buffer*/,
                                               size_t piece_size, const PieceArrived& arrived) const {
-    std::optional<Bytes> value = get(key);
+    std::optional<Bytes> value = get(key, expected_size);
     if (!value) return std::nullopt;
     if (value->size() == expected_size) {
       for (size_t offset = 0; offset < value->size(); offset += piece_size) {
@@ -118,8 +144,8 @@ class Store {
   virtual bool exists(const std::string& key) const = 0;
   // Bytes a value occupies in the store, std::nullopt when absent: its size,
   // except in a zip archive, where it is the compressed size (as zarr-python's
-  // getsize). The default reads the value; stores that know sizes without
-  // reading (filesystem, memory, zip) answer directly.
+  // getsize). The default reads the value (held to value_limit()); stores
+  // that know sizes without reading (filesystem, memory, zip) answer directly.
   virtual std::optional<uint64_t> value_size(const std::string& key) const {
     std::optional<Bytes> value = get(key);
     if (!value) return std::nullopt;
@@ -154,6 +180,9 @@ class Store {
   // spelled (the filesystem: the absolute root), so that handles opened
   // separately share the locks of a key (Array::chunk_lock).
   virtual std::string identity() const { return describe(); }
+
+ private:
+  std::atomic<uint64_t> value_limit_{kDefaultMaxValueBytes};
 };
 
 // Rules every store applies to its keys and prefixes (see key_rules.h):
@@ -218,6 +247,19 @@ struct ZipStoreOptions {
 // one archive is written.
 // Builds without libzip throw ZARR_ERR_UNSUPPORTED.
 std::shared_ptr<Store> open_zip_store(const std::string& archive, bool writable, const ZipStoreOptions& options);
+
+// ---- size limits (see Store::get) ----------------------------------------------
+
+// ZARR_ERR_IO: the value of `key` in the store `where` (a describe() string)
+// is larger than `limit`, the most its read allows; `size` is the value's
+// size when the store knows it (else: more than the limit arrived).
+[[noreturn]] void fail_too_large(const std::string& where, const std::string& key, uint64_t limit,
+                                 std::optional<uint64_t> size = std::nullopt);
+// fail_too_large when size > limit.
+void check_value_size(const std::string& where, const std::string& key, uint64_t size, uint64_t limit);
+// The most bytes a range read may give: its length or suffix, or
+// `open_limit` (the store's value_limit()) for a range open at the end.
+uint64_t range_limit(const ByteRange& range, uint64_t open_limit);
 
 // Drops one user's reference to a store. When nobody else holds it, the store
 // is flushed first, so that a failure to write (a zip archive) reaches the

@@ -1,6 +1,7 @@
 #include "stores/store_request.h"
 
 #include "core/error.h"
+#include "core/scrub.h"
 
 namespace zarr {
 
@@ -11,21 +12,21 @@ std::string option_name(const char* name) { return std::string("store option '")
 }  // namespace
 
 void StoreRequest::fail_url(const std::string& why) const {
-  fail(ZARR_ERR_INVALID_ARGUMENT, "URL '" + url + "': " + why);
+  fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("URL '" + url + "': " + why));
 }
 
 void StoreRequest::allow_only(const char* store_kind, std::initializer_list<const char*> known) const {
   if (!options) return;
   for (auto it = options->MemberBegin(); it != options->MemberEnd(); ++it) {
     const std::string name = it->name.GetString();
-    bool is_known = false;
+    bool is_known = name == kMaxValueBytes;
     for (const char* k : known) is_known = is_known || name == k;
     if (is_known) continue;
     std::string list;
-    for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + option_name(name.c_str()) + " is not an option of the " +
-                                        store_kind + " store (URL '" + url + "'; its options: " +
-                                        (list.empty() ? "none" : list) + ")");
+    for (const char* k : known) list += std::string(k) + ", ";
+    fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("options: " + option_name(name.c_str()) +
+                                                  " is not an option of the " + store_kind + " store (URL '" +
+                                                  url + "'; its options: " + list + kMaxValueBytes + ")"));
   }
 }
 
@@ -51,6 +52,12 @@ std::optional<int64_t> StoreRequest::int_option(const char* name, int64_t min, i
                                         std::to_string(min) + " to " + std::to_string(max));
   }
   return v.GetInt64();
+}
+
+std::optional<uint64_t> StoreRequest::value_limit_option() const {
+  std::optional<int64_t> limit = int_option(kMaxValueBytes, 1, INT64_MAX);
+  if (!limit) return std::nullopt;
+  return static_cast<uint64_t>(*limit);
 }
 
 }  // namespace zarr

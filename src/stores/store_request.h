@@ -44,8 +44,16 @@ struct StoreRequest {
   std::optional<std::string> string_option(const char* name) const;
   std::optional<int64_t> int_option(const char* name, int64_t min, int64_t max) const;
 
-  // ZARR_ERR_INVALID_ARGUMENT "URL '<url>': <why>".
+  // ZARR_ERR_INVALID_ARGUMENT "URL '<url>': <why>" (the URL scrubbed of
+  // secrets: core/scrub.h).
   [[noreturn]] void fail_url(const std::string& why) const;
+
+  // "max_value_bytes": an option of every store, libzarr's own (allow_only
+  // accepts it whatever the store; plugin stores never see it).
+  static constexpr const char* kMaxValueBytes = "max_value_bytes";
+  // Its value, checked (1 to 2^63 - 1 bytes); nullopt when absent. The URL
+  // resolver hands it to the store (Store::set_value_limit).
+  std::optional<uint64_t> value_limit_option() const;
 };
 
 // Factories of the stores built on libcurl (stores/http_store.cpp,

@@ -5,13 +5,16 @@
 // that are not valid keys, such as "../x" or "/abs", are unreachable). When a
 // name occurs twice, the later entry wins, as in Python's zipfile. A libzip
 // archive is not thread-safe, so every read holds the store's mutex.
+#include <sys/stat.h>
 #include <zip.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <mutex>
 
 #include "core/error.h"
+#include "core/size_limits.h"
 #include "stores/key_rules.h"
 #include "stores/sorted_keys.h"
 #include "stores/zip_store_internal.h"
@@ -28,7 +31,27 @@ struct EntryInfo {
   uint64_t size = 0;  // uncompressed
   uint64_t stored_size = 0;  // compressed: what the entry occupies in the archive
   bool stored = false;  // neither compressed nor encrypted: zip_fseek works
+  bool deflated = false;  // compressed with deflate, not encrypted
 };
+
+// Why an entry's sizes cannot be those of an entry of an archive of
+// `archive_size` bytes ("" when they can): its compressed bytes lie inside
+// the archive, a stored entry is as long as its data, and deflate expands
+// its input at most kDeflateMaxExpansion times (plus a block's worth). An
+// entry claiming more is damaged or built to make readers allocate.
+std::string implausible_sizes(const EntryInfo& entry, uint64_t archive_size) {
+  const std::string claims = "its header claims " + std::to_string(entry.size) + " bytes from " +
+                             std::to_string(entry.stored_size) + " stored bytes";
+  if (entry.stored_size > archive_size) {
+    return claims + ", more stored bytes than the whole " + std::to_string(archive_size) + "-byte archive";
+  }
+  if (entry.stored && entry.size != entry.stored_size) return claims + ", but it is stored uncompressed";
+  const uint64_t deflate_most = saturating_add(saturating_mul(entry.stored_size, kDeflateMaxExpansion), 1024);
+  if (entry.deflated && entry.size > deflate_most) {
+    return claims + ", more than deflate can expand them to (" + std::to_string(deflate_most) + ")";
+  }
+  return "";
+}
 
 // What a failed entry open means: features libzip lacks are "unsupported",
 // the rest is a damaged archive or a failing disk.
@@ -52,8 +75,12 @@ class ZipReader final : public Store {
   ZipReader(const ZipReader&) = delete;
   ZipReader& operator=(const ZipReader&) = delete;
 
-  std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
-  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override;
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    return read(key, ByteRange{}, max_size);
+  }
+  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
+    return read(key, range, range_limit(range, value_limit()));
+  }
   bool exists(const std::string& key) const override {
     keys::check_key(key);
     return entries_.count(key) != 0;
@@ -86,6 +113,7 @@ class ZipReader final : public Store {
   [[noreturn]] void fail_entry(const std::string& key, const std::string& why, int code = ZARR_ERR_IO) const {
     fail(code, "cannot read entry " + keys::quote(key) + " of zip archive " + keys::quote(path_) + ": " + why);
   }
+  std::optional<Bytes> read(const std::string& key, const ByteRange& range, uint64_t limit) const;
   void index_entries();
   void skip(zip_file_t* file, const EntryInfo& entry, uint64_t offset, const std::string& key) const;
   Bytes read_exactly(zip_file_t* file, uint64_t count, const std::string& key) const;
@@ -93,6 +121,7 @@ class ZipReader final : public Store {
 
   std::string path_;
   zip_t* archive_handle_ = nullptr;
+  uint64_t archive_size_ = 0;
   std::map<std::string, EntryInfo> entries_;  // immutable after construction
   mutable std::mutex mutex_;                  // guards archive_handle_
 };
@@ -121,6 +150,12 @@ zip_t* open_archive(const std::string& archive) {
 
 ZipReader::ZipReader(const std::string& archive) : path_(archive), archive_handle_(open_archive(archive)) {
   try {
+    struct stat st;
+    if (::stat(archive.c_str(), &st) != 0) {
+      fail(ZARR_ERR_IO, "cannot inspect zip archive " + keys::quote(archive) + ": " +
+                            std::system_category().message(errno));
+    }
+    archive_size_ = static_cast<uint64_t>(st.st_size);
     index_entries();
   } catch (...) {
     zip_discard(archive_handle_);
@@ -144,17 +179,20 @@ void ZipReader::index_entries() {
     entry.index = static_cast<zip_uint64_t>(i);
     entry.size = st.size;
     entry.stored_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : st.size;
-    entry.stored = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_STORE &&
-                   (st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method == ZIP_EM_NONE;
+    const bool plain = (st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method == ZIP_EM_NONE;
+    entry.stored = plain && (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_STORE;
+    entry.deflated = plain && (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_DEFLATE;
   }
 }
 
-std::optional<Bytes> ZipReader::get_range(const std::string& key, const ByteRange& range) const {
+std::optional<Bytes> ZipReader::read(const std::string& key, const ByteRange& range, uint64_t limit) const {
   keys::check_key(key);
   auto found = entries_.find(key);
   if (found == entries_.end()) return std::nullopt;
   const EntryInfo& entry = found->second;
+  if (std::string why = implausible_sizes(entry, archive_size_); !why.empty()) fail_entry(key, why);
   keys::Span span = keys::clip(entry.size, range);
+  check_value_size(describe(), key, span.end - span.begin, limit);
 
   std::lock_guard<std::mutex> lock(mutex_);
   zip_file_t* file = zip_fopen_index(archive_handle_, entry.index, 0);

@@ -290,8 +290,12 @@ class ZipWriter final : public Store {
     }
   }
 
-  std::optional<Bytes> get(const std::string& key) const override { return get_range(key, ByteRange{}); }
-  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override;
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    return read(key, ByteRange{}, max_size);
+  }
+  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
+    return read(key, range, range_limit(range, value_limit()));
+  }
   bool exists(const std::string& key) const override {
     keys::check_key(key);
     std::shared_lock lock(mutex_);
@@ -324,6 +328,8 @@ class ZipWriter final : public Store {
   std::string describe() const override { return describe_archive(path_); }
 
  private:
+  std::optional<Bytes> read(const std::string& key, const ByteRange& range, uint64_t limit) const;
+
   std::string path_;
   ZipStoreOptions options_;
   Spool spool_;
@@ -335,7 +341,7 @@ class ZipWriter final : public Store {
   std::optional<uint64_t> failed_version_;
 };
 
-std::optional<Bytes> ZipWriter::get_range(const std::string& key, const ByteRange& range) const {
+std::optional<Bytes> ZipWriter::read(const std::string& key, const ByteRange& range, uint64_t limit) const {
   keys::check_key(key);
   Extent extent;
   {
@@ -344,9 +350,11 @@ std::optional<Bytes> ZipWriter::get_range(const std::string& key, const ByteRang
     if (found == entries_.end()) return std::nullopt;
     extent = found->second;
   }
+  const keys::Span span = keys::clip(extent.size, range);
+  check_value_size(describe(), key, span.end - span.begin, limit);
   // Spooled bytes are never overwritten, so they are read without the lock.
   try {
-    return spool_.read(extent, keys::clip(extent.size, range));
+    return spool_.read(extent, span);
   } catch (const Error& e) {
     fail(e.code(), "cannot read key " + keys::quote(key) + " of " + describe() + ": " + e.what());
   }

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "cli_runner.h"
 #include "stores/local_servers.h"
@@ -40,6 +41,40 @@ TEST(CliRemote, HttpStoreIsReadableAndRefusesErasing) {
   const std::string copy = dir / "copy";
   ASSERT_EQ(run_tool({"cp", url, copy, "--format", "3"}).exit_code, 0);
   EXPECT_EQ(run_tool({"cat", copy}).out, run_tool({"cat", local}).out);
+}
+
+// Nothing zarrtool prints shows a URL's user:password or query: neither its
+// own lines (verify names the URL it checked) nor libzarr's messages, whether
+// the server answers or nothing listens.
+TEST(CliRemote, UrlSecretsAreNeverPrinted) {
+  zarr::test::clear_proxy_environment();
+  TempDir dir;
+  make_counting_array(dir, "a", "2");
+  zarr::test::ScriptedHttpServer server([&](const zarr::test::ScriptedRequest& r) {
+    return zarr::test::ScriptedHttpServer::serve_file(dir.path(), r);
+  });
+  auto secret_url = [](int port) {
+    return "http://user:hunter2pw@127.0.0.1:" + std::to_string(port) + "/a?token=sekrit123";
+  };
+  const std::vector<std::vector<std::string>> commands = {
+      {"info", secret_url(server.port())},
+      {"verify", secret_url(server.port())},
+      {"cat", secret_url(server.port())},
+      {"info", secret_url(zarr::test::free_local_port())},
+      {"cp", secret_url(server.port()), secret_url(server.port()) + "x"},
+  };
+  for (const std::vector<std::string>& command : commands) {
+    SCOPED_TRACE(command[0] + " " + command[1]);
+    RunResult result = run_tool(command);
+    for (const char* secret : {"hunter2pw", "sekrit123"}) {
+      EXPECT_EQ(result.out.find(secret), std::string::npos) << result.out;
+      EXPECT_EQ(result.err.find(secret), std::string::npos) << result.err;
+    }
+  }
+  RunResult verify = run_tool({"verify", secret_url(server.port())});
+  EXPECT_NE(verify.out.find("http://***@127.0.0.1:" + std::to_string(server.port()) + "/a?...: 4 chunks"),
+            std::string::npos)
+      << verify.out;
 }
 
 TEST(CliRemote, S3CopyInfoVerifyAndErase) {

@@ -18,9 +18,9 @@ namespace {
 // Forwards to a private memory store and counts the reads of each key.
 class KeyCountingStore final : public Store {
  public:
-  std::optional<Bytes> get(const std::string& key) const override {
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
     count(key);
-    return inner_->get(key);
+    return inner_->get(key, max_size);
   }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     count(key);

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <numeric>
 
 #include "core/array.h"
+#include "core/error.h"
 #include "stores/store.h"
 
 namespace zarr {
@@ -16,14 +18,16 @@ namespace {
 // Forwards to a memory store and counts what was asked of it.
 class CountingStore final : public Store {
  public:
-  std::optional<Bytes> get(const std::string& key) const override {
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
     ++gets;
-    auto v = inner_->get(key);
+    auto v = inner_->get(key, max_size);
     if (v) bytes_read += v->size();
     return v;
   }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     ++range_gets;
+    const uint64_t asked = range.suffix ? *range.suffix : range.length.value_or(UINT64_MAX);
+    if (asked > longest_range) longest_range = asked;
     auto v = inner_->get_range(key, range);
     if (v) bytes_read += v->size();
     return v;
@@ -44,12 +48,14 @@ class CountingStore final : public Store {
   DirListing list_dir(const std::string& prefix) const override { return inner_->list_dir(prefix); }
   std::string describe() const override { return "counting"; }
 
-  void reset() { gets = range_gets = sets = erases = bytes_read = 0; }
+  void reset() { gets = range_gets = sets = erases = bytes_read = longest_range = 0; }
   Bytes value(const std::string& key) const { return *inner_->get(key); }
+  void put(const std::string& key, const Bytes& value) { inner_->set(key, ByteView(value)); }
   bool has(const std::string& key) const { return inner_->exists(key); }
 
   mutable std::atomic<int> gets{0}, range_gets{0}, sets{0}, erases{0};
   mutable std::atomic<uint64_t> bytes_read{0};
+  mutable std::atomic<uint64_t> longest_range{0};  // the most bytes one range read asked for
 
  private:
   std::shared_ptr<Store> inner_ = make_memory_store("counted");
@@ -137,6 +143,38 @@ TEST_F(ShardedArray, FillInnerChunksAreLeftOutAndEmptyShardsErased) {
   write({8, 0}, {8, 8}, std::vector<int32_t>(64, 0));
   EXPECT_EQ(store->erases, 1);
   EXPECT_FALSE(store->has("c/0/0"));
+}
+
+// An index entry claiming more bytes than an inner chunk can take (256
+// here) is a codec error naming the inner chunk, found before its bytes are
+// asked for: a hostile index cannot make a store read gigabytes.
+TEST(ShardIndex, EntriesLargerThanAnInnerChunkAreRefusedBeforeTheyAreFetched) {
+  auto store = std::make_shared<CountingStore>();
+  const std::string without_crc = R"({"zarr_format": 3, "node_type": "array", "shape": [64, 64], "data_type": "int32",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [32, 32]}}, "fill_value": 0,
+    "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [8, 8],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}]})";
+  std::unique_ptr<Array> array = Array::create(store, "", without_crc, ArrayOptions{});
+  const std::vector<int32_t> all = iota(64 * 64, 1);
+  array->write_region({0, 0}, {64, 64}, all.data(), all.size() * 4, nullptr);
+  Bytes shard = store->value("c/0/0");
+  constexpr size_t kIndex = 16 * 16;
+  const uint64_t huge = uint64_t{1} << 40;
+  std::memcpy(shard.data() + shard.size() - kIndex + 16 * 1 + 8, &huge, 8);  // inner chunk [0, 1]: nbytes
+  store->put("c/0/0", shard);
+  store->reset();
+  std::vector<int32_t> out(4);
+  try {
+    array->read_region({0, 8}, {2, 2}, out.data(), out.size() * 4, nullptr);
+    FAIL() << "read the inner chunk of a hostile index";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ZARR_ERR_CODEC);
+    EXPECT_NE(std::string(e.what()).find("inner chunk [0, 1]: index entry claims 1099511627776 bytes, more than the "
+                                         "256 an inner chunk can take"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(store->longest_range, kIndex) << "only the index was asked for";
 }
 
 }  // namespace

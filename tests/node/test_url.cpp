@@ -149,9 +149,27 @@ TEST(Urls, StoreOptionsOfTheFilesystemAndMemoryStores) {
   expect_refused(dir / "a", ZARR_ERR_INVALID_ARGUMENT, "'fsync' must be true or false", R"({"store": {"fsync": 1}})");
   expect_refused(dir / "a", ZARR_ERR_INVALID_ARGUMENT,
                  "store option 'bogus' is not an option of the filesystem store (URL '" + (dir / "a") +
-                     "'; its options: fsync)",
+                     "'; its options: fsync, max_value_bytes)",
                  R"({"store": {"bogus": 1}})");
-  expect_refused("memory://m", ZARR_ERR_INVALID_ARGUMENT, "its options: none", R"({"store": {"fsync": true}})");
+  expect_refused("memory://m", ZARR_ERR_INVALID_ARGUMENT, "its options: max_value_bytes)",
+                 R"({"store": {"fsync": true}})");
+}
+
+// "max_value_bytes" is libzarr's option of every store: it sets the store's
+// limit of values no metadata bounds, checked before any store opens.
+TEST(Urls, MaxValueBytesIsAnOptionOfEveryStore) {
+  test::TempDir dir;
+  EXPECT_EQ(resolve_with(dir / "a", StoreAccess::kRead, "{}").store->value_limit(), kDefaultMaxValueBytes);
+  EXPECT_EQ(resolve_with(dir / "a", StoreAccess::kRead, R"({"store": {"max_value_bytes": 1000}})").store->value_limit(),
+            1000u);
+  EXPECT_EQ(resolve_with("memory://limits", StoreAccess::kRead, R"({"store": {"max_value_bytes": 7}})")
+                .store->value_limit(),
+            7u);
+  for (const char* bad : {"0", "-1", "\"big\"", "1.5"}) {
+    expect_refused(dir / "b", ZARR_ERR_INVALID_ARGUMENT, "store option 'max_value_bytes' must be an integer from 1",
+                   (std::string(R"({"store": {"max_value_bytes": )") + bad + "}}").c_str());
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "b"));
 }
 
 TEST(Urls, OptionsDocumentIsCheckedBeforeAnyStore) {

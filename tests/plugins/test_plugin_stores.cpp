@@ -228,18 +228,20 @@ TEST_F(FaultyStore, CallbackFailuresNameTheStoreTheKeyAndTheMessage) {
   EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, out.data(), 16), ZARR_ERR_IO, "(status 42)");
 }
 
-// The store's get asks for more memory than there is: ZARR_ERR_NO_MEMORY
-// naming the store, the key and the size (it used to be a bare "out of memory").
-TEST_F(FaultyStore, AnAllocationThatFailsNamesTheStoreTheKeyAndTheSize) {
+// The store's get asks for more memory than its read may take (there is
+// not that much memory either): ZARR_ERR_IO naming the store, the key, the
+// size and the limit, and nothing is allocated. A whole chunk of 16 bytes is
+// asked for as its first 17 (one more tells a larger value).
+TEST_F(FaultyStore, AnAllocationOverTheReadsLimitNamesTheStoreTheKeyAndTheSize) {
   ArrayPtr a = create_array("faulty://db/a", kMeta);
   ASSERT_NE(a.get(), nullptr);
   ASSERT_OK(write_region(a, {0}, {4}, std::vector<int32_t>{1, 2, 3, 4}));
   faults.greedy_get = true;
   std::vector<int32_t> out(4);
   const uint64_t start = 0, count = 4;
-  EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, out.data(), 16), ZARR_ERR_NO_MEMORY,
-                "store 'faulty://db': get 'a/0': out of memory for the " + std::to_string(SIZE_MAX) +
-                    " bytes the plugin asked for");
+  EXPECT_STATUS(zarr_read_region(a, 1, &start, &count, out.data(), 16), ZARR_ERR_IO,
+                "store 'faulty://db': get 'a/0' answered with " + std::to_string(SIZE_MAX) +
+                    " bytes for a range of at most 17");
 }
 
 // An open that succeeded after an allocation failed: the error names the

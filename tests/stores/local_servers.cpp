@@ -360,6 +360,7 @@ void ScriptedHttpServer::serve_connection(int socket) {
     ++requests_;
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      received_.push_back(request);
       ++in_flight_;
       if (in_flight_ > max_in_flight_) max_in_flight_ = in_flight_;
     }
@@ -378,17 +379,42 @@ void ScriptedHttpServer::serve_connection(int socket) {
       stall_until_stopped();
       return;
     }
+    if (reply.action == ScriptedReply::Action::kEndlessBody) {
+      send_endlessly(socket, request, reply);
+      return;
+    }
+    const uint64_t length = reply.declared_length.value_or(reply.body.size());
     std::string response = "HTTP/1.1 " + std::to_string(reply.status) + " " + reason_phrase(reply.status) +
-                           "\r\nContent-Length: " + std::to_string(reply.body.size()) + "\r\n";
+                           "\r\nContent-Length: " + std::to_string(length) + "\r\n";
     for (const std::string& header : reply.headers) response += header + "\r\n";
     if (reply.close_after) response += "Connection: close\r\n";
     response += "\r\n";
-    if (request.method != "HEAD") response += reply.body;
+    if (request.method != "HEAD") {
+      response += reply.body;
+      body_bytes_sent_ += reply.body.size();
+    }
     if (!send_all(socket, response) || reply.close_after) {
       shutdown(socket, SHUT_RDWR);
       return;
     }
   }
+}
+
+void ScriptedHttpServer::send_endlessly(int socket, const ScriptedRequest& request, const ScriptedReply& reply) {
+  std::string head = "HTTP/1.1 " + std::to_string(reply.status) + " " + reason_phrase(reply.status) + "\r\n";
+  if (reply.declared_length) head += "Content-Length: " + std::to_string(*reply.declared_length) + "\r\n";
+  for (const std::string& header : reply.headers) head += header + "\r\n";
+  head += "Connection: close\r\n\r\n";
+  if (send_all(socket, head) && request.method != "HEAD") {
+    const std::string piece(64 * 1024, 'z');
+    while (!stopping_ && send_all(socket, piece)) body_bytes_sent_ += piece.size();
+  }
+  shutdown(socket, SHUT_RDWR);
+}
+
+std::vector<ScriptedRequest> ScriptedHttpServer::received() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return received_;
 }
 
 ScriptedReply ScriptedHttpServer::serve_file(const std::string& root, const ScriptedRequest& request) {

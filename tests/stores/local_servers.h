@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,20 +88,41 @@ class S3rver {
   std::unique_ptr<ChildProcess> process_;
 };
 
-// What the scripted server does with one request.
+// What the scripted server does with one request. Besides answering, it
+// misbehaves as a hostile server would: bodies that never end, a
+// Content-Length that lies, redirects to another origin.
 struct ScriptedReply {
-  enum class Action { kRespond, kCloseWithoutReply, kStall };
+  enum class Action {
+    kRespond,
+    kCloseWithoutReply,
+    kStall,
+    // The status and headers, then body bytes ('z') until the client goes
+    // away: with declared_length as Content-Length when set, else with none.
+    kEndlessBody,
+  };
   Action action = Action::kRespond;
   int status = 200;
   std::string body;
   std::vector<std::string> headers;  // "Name: value"
   bool close_after = false;           // "Connection: close": the client cannot reuse the connection
+  // The Content-Length sent instead of the body's size. A lie: with more,
+  // the body is sent and the connection closed, short; with less, the whole
+  // body is sent all the same, then the connection is closed.
+  std::optional<uint64_t> declared_length;
 
   static ScriptedReply respond(int status, std::string body = "") {
-    return {Action::kRespond, status, std::move(body), {}, false};
+    return {Action::kRespond, status, std::move(body), {}, false, std::nullopt};
   }
-  static ScriptedReply close_connection() { return {Action::kCloseWithoutReply, 0, "", {}, false}; }
-  static ScriptedReply stall() { return {Action::kStall, 0, "", {}, false}; }
+  static ScriptedReply close_connection() { return {Action::kCloseWithoutReply, 0, "", {}, false, std::nullopt}; }
+  static ScriptedReply stall() { return {Action::kStall, 0, "", {}, false, std::nullopt}; }
+  static ScriptedReply endless(int status = 200) { return {Action::kEndlessBody, status, "", {}, true, std::nullopt}; }
+  static ScriptedReply lying_length(std::string body, uint64_t declared) {
+    return {Action::kRespond, 200, std::move(body), {}, true, declared};
+  }
+  // A redirect (301, 302, 303, 307, 308) to `location`.
+  static ScriptedReply redirect(int status, const std::string& location) {
+    return {Action::kRespond, status, "", {"Location: " + location}, false, std::nullopt};
+  }
 };
 
 struct ScriptedRequest {
@@ -120,7 +142,12 @@ class ScriptedHttpServer {
   ScriptedHttpServer& operator=(const ScriptedHttpServer&) = delete;
 
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
   int requests() const { return requests_; }
+  // Body bytes sent so far, in all replies.
+  uint64_t body_bytes_sent() const { return body_bytes_sent_; }
+  // The requests received so far, in the order they arrived.
+  std::vector<ScriptedRequest> received() const;
   int connections() const { return connections_; }
   // The most requests the handler was working on at one time.
   int max_in_flight() const { return max_in_flight_; }
@@ -136,6 +163,7 @@ class ScriptedHttpServer {
   void accept_loop();
   void serve_connection(int socket);
   void stall_until_stopped();
+  void send_endlessly(int socket, const ScriptedRequest& request, const ScriptedReply& reply);
 
   Handler handler_;
   int listener_ = -1;
@@ -144,7 +172,9 @@ class ScriptedHttpServer {
   std::atomic<int> requests_{0};
   std::atomic<int> connections_{0};
   std::atomic<int> max_in_flight_{0};
-  std::mutex mutex_;
+  std::atomic<uint64_t> body_bytes_sent_{0};
+  mutable std::mutex mutex_;
+  std::vector<ScriptedRequest> received_;  // guarded by mutex_
   std::condition_variable changed_;
   int in_flight_ = 0;
   std::vector<int> sockets_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <limits>
 #include <thread>
@@ -161,7 +162,7 @@ TEST_P(StoreReadConformance, GetIntoWritesWholeValuesWhereAsked) {
   for (const auto& [key, value] : read_fixture()) {
     SCOPED_TRACE(key);
     size_t asked = SIZE_MAX;
-    std::optional<size_t> got = store_->get_into(key, [&](size_t n) {
+    std::optional<size_t> got = store_->get_into(key, store_->value_limit(), [&](size_t n) {
       asked = n;
       if (buffer.size() < n) buffer.resize(n);
       return buffer.data();
@@ -174,7 +175,7 @@ TEST_P(StoreReadConformance, GetIntoWritesWholeValuesWhereAsked) {
     EXPECT_TRUE(std::string(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(*got)) == value);
   }
   bool asked_for_absent = false;
-  EXPECT_FALSE(store_->get_into("missing", [&](size_t) {
+  EXPECT_FALSE(store_->get_into("missing", store_->value_limit(), [&](size_t) {
     asked_for_absent = true;
     return buffer.data();
   }));
@@ -236,6 +237,48 @@ TEST_P(StoreReadConformance, GetInPiecesHandsTheValueOverInOrder) {
   std::vector<uint8_t> buffer(8);
   EXPECT_FALSE(store_->get_in_pieces("missing", 4, buffer.data(), 8, [](const uint8_t*, uint64_t, size_t) {})
                    .has_value());
+}
+
+// Every read has a byte limit (store.h): a value larger than the read's
+// limit is ZARR_ERR_IO naming the key and the limit, whatever the way it is
+// read, and nothing of it reaches the caller's buffer. The store's own
+// limit (value_limit, the store option "max_value_bytes") holds reads that
+// give none: whole values and ranges open at the end.
+TEST_P(StoreReadConformance, ValuesLargerThanTheirReadsLimitAreRefused) {
+  const std::string& value = read_fixture().at("big");
+  const uint64_t limit = value.size() - 1;
+  auto expect_refused = [&](const char* how, const std::function<void()>& read) {
+    SCOPED_TRACE(how);
+    Caught caught = catch_error(read);
+    EXPECT_EQ(caught.code, ZARR_ERR_IO) << caught.message;
+    EXPECT_NE(caught.message.find("'big'"), std::string::npos) << caught.message;
+    EXPECT_NE(caught.message.find("limit of " + std::to_string(limit) + " bytes"), std::string::npos)
+        << caught.message;
+  };
+  EXPECT_EQ(store_->get("big", value.size())->size(), value.size());
+  expect_refused("get", [&] { store_->get("big", limit); });
+  expect_refused("get_many", [&] { store_->get_many({"a", "big"}, limit); });
+  bool asked = false;
+  expect_refused("get_into", [&] {
+    store_->get_into("big", limit, [&](size_t) -> uint8_t* {
+      asked = true;
+      return nullptr;
+    });
+  });
+  EXPECT_FALSE(asked) << "a value over the limit gets no buffer";
+  expect_refused("get_scattered", [&] { store_->get_scattered("big", limit, {}); });
+  std::vector<uint8_t> buffer(64);
+  expect_refused("get_in_pieces", [&] {
+    store_->get_in_pieces("big", limit, buffer.data(), buffer.size(), [](const uint8_t*, uint64_t, size_t) {});
+  });
+  const uint64_t own_limit = store_->value_limit();
+  store_->set_value_limit(limit);
+  expect_refused("get with the store's limit", [&] { store_->get("big"); });
+  expect_refused("a range open at the end", [&] { store_->get_range("big", range(0, std::nullopt)); });
+  EXPECT_EQ(store_->get_range("big", range(1, std::nullopt))->size(), value.size() - 1) << "the part asked for fits";
+  EXPECT_EQ(store_->get_range("big", suffix(value.size()))->size(), value.size()) << "a suffix bounds itself";
+  EXPECT_EQ(text(store_->get("a")), "hello");
+  store_->set_value_limit(own_limit);
 }
 
 TEST_P(StoreReadConformance, EmptyValueExists) {

@@ -358,6 +358,61 @@ TEST_F(ZipStoreTest, SizesThatDisagreeWithTheDataAreIoErrors) {
   }
 }
 
+// An entry whose header claims more than its data can hold is an I/O error
+// naming it before anything is read, so no reader sizes its memory by the
+// claim: more than deflate expands its compressed bytes to, or more
+// compressed bytes than the whole archive has.
+TEST_F(ZipStoreTest, EntriesClaimingMoreThanTheirDataCanHoldAreIoErrors) {
+  ZipStoreOptions deflate;
+  deflate.deflate = true;
+  struct Claim {
+    const char* what;
+    size_t local_offset, central_offset;  // of the size field in the two headers
+    uint32_t value;
+    const char* why;
+  };
+  const Claim claims[] = {
+      {"uncompressed size", 22, 24, uint32_t{1} << 30, "more than deflate can expand them to"},
+      {"compressed size", 18, 20, uint32_t{1} << 30, "more stored bytes than the whole"},
+  };
+  for (const Claim& claim : claims) {
+    SCOPED_TRACE(claim.what);
+    const std::string path = dir_ / (std::string(claim.what).substr(0, 4) + ".zip");
+    std::shared_ptr<Store> store = writer(path, deflate);
+    put(*store, "k", std::string(4096, 'q'));
+    store.reset();
+    Bytes bytes = test::read_file(path);
+    const Headers h = find_headers(bytes);
+    put_u32(bytes, h.local + claim.local_offset, claim.value);
+    put_u32(bytes, h.central + claim.central_offset, claim.value);
+    test::write_file(path, ByteView(bytes));
+    Caught caught = catch_error([&] { reader(path)->get("k"); });
+    EXPECT_EQ(caught.code, ZARR_ERR_IO) << caught.message;
+    EXPECT_NE(caught.message.find("entry 'k'"), std::string::npos) << caught.message;
+    EXPECT_NE(caught.message.find(claim.why), std::string::npos) << caught.message;
+  }
+}
+
+// A real zip bomb (16 MiB of zeros in a few KiB) is refused by its size
+// against the read's limit before it is inflated.
+TEST_F(ZipStoreTest, AnEntryOverTheReadsLimitIsNotInflated) {
+  ZipStoreOptions deflate;
+  deflate.deflate = true;
+  std::shared_ptr<Store> store = writer(archive(), deflate);
+  put(*store, "k", std::string(16 << 20, '\0'));
+  store.reset();
+  EXPECT_LT(fs::file_size(archive()), 100000u);
+  store = reader(archive());
+  store->set_value_limit(1 << 20);
+  for (const std::function<void()>& read : std::vector<std::function<void()>>{
+           [&] { store->get("k"); }, [&] { store->get("k", 1000); }, [&] { store->get_range("k", ByteRange{}); }}) {
+    Caught caught = catch_error(read);
+    EXPECT_EQ(caught.code, ZARR_ERR_IO) << caught.message;
+    EXPECT_NE(caught.message.find("(it holds 16777216 bytes)"), std::string::npos) << caught.message;
+  }
+  EXPECT_EQ(store->get_range("k", ByteRange{100, 10, std::nullopt})->size(), 10u);
+}
+
 TEST_F(ZipStoreTest, CorruptedDeflatedDataIsAnIoErrorEvenForARange) {
   ZipStoreOptions deflate;
   deflate.deflate = true;
