@@ -144,12 +144,18 @@ class Store {
   virtual bool exists(const std::string& key) const = 0;
   // Bytes a value occupies in the store, std::nullopt when absent: its size,
   // except in a zip archive, where it is the compressed size (as zarr-python's
-  // getsize). The default reads the value (held to value_limit()); stores
-  // that know sizes without reading (filesystem, memory, zip) answer directly.
+  // getsize). The default reads the value in pieces of 16 MiB, so that
+  // memory stays at one piece whatever its size; stores that know sizes
+  // without reading (filesystem, memory, zip, HEAD over HTTP and S3) answer
+  // directly.
   virtual std::optional<uint64_t> value_size(const std::string& key) const {
-    std::optional<Bytes> value = get(key);
-    if (!value) return std::nullopt;
-    return value->size();
+    constexpr uint64_t kPiece = uint64_t{16} << 20;
+    for (uint64_t size = 0;;) {
+      std::optional<Bytes> piece = get_range(key, ByteRange{size, kPiece, std::nullopt});
+      if (!piece) return size == 0 ? std::nullopt : std::optional<uint64_t>(size);  // gone meanwhile: what was there
+      size += piece->size();
+      if (piece->size() < kPiece) return size;
+    }
   }
   // Atomic per key: readers see the old or the new value, never a mix.
   virtual void set(const std::string& key, ByteView value) = 0;
