@@ -391,6 +391,16 @@ TEST_F(ZipStoreTest, EntriesClaimingMoreThanTheirDataCanHoldAreIoErrors) {
     EXPECT_NE(caught.message.find("entry 'k'"), std::string::npos) << caught.message;
     EXPECT_NE(caught.message.find(claim.why), std::string::npos) << caught.message;
   }
+  // An entry whose local header lies past the archive's end: libzip finds no
+  // header there when the entry is read.
+  const std::string path = dir_ / "offset.zip";
+  make_archive(path, {{"k", "value"}});
+  Bytes bytes = test::read_file(path);
+  put_u32(bytes, find_headers(bytes).central + 42, 1u << 30);
+  test::write_file(path, ByteView(bytes));
+  Caught caught = catch_error([&] { reader(path)->get("k"); });
+  EXPECT_EQ(caught.code, ZARR_ERR_IO) << caught.message;
+  EXPECT_NE(caught.message.find("'k'"), std::string::npos) << caught.message;
 }
 
 // A real zip bomb (16 MiB of zeros in a few KiB) is refused by its size
