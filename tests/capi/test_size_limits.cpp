@@ -71,7 +71,7 @@ int read_strings_status(zarr_array* a) {
 // chunk is read (compressed: whole; uncompressed: in place; strings: whole).
 TEST(SizeLimits, AHugeSparseChunkFileIsRefusedByItsSize) {
   TempDir dir;
-  for (const std::string& compressor : {"null", R"({"id": "zlib", "level": 1})"}) {
+  for (const std::string& compressor : std::vector<std::string>{"null", R"({"id": "zlib", "level": 1})"}) {
     SCOPED_TRACE(compressor);
     const std::string folder = dir / ("a" + std::to_string(compressor.size()));
     ArrayPtr a = create_array(folder, array_meta("[4]", "[4]", "<i4", {{"compressor", compressor}}));

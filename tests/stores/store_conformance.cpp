@@ -290,7 +290,9 @@ TEST_P(StoreReadConformance, ValueSizesAreTheValuesSizes) {
     SCOPED_TRACE(key);
     std::optional<uint64_t> size = store_->value_size(key);
     ASSERT_TRUE(size.has_value());
-    if (!compressed_sizes) EXPECT_EQ(*size, value.size());
+    if (!compressed_sizes) {
+      EXPECT_EQ(*size, value.size());
+    }
   }
   EXPECT_FALSE(store_->value_size("missing").has_value());
 }
