@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/checked_math.h"
+
 namespace zarr {
 
 // The most bytes of a value whose size no metadata bounds (metadata
@@ -26,13 +28,13 @@ inline constexpr size_t kDeflateMaxExpansion = 1032;
 inline constexpr size_t kZstdMaxExpansion = 32768;
 inline constexpr size_t kSnappyMaxExpansion = 64;
 
-// a + b and a * b, UINT64_MAX when they do not fit: a bound that large
-// bounds nothing, which is what it means.
+// a + b and a * b (checked_math.h), UINT64_MAX when they do not fit: a
+// bound that large bounds nothing, which is what it means.
 inline uint64_t saturating_add(uint64_t a, uint64_t b) {
-  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max() : a + b;
+  return checked_add(a, b).value_or(std::numeric_limits<uint64_t>::max());
 }
 inline uint64_t saturating_mul(uint64_t a, uint64_t b) {
-  return b != 0 && a > std::numeric_limits<uint64_t>::max() / b ? std::numeric_limits<uint64_t>::max() : a * b;
+  return checked_mul(a, b).value_or(std::numeric_limits<uint64_t>::max());
 }
 
 }  // namespace zarr

@@ -14,7 +14,9 @@ namespace {
 // A memory store that says every value holds 2^63 bytes.
 class HugeSizesStore final : public Store {
  public:
-  std::optional<Bytes> get(const std::string& key) const override { return inner_->get(key); }
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    return inner_->get(key, max_size);
+  }
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
     return inner_->get_range(key, range);
   }
