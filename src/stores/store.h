@@ -36,7 +36,7 @@ class Store {
 
   // Every read has a byte limit (docs/stores.md, "Size limits"): a value, or
   // the part of it a read asks for, larger than the read's limit is
-  // ZARR_ERR_IO naming the key and the limit (keys::fail_too_large). Stores
+  // ZARR_ERR_IO naming the key and the limit (fail_too_large, below). Stores
   // that know a value's size refuse it before reading anything; the others
   // (HTTP, S3) once more than the limit has arrived, or when the server
   // announces more. Callers that know a bound pass it (the array engine:
@@ -55,7 +55,7 @@ class Store {
   // The same held to value_limit().
   std::optional<Bytes> get(const std::string& key) const { return get(key, value_limit()); }
   // Byte range of a value; std::nullopt when absent. A range past the end is
-  // clipped. The range bounds what is read (keys::range_limit): one open at
+  // clipped. The range bounds what is read (range_limit, below): one open at
   // the end is held to value_limit().
   virtual std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const = 0;
   // A byte range with the version of the value it was read from: a token
