@@ -238,7 +238,7 @@ TEST_F(FilesystemStoreTest, SpecialFilesAreKeysWhoseReadsFailNamingThem) {
              [&] { store_->get_range(key, conformance::range(0, 4)); },
              [&] { store_->exists(key); },
              [&] { store_->value_size(key); },
-             [&] { store_->get_into(key, [](size_t) -> uint8_t* { return nullptr; }); },
+             [&] { store_->get_into(key, store_->value_limit(), [](size_t) -> uint8_t* { return nullptr; }); },
          }) {
       Caught caught = catch_error(read);
       EXPECT_EQ(caught.code, ZARR_ERR_IO);
