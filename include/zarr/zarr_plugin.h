@@ -162,7 +162,9 @@ typedef struct zarr_store_vtable {
    * Read key's value, or part of it: the bytes [offset, offset + length)
    * clipped to the value (an offset past the end gives an empty value), or,
    * when from_end is non-zero, the last `length` bytes (all of a shorter
-   * value; offset is 0). A whole value is offset 0, length ZARR_STORE_TO_END.
+   * value; offset is 0). length ZARR_STORE_TO_END means to the end. libzarr
+   * bounds every read: it asks for a whole value as offset 0, length
+   * limit + 1, and refuses an out->allocate of more than that (docs/plugins.md).
    * Return ZARR_OK with the bytes through out->allocate, or
    * ZARR_ERR_NOT_FOUND when the key is absent (not an error).
    */
