@@ -1,14 +1,14 @@
 #include <cstring>
 #include <exception>
 
-#include "core/hierarchy.h"
-#include "core/json.h"
-#include "core/migrate.h"
-#include "core/path.h"
-#include "core/url.h"
+#include "base/json.h"
+#include "base/path.h"
 #include "guard.h"
+#include "hierarchy/migrate.h"
+#include "metadata/nodes.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
+#include "stores/url.h"
 
 using zarr::capi::guarded;
 using zarr::capi::require;

@@ -2,9 +2,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/json.h"
 #include "codecs/plugin_codec.h"
 #include "codecs/v3_codecs.h"
-#include "core/json.h"
 #include "guard.h"
 
 struct zarr_codec {

@@ -1,7 +1,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/scrub.h"
+#include "base/scrub.h"
 #include "guard.h"
 
 namespace zarr::capi {

@@ -1,10 +1,10 @@
 #include <cstring>
 
-#include "core/consolidated.h"
-#include "core/hierarchy.h"
-#include "core/json.h"
-#include "core/url.h"
+#include "base/json.h"
 #include "guard.h"
+#include "hierarchy/consolidated.h"
+#include "metadata/nodes.h"
+#include "stores/url.h"
 
 using zarr::capi::guarded;
 using zarr::capi::require;

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "core/array.h"
-#include "core/field_array.h"
-#include "core/error.h"
-#include "core/group.h"
+#include "array/array.h"
+#include "array/field_array.h"
+#include "base/error.h"
+#include "hierarchy/group.h"
 
 struct zarr_array {
   std::unique_ptr<zarr::Array> impl;

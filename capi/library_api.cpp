@@ -1,5 +1,13 @@
 #include "concurrency/thread_pool.h"
 #include "guard.h"
+#include "plugins/plugin_loader.h"
+
+namespace {
+// When the shared library loads: an unknown codec id or URL scheme makes the
+// codec registry and the URL resolution (rooms below src/plugins/) load the
+// libraries of ZARR_PLUGIN_PATH through base/plugin_hook.h.
+const bool plugin_loader_installed = (zarr::install_plugin_loader(), true);
+}  // namespace
 
 extern "C" {
 

@@ -1,6 +1,6 @@
-// zarr_open_spec: TensorStore zarr driver specs (the mapping lives in core/spec.cpp).
-#include "core/spec.h"
+// zarr_open_spec: TensorStore zarr driver specs (the mapping lives in spec/spec.cpp).
 #include "guard.h"
+#include "spec/spec.h"
 
 using zarr::capi::guarded;
 using zarr::capi::require;

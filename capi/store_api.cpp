@@ -1,7 +1,7 @@
 // zarr_store_register (zarr_plugin.h): stores a program brings under its own
 // URL scheme.
-#include "core/url.h"
 #include "guard.h"
+#include "stores/url.h"
 #include "zarr/zarr_plugin.h"
 
 extern "C" {

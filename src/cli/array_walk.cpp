@@ -5,8 +5,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/checked_math.h"
 #include "cli_common.h"
-#include "core/checked_math.h"
 
 namespace zarrtool {
 

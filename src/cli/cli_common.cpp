@@ -11,10 +11,10 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "core/checked_math.h"
-#include "core/error.h"
-#include "core/json.h"
-#include "core/scrub.h"
+#include "base/checked_math.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "base/scrub.h"
 
 namespace fs = std::filesystem;
 

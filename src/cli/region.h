@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "array_walk.h"
-#include "core/checked_math.h"
+#include "base/checked_math.h"
 
 namespace zarrtool {
 

@@ -7,8 +7,8 @@
 #include "codecs/builtin_codecs.h"
 #include "codecs/filter_util.h"
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace zarr::codecs {
 

@@ -9,9 +9,9 @@
 #include <set>
 #include <sstream>
 
+#include "base/error.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec_util.h"
-#include "core/error.h"
 
 namespace zarr::codecs {
 

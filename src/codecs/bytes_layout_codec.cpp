@@ -1,11 +1,11 @@
 // The v3 "bytes" codec, also the stored layout of every v2 chunk.
 #include <cstring>
 
+#include "base/error.h"
+#include "base/json.h"
+#include "base/size_limits.h"
 #include "codecs/array_codecs.h"
 #include "codecs/builtin_codecs.h"
-#include "core/error.h"
-#include "core/size_limits.h"
-#include "core/json.h"
 #include "dtype/byte_order.h"
 
 namespace zarr {

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <map>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/filter_util.h"
-#include "core/error.h"
-#include "core/json.h"
 
 namespace zarr::codecs {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/error.h"
+#include "base/size_limits.h"
 #include "codecs/codec_util.h"
 #include "codecs/filter_util.h"
-#include "core/error.h"
-#include "core/size_limits.h"
 
 namespace zarr::codecs {
 

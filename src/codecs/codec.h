@@ -19,8 +19,8 @@
 
 #include <rapidjson/document.h>
 
-#include "core/bytes.h"
-#include "core/strided_copy.h"
+#include "base/bytes.h"
+#include "base/strided_copy.h"
 #include "dtype/data_type.h"
 
 namespace zarr {

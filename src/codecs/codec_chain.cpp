@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/checked_math.h"
-#include "core/error.h"
+#include "base/checked_math.h"
+#include "base/error.h"
 
 namespace zarr {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/size_limits.h"
 #include "codecs/codec.h"
-#include "core/size_limits.h"
 
 namespace zarr {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace zarr::codecs {
 

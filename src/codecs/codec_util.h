@@ -13,9 +13,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "base/bytes.h"
+#include "base/size_limits.h"
 #include "codecs/codec.h"
-#include "core/bytes.h"
-#include "core/size_limits.h"
 
 namespace zarr::codecs {
 
@@ -102,7 +102,7 @@ class OutputBuffer {
 void check_exact_size(const std::string& id, size_t decoded, size_t expected);
 
 // The compressors' expansion bounds (kLz77MaxExpansion...) are in
-// core/size_limits.h, which the zip store shares.
+// base/size_limits.h, which the zip store shares.
 
 // A codec whose encoded form states its decoded size up front (lz4's header,
 // blosc's): decode and decode_into both check that size, then decompress.

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <limits>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace zarr::codecs {
 

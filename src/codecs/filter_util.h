@@ -24,9 +24,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "base/json.h"
+#include "base/size_limits.h"
 #include "codecs/codec_util.h"
-#include "core/size_limits.h"
-#include "core/json.h"
 
 namespace zarr::codecs {
 

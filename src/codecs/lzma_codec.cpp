@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
+#include "base/json.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec_util.h"
-#include "core/json.h"
 
 namespace zarr::codecs {
 

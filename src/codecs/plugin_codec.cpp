@@ -4,11 +4,11 @@
 #include <cstring>
 #include <memory>
 
+#include "base/error.h"
+#include "base/json.h"
+#include "base/plugin_output.h"
 #include "codecs/codec.h"
 #include "codecs/codec_util.h"
-#include "core/error.h"
-#include "core/json.h"
-#include "core/plugin_output.h"
 
 namespace zarr {
 

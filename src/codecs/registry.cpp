@@ -7,13 +7,13 @@
 #include <mutex>
 #include <optional>
 
+#include "base/error.h"
+#include "base/json.h"
+#include "base/plugin_hook.h"
 #include "codecs/builtin_codecs.h"
-#include "codecs/codec_util.h"
 #include "codecs/codec.h"
-#include "codecs/plugin_loader.h"
+#include "codecs/codec_util.h"
 #include "codecs/vlen_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "zarr_config.h"
 
 namespace zarr {

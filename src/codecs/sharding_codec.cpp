@@ -9,15 +9,15 @@
 #include <set>
 #include <string_view>
 
+#include "base/checked_math.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "base/size_limits.h"
+#include "base/strided_copy.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/v3_codecs.h"
 #include "codecs/vlen_codecs.h"
 #include "concurrency/thread_pool.h"
-#include "core/checked_math.h"
-#include "core/error.h"
-#include "core/json.h"
-#include "core/size_limits.h"
-#include "core/strided_copy.h"
 
 namespace zarr {
 
@@ -326,7 +326,7 @@ namespace {
 
 // Each thread's buffer for an inner chunk that cannot be decoded straight
 // into its place (a part of it, or a place laid out otherwise), kept across
-// inner chunks as the array engine keeps its own (core/bytes.h).
+// inner chunks as the array engine keeps its own (base/bytes.h).
 ScratchBuffer& inner_chunk_scratch() {
   thread_local ScratchBuffer scratch;
   return scratch;

@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <numeric>
 
+#include "base/error.h"
+#include "base/json.h"
+#include "base/strided_copy.h"
 #include "codecs/array_codecs.h"
 #include "codecs/builtin_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
-#include "core/strided_copy.h"
 
 namespace zarr {
 

@@ -5,12 +5,12 @@
 
 #include <set>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/array_codecs.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/sharding_codec.h"
 #include "codecs/vlen_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "dtype/byte_order.h"
 
 namespace zarr {

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace zarr::vlen {
 

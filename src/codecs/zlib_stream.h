@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "base/bytes.h"
 #include "codecs/codec_util.h"
-#include "core/bytes.h"
 
 namespace zarr::codecs {
 

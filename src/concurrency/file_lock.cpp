@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "core/error.h"
+#include "base/error.h"
 
 namespace zarr {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.h"
+#include "base/error.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -14,7 +14,7 @@
 
 #include <rapidjson/document.h>
 
-#include "core/bytes.h"
+#include "base/bytes.h"
 #include "dtype/float8.h"
 
 namespace zarr {

@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 
 namespace zarr {
 namespace {

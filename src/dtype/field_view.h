@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bytes.h"
+#include "base/bytes.h"
 #include "dtype/data_type.h"
 
 namespace zarr {

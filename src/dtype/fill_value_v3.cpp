@@ -7,8 +7,8 @@
 #include <cstring>
 #include <limits>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "dtype/bfloat16.h"
 #include "dtype/data_type.h"
 #include "dtype/float8.h"

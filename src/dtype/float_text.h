@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/json.h"
+#include "base/json.h"
 
 namespace zarr::dtype_detail {
 

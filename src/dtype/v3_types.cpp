@@ -6,8 +6,8 @@
 #include <limits>
 #include <set>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "dtype/byte_order.h"
 #include "dtype/data_type.h"
 #include "dtype/messages.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/checked_math.h"
+#include "base/checked_math.h"
 
 namespace zarr {
 

@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "core/checked_math.h"
-#include "core/error.h"
+#include "base/checked_math.h"
+#include "base/error.h"
 
 namespace zarr {
 namespace {

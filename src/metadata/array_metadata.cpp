@@ -1,7 +1,7 @@
 #include "metadata/array_metadata.h"
 
-#include "core/checked_math.h"
-#include "core/error.h"
+#include "base/checked_math.h"
+#include "base/error.h"
 
 namespace zarr {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "base/bytes.h"
 #include "codecs/codec.h"
 #include "codecs/codec_chain.h"
-#include "core/bytes.h"
 #include "dtype/data_type.h"
 #include "grid/chunk_grid.h"
 
@@ -47,7 +47,7 @@ struct ArrayMetadata {
 // Check shape/chunks/dtype invariants shared by every format: equal ranks,
 // positive chunk extents, a shape whose element count and byte size fit in
 // 64 bits (validate_shape), a chunk whose byte size a buffer can hold
-// (kMaxBufferBytes: core/checked_math.h). ZARR_ERR_INVALID_METADATA naming
+// (kMaxBufferBytes: base/checked_math.h). ZARR_ERR_INVALID_METADATA naming
 // `where` and the field, the chunk shape's as `chunks_field` ("chunks" in v2,
 // "chunk_grid" in v3). With these, a chunk grid's chunk count fits too (it is
 // at most the element count).

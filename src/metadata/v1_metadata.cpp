@@ -1,7 +1,7 @@
 #include "metadata/v1_metadata.h"
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "metadata/v2_metadata.h"
 
 namespace zarr {

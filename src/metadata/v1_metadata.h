@@ -4,12 +4,10 @@
 
 #include <string>
 
+#include "base/metadata_keys.h"
 #include "metadata/array_metadata.h"
 
 namespace zarr {
-
-inline constexpr const char* kV1MetaKey = "meta";
-inline constexpr const char* kV1AttrsKey = "attrs";
 
 // Parse a v1 "meta" document into the internal form (chunk keys are the same
 // "i.j" keys as v2 with the "." separator).

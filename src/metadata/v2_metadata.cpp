@@ -1,10 +1,10 @@
 #include "metadata/v2_metadata.h"
 
 
-#include "core/error.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/array_codecs.h"
 #include "codecs/vlen_codecs.h"
-#include "core/json.h"
 #include "zarr_config.h"
 
 namespace zarr {

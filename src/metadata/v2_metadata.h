@@ -3,13 +3,10 @@
 
 #include <string>
 
+#include "base/metadata_keys.h"
 #include "metadata/array_metadata.h"
 
 namespace zarr {
-
-inline constexpr const char* kV2ArrayKey = ".zarray";
-inline constexpr const char* kV2GroupKey = ".zgroup";
-inline constexpr const char* kV2AttrsKey = ".zattrs";
 
 // Parse a stored .zarray document. Every field is required as the spec says;
 // unknown keys are ignored. `where` names the key ("a/b/.zarray") in errors.

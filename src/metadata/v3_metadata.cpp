@@ -3,10 +3,10 @@
 #include <cmath>
 #include <set>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/sharding_codec.h"
 #include "codecs/v3_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "dtype/float_text.h"
 #include "dtype/text_codecs.h"
 

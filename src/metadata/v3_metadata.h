@@ -3,11 +3,10 @@
 
 #include <string>
 
+#include "base/metadata_keys.h"
 #include "metadata/array_metadata.h"
 
 namespace zarr {
-
-inline constexpr const char* kV3MetadataKey = "zarr.json";
 
 // Parse a stored array zarr.json (spec "Array metadata"). Required:
 // zarr_format (3), node_type ("array"), shape, data_type (DataType::parse_v3),

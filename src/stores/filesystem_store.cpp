@@ -23,7 +23,7 @@
 #include <system_error>
 #include <thread>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/filesystem_tree.h"
 #include "stores/key_rules.h"
 #include "stores/store.h"

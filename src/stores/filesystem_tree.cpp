@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <system_error>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/key_rules.h"
 
 namespace zarr::fstree {

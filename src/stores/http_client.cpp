@@ -9,8 +9,8 @@
 #include <mutex>
 #include <random>
 
-#include "core/error.h"
-#include "core/scrub.h"
+#include "base/error.h"
+#include "base/scrub.h"
 #include "zarr/zarr_version.h"
 
 namespace zarr {

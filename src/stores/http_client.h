@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/bytes.h"
+#include "base/bytes.h"
 
 namespace zarr {
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "core/error.h"
+#include "base/error.h"
 
 namespace zarr {
 

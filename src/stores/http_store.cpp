@@ -1,8 +1,8 @@
 #include "stores/http_store.h"
 
-#include "core/error.h"
-#include "core/json.h"
-#include "core/scrub.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "base/scrub.h"
 #include "stores/http_range.h"
 #include "stores/key_rules.h"
 #include "stores/remote_options.h"

@@ -7,10 +7,10 @@
 #include <memory>
 #include <mutex>
 
-#include "core/error.h"
-#include "core/json.h"
-#include "core/path.h"
-#include "core/plugin_output.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "base/path.h"
+#include "base/plugin_output.h"
 #include "stores/key_rules.h"
 #include "stores/sorted_keys.h"
 

@@ -1,6 +1,6 @@
 // Builds without libcurl: the http, https and s3 schemes are known but
 // refused, so the message says what is missing instead of "unknown scheme".
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/store_request.h"
 
 namespace zarr {

@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <ctime>
 
-#include "core/error.h"
-#include "core/json.h"
-#include "core/scrub.h"
-#include "core/path.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "base/path.h"
+#include "base/scrub.h"
 #include "stores/http_range.h"
 #include "stores/key_rules.h"
 #include "stores/remote_options.h"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/bytes.h"
+#include "base/bytes.h"
 
 namespace zarr::crypto {
 

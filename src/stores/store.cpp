@@ -1,6 +1,6 @@
 #include <mutex>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/key_rules.h"
 #include "stores/store.h"
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bytes.h"
-#include "core/size_limits.h"
+#include "base/bytes.h"
+#include "base/size_limits.h"
 
 namespace zarr {
 

@@ -1,7 +1,7 @@
 #include "stores/store_request.h"
 
-#include "core/error.h"
-#include "core/scrub.h"
+#include "base/error.h"
+#include "base/scrub.h"
 
 namespace zarr {
 

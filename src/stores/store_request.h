@@ -1,4 +1,4 @@
-// What the URL resolver (core/url.cpp) hands the factory of a URL scheme, and
+// What the URL resolver (stores/url.cpp) hands the factory of a URL scheme, and
 // what the factory gives back: a store and the node's path inside it.
 #pragma once
 
@@ -45,7 +45,7 @@ struct StoreRequest {
   std::optional<int64_t> int_option(const char* name, int64_t min, int64_t max) const;
 
   // ZARR_ERR_INVALID_ARGUMENT "URL '<url>': <why>" (the URL scrubbed of
-  // secrets: core/scrub.h).
+  // secrets: base/scrub.h).
   [[noreturn]] void fail_url(const std::string& why) const;
 
   // "max_value_bytes": an option of every store, libzarr's own (allow_only

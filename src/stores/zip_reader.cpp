@@ -13,8 +13,8 @@
 #include <map>
 #include <mutex>
 
-#include "core/error.h"
-#include "core/size_limits.h"
+#include "base/error.h"
+#include "base/size_limits.h"
 #include "stores/key_rules.h"
 #include "stores/sorted_keys.h"
 #include "stores/zip_store_internal.h"

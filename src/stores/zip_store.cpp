@@ -8,7 +8,7 @@
 #include <map>
 #include <mutex>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/key_rules.h"
 #include "stores/zip_store_internal.h"
 

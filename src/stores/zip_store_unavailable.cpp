@@ -1,5 +1,5 @@
 // open_zip_store in builds without libzip (meson option -Dzip=disabled).
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/key_rules.h"
 #include "stores/store.h"
 

@@ -23,7 +23,7 @@
 #include <shared_mutex>
 #include <system_error>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/key_rules.h"
 #include "stores/sorted_keys.h"
 #include "stores/zip_store_internal.h"

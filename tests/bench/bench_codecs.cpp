@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "codecs/codec.h"
-#include "core/json.h"
 
 namespace {
 

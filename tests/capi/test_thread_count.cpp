@@ -12,8 +12,8 @@
 #include <set>
 
 #include "capi_helpers.h"
-#include "zarr/zarr_plugin.h"
 #include "support/test_support.h"
+#include "zarr/zarr_plugin.h"
 
 using namespace zarr::test;
 

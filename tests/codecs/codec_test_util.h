@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "base/bytes.h"
 #include "codecs/codec.h"
-#include "core/bytes.h"
 #include "zarr_config.h"
 
 namespace zarr::test {

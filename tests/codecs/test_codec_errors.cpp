@@ -5,11 +5,11 @@
 #include <random>
 #include <sstream>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codec_test_util.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "zarr_config.h"
 
 #if ZARR_HAVE_BLOSC

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
+#include "base/error.h"
 #include "codec_test_util.h"
 #include "codecs/codec.h"
-#include "core/error.h"
 #include "zarr_config.h"
 
 #if ZARR_HAVE_BLOSC

@@ -8,10 +8,10 @@
 #include <set>
 #include <sstream>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/codec.h"
 #include "codecs/v3_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
 
 namespace zarr {
 namespace {

@@ -4,10 +4,10 @@
 #include <atomic>
 #include <thread>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codec_test_util.h"
 #include "codecs/codec.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "zarr_config.h"
 
 #if ZARR_HAVE_BLOSC

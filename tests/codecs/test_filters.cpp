@@ -15,13 +15,13 @@
 #include <random>
 #include <thread>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codec_test_util.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/checksum32.h"
 #include "codecs/codec.h"
 #include "codecs/filter_util.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "filter_test_util.h"
 #include "support/test_support.h"
 

@@ -17,11 +17,11 @@
 #include <regex>
 #include <set>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codec_test_util.h"
 #include "codecs/codec.h"
 #include "codecs/filter_util.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "support/npy.h"
 #include "support/test_support.h"
 #include "zarr_config.h"

@@ -11,11 +11,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codec_test_util.h"
-#include "filter_test_util.h"
 #include "codecs/codec.h"
-#include "core/error.h"
-#include "core/json.h"
+#include "filter_test_util.h"
 #include "support/test_support.h"
 #include "zarr_config.h"
 

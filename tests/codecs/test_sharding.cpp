@@ -11,13 +11,13 @@
 #include <optional>
 #include <string_view>
 
+#include "base/error.h"
+#include "base/json.h"
+#include "base/strided_copy.h"
 #include "codecs/sharding_codec.h"
 #include "codecs/v3_codecs.h"
 #include "codecs/vlen_codecs.h"
 #include "concurrency/thread_pool.h"
-#include "core/error.h"
-#include "core/json.h"
-#include "core/strided_copy.h"
 #include "support/test_support.h"
 #include "zarr_config.h"
 

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <numeric>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/v3_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "zarr_config.h"
 
 using namespace zarr;

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "concurrency/file_lock.h"
-#include "core/error.h"
 #include "support/test_support.h"
 
 using namespace zarr;

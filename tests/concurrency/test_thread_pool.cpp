@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/error.h"
 #include "concurrency/thread_pool.h"
-#include "core/error.h"
 
 using namespace zarr;
 

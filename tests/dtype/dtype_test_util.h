@@ -7,8 +7,8 @@
 #include <functional>
 #include <string>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "dtype/data_type.h"
 
 namespace zarr::test {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "capi_helpers.h"
-#include "core/json.h"
 #include "support/test_support.h"
 
 using namespace zarr::test;

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/codec.h"
-#include "core/error.h"
-#include "core/json.h"
 
 namespace {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/codec_chain.h"
 #include "codecs/v3_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
 
 namespace {
 

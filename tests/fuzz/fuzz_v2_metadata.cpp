@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "metadata/v3_metadata.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "grid/chunk_grid.h"
 
 using namespace zarr;

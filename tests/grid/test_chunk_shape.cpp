@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "grid/chunk_shape.h"
 
 using namespace zarr;

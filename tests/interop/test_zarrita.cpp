@@ -53,9 +53,9 @@
 
 #include "interop_handles.h"
 #include "interop_support.h"
-#include "zarrita_runner.h"
 #include "support/test_support.h"
 #include "zarr/zarr.h"
+#include "zarrita_runner.h"
 
 namespace zarr::interop {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "metadata/v1_metadata.h"
 
 using namespace zarr;

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <functional>
 
-#include "core/error.h"
-#include "core/json.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "metadata/v2_metadata.h"
 #include "zarr_config.h"
 

@@ -9,9 +9,9 @@
 #include <iostream>
 #include <map>
 
+#include "base/error.h"
+#include "base/json.h"
 #include "codecs/v3_codecs.h"
-#include "core/error.h"
-#include "core/json.h"
 #include "metadata/v3_metadata.h"
 #include "support/test_support.h"
 #include "zarr_config.h"

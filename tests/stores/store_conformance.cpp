@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "support/test_support.h"
 
 namespace zarr::conformance {

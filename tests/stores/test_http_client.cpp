@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.h"
-#include "support/test_support.h"
+#include "base/error.h"
 #include "stores/http_client.h"
 #include "stores/http_range.h"
 #include "stores/local_servers.h"
 #include "stores/store_conformance.h"
+#include "support/test_support.h"
 
 namespace zarr {
 namespace {

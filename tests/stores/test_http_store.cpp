@@ -15,14 +15,14 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.h"
-#include "core/scrub.h"
-#include "support/test_support.h"
+#include "base/error.h"
+#include "base/scrub.h"
+#include "capi_helpers.h"
 #include "stores/http_store.h"
 #include "stores/local_servers.h"
-#include "capi_helpers.h"
 #include "stores/remote_fixtures.h"
 #include "stores/store_conformance.h"
+#include "support/test_support.h"
 #include "zarr/zarr.h"
 
 namespace zarr {

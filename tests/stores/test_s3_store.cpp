@@ -13,15 +13,15 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.h"
-#include "core/scrub.h"
-#include "support/test_support.h"
-#include "stores/local_servers.h"
 #include "array_roundtrip_suite.h"
+#include "base/error.h"
+#include "base/scrub.h"
 #include "capi_helpers.h"
+#include "stores/local_servers.h"
 #include "stores/remote_fixtures.h"
 #include "stores/s3_store.h"
 #include "stores/store_conformance.h"
+#include "support/test_support.h"
 #include "zarr/zarr.h"
 
 namespace zarr {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/s3_xml.h"
 
 namespace zarr {

@@ -21,7 +21,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "stores/store.h"
 #include "stores/store_conformance.h"
 #include "support/test_support.h"

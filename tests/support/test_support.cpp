@@ -6,7 +6,7 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "core/error.h"
+#include "base/error.h"
 
 namespace fs = std::filesystem;
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "core/bytes.h"
+#include "base/bytes.h"
 
 // Sanitizer allocators stop the process on an allocation far beyond memory
 // (ASan, TSan) instead of failing it: tests of what an allocation failure

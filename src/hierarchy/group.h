@@ -1,0 +1,69 @@
+// An open group: lists its children, holds attributes, opens and creates
+// nodes at paths relative to itself.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/array.h"
+#include "metadata/nodes.h"
+#include "stores/store.h"
+
+namespace zarr {
+
+struct ChildNode {
+  std::string name;
+  NodeKind kind;
+};
+
+class Group {
+ public:
+  // How a group opened read-only uses consolidated metadata: when present
+  // (Auto, as zarr-python 3), never, or required (NOT_FOUND without it).
+  enum class Consolidated { Auto, Never, Required };
+
+  static std::unique_ptr<Group> open(std::shared_ptr<Store> store, const std::string& path, bool writable,
+                                     Consolidated consolidated = Consolidated::Auto);
+  // zarr_format 2 writes .zgroup (+ .zattrs), 3 writes zarr.json.
+  static std::unique_ptr<Group> create(std::shared_ptr<Store> store, const std::string& path,
+                                       const char* attributes_json, int zarr_format);
+
+  // Direct children that are arrays or groups, sorted by name.
+  std::vector<ChildNode> children() const;
+
+  std::unique_ptr<Array> open_array(const std::string& relative, bool writable, const ArrayOptions& options) const;
+  std::unique_ptr<Array> create_array(const std::string& relative, const std::string& metadata_json,
+                                      const ArrayOptions& options) const;
+  std::unique_ptr<Group> open_group(const std::string& relative) const;
+  std::unique_ptr<Group> create_group(const std::string& relative, const char* attributes_json) const;
+
+  std::string attributes_json() const;
+  void set_attributes(const std::string& json);
+  bool writable() const { return writable_; }
+  int zarr_format() const { return zarr_format_; }
+  const std::shared_ptr<Store>& store() const { return store_; }
+
+ private:
+  Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format,
+        std::optional<std::string> attributes = std::nullopt);
+  // Normalised path of a node relative to this group.
+  std::string child_path(const std::string& relative) const;
+  void require_writable(const char* operation) const;
+  // Where the attributes live: .zattrs (v2) or zarr.json (v3).
+  std::string metadata_key() const;
+  std::string read_attributes_document() const;
+
+  std::shared_ptr<Store> store_;
+  std::string path_;
+  bool writable_;
+  int zarr_format_;
+  // The attributes as first read (zarr.json at open, .zattrs on first use):
+  // metadata documents are read once per handle.
+  mutable std::mutex attributes_mutex_;
+  mutable std::optional<std::string> attributes_;
+};
+
+}  // namespace zarr

@@ -1,0 +1,151 @@
+#include "hierarchy/migrate.h"
+
+#include <set>
+
+#include "base/error.h"
+#include "base/json.h"
+#include "base/path.h"
+#include "codecs/v3_codecs.h"
+#include "metadata/nodes.h"
+#include "metadata/v1_metadata.h"
+#include "metadata/v2_metadata.h"
+#include "metadata/v3_metadata.h"
+
+namespace zarr {
+
+namespace {
+
+// numcodecs filters zarr-python 3 runs as array->array codecs.
+const std::set<std::string> kArrayFilters = {"delta", "bitround", "fixedscaleoffset", "quantize", "astype"};
+
+std::string text_at(const Store& store, const std::string& key) {
+  std::optional<Bytes> value = store.get(key);
+  if (!value) fail(ZARR_ERR_NOT_FOUND, "metadata key '" + key + "' is missing");
+  return ByteView(*value).to_string();
+}
+
+std::string numcodecs_json(const BytesCodec& codec) {
+  rapidjson::Document c = json::parse(codec.config_json(), codec.id());
+  c.RemoveMember("id");
+  return "{\"name\":\"numcodecs." + codec.id() + "\",\"configuration\":" + json::to_string(c) + "}";
+}
+
+// The v3 zarr.json text of a v2 array (validated by parsing it back).
+std::string v3_array_document(const ArrayMetadata& v2, const std::string& attributes, const std::string& where) {
+  const DataType& type = v2.dtype;
+  if (!type.fields().empty()) fail(ZARR_ERR_UNSUPPORTED, where + ": structured data types have no Zarr v3 form");
+  std::string codecs;
+  auto add = [&](const std::string& codec) { codecs += (codecs.empty() ? "" : ",") + codec; };
+  if (v2.order == 'F' && v2.ndim() > 1) {
+    std::string order;
+    for (size_t d = v2.ndim(); d-- > 0;) order += (order.empty() ? "" : ",") + std::to_string(d);
+    add("{\"name\":\"transpose\",\"configuration\":{\"order\":[" + order + "]}}");
+  }
+  // v2 filters see stored bytes; v3 array filters see native values: the
+  // same only when the data is stored little-endian (or has no byte order).
+  size_t leading_array_filters = 0;
+  while (leading_array_filters < v2.v2_filters.size() && kArrayFilters.count(v2.v2_filters[leading_array_filters]->id())) {
+    ++leading_array_filters;
+  }
+  for (size_t i = leading_array_filters; i < v2.v2_filters.size(); ++i) {
+    if (kArrayFilters.count(v2.v2_filters[i]->id())) {
+      fail(ZARR_ERR_UNSUPPORTED, where + ": filter '" + v2.v2_filters[i]->id() +
+                                     "' follows a bytes filter, an order Zarr v3 codecs cannot express");
+    }
+  }
+  if (leading_array_filters > 0 && type.big_endian() && type.item_size() > 1) {
+    fail(ZARR_ERR_UNSUPPORTED, where + ": filters on big-endian data have no Zarr v3 equivalent");
+  }
+  for (size_t i = 0; i < leading_array_filters; ++i) add(numcodecs_json(*v2.v2_filters[i]));
+  std::string data_type, fill;
+  if (type.kind() == DTypeKind::Object) {
+    rapidjson::Document codec = json::parse(v2.v2_object_codec, "object codec");
+    const std::string id = codec["id"].GetString();
+    if (id == "json2") fail(ZARR_ERR_UNSUPPORTED, where + ": the json2 object codec has no Zarr v3 form");
+    data_type = id == "vlen-bytes" ? "\"variable_length_bytes\"" : "\"string\"";
+    fill = "\"\"";
+    add("{\"name\":\"" + id + "\",\"configuration\":{}}");
+  } else {
+    data_type = type.to_v3_json();
+    fill = type.with_byte_order(false).fill_value_to_v3_json(v2.fill_item());
+    const bool ordered = type.item_size() > 1 && type.with_byte_order(true).needs_byte_swap() !=
+                                                     type.with_byte_order(false).needs_byte_swap();
+    add(ordered ? std::string("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"") +
+                      (type.big_endian() ? "big" : "little") + "\"}}"
+                : std::string("{\"name\":\"bytes\"}"));
+  }
+  for (size_t i = leading_array_filters; i < v2.v2_filters.size(); ++i) add(numcodecs_json(*v2.v2_filters[i]));
+  if (v2.v2_compressor) add(v3_codec_json(*v2.v2_compressor, type.item_size()));
+
+  auto list = [](const std::vector<uint64_t>& v) {
+    std::string s;
+    for (uint64_t e : v) s += (s.empty() ? "" : ",") + std::to_string(e);
+    return "[" + s + "]";
+  };
+  std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + list(v2.shape) +
+                    ",\"data_type\":" + data_type +
+                    ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list(v2.chunks) +
+                    "}},\"chunk_key_encoding\":{\"name\":\"v2\",\"configuration\":{\"separator\":" +
+                    json::quote(std::string(1, v2.key_encoding.separator)) + "}},\"fill_value\":" + fill +
+                    ",\"codecs\":[" + codecs + "],\"attributes\":" + attributes + "}";
+  return serialize_v3_array_metadata(parse_v3_array_metadata(doc, where + " (as v3)"));
+}
+
+struct Conversion {
+  std::string path;
+  std::string document;  // the new zarr.json
+};
+
+void plan(const Store& store, const std::string& path, std::vector<Conversion>& out) {
+  NodeInfo info = node_info(store, path);
+  const std::string where = describe_node(store, path);
+  if (info.kind == NodeKind::None) fail(ZARR_ERR_NOT_FOUND, "nothing to migrate at " + where);
+  if (info.zarr_format != 2) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "cannot migrate " + where + " to v3: it is Zarr v" +
+                                        std::to_string(info.zarr_format) + ", not v2");
+  }
+  const std::string attributes = read_attributes(store, path::join(path, kV2AttrsKey));
+  if (info.kind == NodeKind::Array) {
+    const std::string key = path::join(path, kV2ArrayKey);
+    out.push_back({path, v3_array_document(parse_v2_array_metadata(text_at(store, key), key), attributes, where)});
+    return;
+  }
+  GroupMetadataV3 group;
+  group.attributes_json = attributes;
+  out.push_back({path, serialize_v3_group_metadata(group)});
+  for (const std::string& child : store.list_dir(path.empty() ? "" : path + "/").prefixes) {
+    if (node_kind(store, path::join(path, child)) != NodeKind::None) plan(store, path::join(path, child), out);
+  }
+}
+
+}  // namespace
+
+void migrate_v1_to_v2(Store& store, const std::string& path) {
+  const std::string meta_key = path::join(path, kV1MetaKey);
+  std::optional<Bytes> meta = store.get(meta_key);
+  if (!meta) fail(ZARR_ERR_NOT_FOUND, "no Zarr v1 array at " + describe_node(store, path) + " (no 'meta' key)");
+  ArrayMetadata parsed = parse_v1_array_metadata(ByteView(*meta).to_string(), meta_key);
+  parsed.zarr_format = 2;
+  const std::string attrs_key = path::join(path, kV1AttrsKey);
+  if (std::optional<Bytes> attrs = store.get(attrs_key)) {
+    write_attributes(store, path::join(path, kV2AttrsKey), ByteView(*attrs).to_string());
+  }
+  store.set(path::join(path, kV2ArrayKey), serialize_v2_array_metadata(parsed));
+  store.erase(attrs_key);
+  store.erase(meta_key);
+}
+
+size_t migrate_v2_to_v3(Store& store, const std::string& path) {
+  std::vector<Conversion> conversions;
+  plan(store, path, conversions);
+  // Write every zarr.json first, then drop the v2 keys: a reader sees the v3
+  // node as soon as its zarr.json exists (zarr.json is looked for first), and
+  // the chunks it names are the v2 ones, unchanged.
+  for (const Conversion& c : conversions) store.set(path::join(c.path, kV3MetadataKey), c.document);
+  for (const Conversion& c : conversions) {
+    for (const char* key : {kV2ArrayKey, kV2GroupKey, kV2AttrsKey, ".zmetadata"}) store.erase(path::join(c.path, key));
+  }
+  return conversions.size();
+}
+
+}  // namespace zarr

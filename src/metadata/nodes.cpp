@@ -1,0 +1,88 @@
+#include "metadata/nodes.h"
+
+#include "base/error.h"
+#include "base/json.h"
+#include "base/path.h"
+#include "metadata/v1_metadata.h"
+#include "metadata/v2_metadata.h"
+#include "metadata/v3_metadata.h"
+
+namespace zarr {
+
+NodeInfo node_info(const Store& store, const std::string& path, int only_format) {
+  auto wanted = [&](int format) { return only_format == 0 || only_format == format; };
+  if (wanted(3)) {
+    const std::string v3_key = path::join(path, kV3MetadataKey);
+    if (std::optional<Bytes> doc = store.get(v3_key)) {
+      std::string type = v3_node_type(ByteView(*doc).to_string(), v3_key);
+      if (type == "array") return {NodeKind::Array, 3, kV3MetadataKey};
+      if (type == "group") return {NodeKind::Group, 3, kV3MetadataKey};
+      fail(ZARR_ERR_INVALID_METADATA,
+           v3_key + ": field 'node_type' must be \"array\" or \"group\", got " + json::quote(type));
+    }
+  }
+  if (wanted(2)) {
+    if (store.exists(path::join(path, kV2ArrayKey))) return {NodeKind::Array, 2, kV2ArrayKey};
+    if (store.exists(path::join(path, kV2GroupKey))) return {NodeKind::Group, 2, kV2GroupKey};
+  }
+  if (wanted(1) && store.exists(path::join(path, kV1MetaKey))) return {NodeKind::LegacyV1Array, 1, kV1MetaKey};
+  return {};
+}
+
+void validate_node_names(const std::string& path, int zarr_format, const std::string& where) {
+  if (zarr_format != 3) return;
+  for (const std::string& name : path::segments(path)) validate_v3_node_name(name, where);
+}
+
+std::string empty_group_document(int zarr_format) {
+  return zarr_format == 3 ? serialize_v3_group_metadata(GroupMetadataV3{}) : v2_group_document();
+}
+
+std::string describe_node(const Store& store, const std::string& path) {
+  return "'" + (path.empty() ? std::string("/") : path) + "' in " + store.describe();
+}
+
+void require_absent(const Store& store, const std::string& path) {
+  NodeKind kind = node_kind(store, path);
+  if (kind == NodeKind::None) return;
+  const char* what = kind == NodeKind::Group ? "a group" : "an array";
+  fail(ZARR_ERR_EXISTS, "cannot create node " + describe_node(store, path) + ": " + what + " is already there");
+}
+
+void erase_node(Store& store, const std::string& path) {
+  if (node_kind(store, path) == NodeKind::None) {
+    fail(ZARR_ERR_NOT_FOUND, "cannot erase " + describe_node(store, path) + ": no array or group is there");
+  }
+  store.erase_prefix(path.empty() ? "" : path + "/");
+}
+
+void create_parent_groups(Store& store, const std::string& path, int zarr_format) {
+  // As zarr-python: every ancestor of a non-root node, the root included.
+  std::vector<std::string> segs = path::segments(path);
+  std::string ancestor;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    if (i > 0) ancestor = path::join(ancestor, segs[i - 1]);
+    NodeKind kind = node_kind(store, ancestor);
+    if (kind == NodeKind::Group) continue;
+    if (kind != NodeKind::None) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create node " + describe_node(store, path) + ": its parent " +
+                                          describe_node(store, ancestor) + " is an array");
+    }
+    store.set(path::join(ancestor, zarr_format == 3 ? kV3MetadataKey : kV2GroupKey), empty_group_document(zarr_format));
+  }
+}
+
+std::string read_attributes(const Store& store, const std::string& attrs_key) {
+  std::optional<Bytes> raw = store.get(attrs_key);
+  if (!raw) return "{}";
+  rapidjson::Document doc = json::parse_object(ByteView(*raw).to_string(), attrs_key);
+  return json::to_string(doc);
+}
+
+std::string write_attributes(Store& store, const std::string& attrs_key, const std::string& json_text) {
+  rapidjson::Document doc = json::parse_object(json_text, "attributes for " + attrs_key);
+  store.set(attrs_key, json::to_pretty_string(doc));
+  return json::to_string(doc);
+}
+
+}  // namespace zarr

@@ -1,0 +1,277 @@
+#include "stores/url.h"
+
+#include <filesystem>
+
+#include "base/error.h"
+#include "base/json.h"
+#include "base/metadata_keys.h"
+#include "base/path.h"
+#include "base/plugin_hook.h"
+#include "stores/plugin_store.h"
+
+namespace fs = std::filesystem;
+
+namespace zarr {
+
+namespace {
+
+// ---- parsing ------------------------------------------------------------------
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(const StoreRequest& request, const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out += s[i];
+      continue;
+    }
+    int hi = i + 2 < s.size() ? hex_value(s[i + 1]) : -1;
+    int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
+    if (hi < 0 || lo < 0) request.fail_url("bad percent escape");
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
+}
+
+// RFC 3986 scheme names, lower case only: "s3", "file", "http".
+bool is_scheme_name(const std::string& s) {
+  if (s.empty() || s[0] < 'a' || s[0] > 'z') return false;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// TensorStore's URL pipeline, "BASE|zip:PATH_IN_ZIP". Only a '|' followed by
+// a scheme name and ':' starts an adapter, so a path with a plain '|' in it
+// ("/runs/a|b") stays a path.
+struct Pipeline {
+  std::string base;
+  bool zip = false;
+  std::string path_in_zip;  // taken literally
+};
+
+Pipeline split_pipeline(const std::string& url) {
+  for (size_t bar = url.find('|'); bar != std::string::npos; bar = url.find('|', bar + 1)) {
+    size_t colon = url.find(':', bar + 1);
+    if (colon == std::string::npos) break;
+    std::string adapter = url.substr(bar + 1, colon - bar - 1);
+    if (!is_scheme_name(adapter)) continue;
+    if (adapter != "zip") {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "URL '" + url + "': unknown adapter '" + adapter + ":' (known: zip:)");
+    }
+    return {url.substr(0, bar), true, url.substr(colon + 1)};
+  }
+  return {url, false, ""};
+}
+
+// The store part of a URL (before any "|zip:").
+StoreRequest parse_base(const std::string& url, const std::string& base, StoreAccess access,
+                        const rapidjson::Value* options) {
+  StoreRequest request;
+  request.url = url;
+  request.access = access;
+  request.options = options;
+  if (base.empty()) request.fail_url("no path or URL before '|zip:'");
+  size_t sep = base.find("://");
+  if (sep == std::string::npos) {
+    request.scheme = "file";
+    request.location = base;
+    return request;
+  }
+  request.scheme = base.substr(0, sep);
+  if (!is_scheme_name(request.scheme)) request.fail_url("malformed scheme '" + request.scheme + "'");
+  request.location = base.substr(sep + 3);
+  if (request.scheme == "file") {
+    if (request.location.empty() || request.location[0] != '/') {
+      request.fail_url("file URLs need an absolute path (file:///path)");
+    }
+    request.location = percent_decode(request, request.location);
+  }
+  return request;
+}
+
+// ---- filesystem ------------------------------------------------------------------
+
+// The topmost folder above `node` that belongs to the same hierarchy: walk up
+// past folders that do not exist yet (they will be created) and folders that
+// are groups (.zgroup or zarr.json); stop at the first other existing folder.
+fs::path hierarchy_root(const fs::path& node) {
+  fs::path root = node;
+  for (fs::path dir = node.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    std::error_code ec;
+    if (fs::exists(dir / kV2GroupKey, ec) || fs::exists(dir / kV3MetadataKey, ec)) {
+      root = dir;
+    } else if (fs::exists(dir, ec)) {
+      break;
+    }
+    if (dir == dir.root_path()) break;
+  }
+  return root;
+}
+
+// The node's folder as opening it finds it: the kernel follows the links and
+// ".." of the path in order (weakly_canonical; a missing tail is normalised
+// as text, as nothing there can be a link), so creating or erasing
+// "data/link/.." acts on the folder that opening it reads, never on "data".
+// The last name stays as written, so that erasing a link removes the link.
+fs::path resolved_node(const StoreRequest& request) {
+  std::string location = request.location;
+  while (location.size() > 1 && location.back() == '/') location.pop_back();  // trailing slashes
+  std::error_code ec;
+  fs::path node = fs::absolute(fs::path(location), ec);
+  if (!ec) {
+    const fs::path name = node.filename();
+    const bool keep_name = !name.empty() && name != "." && name != "..";
+    fs::path resolved = fs::weakly_canonical(keep_name ? node.parent_path() : node, ec);
+    node = keep_name ? resolved / name : resolved;
+  }
+  if (ec) fail(ZARR_ERR_IO, "cannot resolve the path '" + request.location + "': " + ec.message());
+  return node;
+}
+
+NodeLocation filesystem_location(const StoreRequest& request) {
+  request.allow_only("filesystem", {"fsync"});
+  FilesystemStoreOptions options;
+  options.read_only = !request.writes();
+  options.fsync = request.bool_option("fsync").value_or(false);
+  const bool above_node = request.access == StoreAccess::kCreate || request.access == StoreAccess::kErase;
+  if (!above_node) return {make_filesystem_store(request.location, options), ""};
+  const fs::path node = resolved_node(request);
+  const bool is_root_dir = node == node.root_path();
+  fs::path root = request.access == StoreAccess::kCreate || is_root_dir ? hierarchy_root(node) : node.parent_path();
+  std::string relative = node.lexically_relative(root).generic_string();
+  return {make_filesystem_store(root.string(), options), path::normalize(relative == "." ? "" : relative)};
+}
+
+// ---- memory -----------------------------------------------------------------------
+
+NodeLocation memory_location(const StoreRequest& request) {
+  request.allow_only("memory", {});
+  const std::string& rest = request.location;
+  if (rest.empty() || rest[0] == '/') request.fail_url("memory URLs need a name (memory://NAME)");
+  size_t slash = rest.find('/');
+  std::string name = rest.substr(0, slash);
+  std::string node = slash == std::string::npos ? "" : rest.substr(slash + 1);
+  return {make_memory_store(name, !request.writes()), path::normalize(node)};
+}
+
+// ---- zip ----------------------------------------------------------------------------
+
+ZipStoreOptions zip_options(const StoreRequest& request) {
+  request.allow_only("zip", {"compression", "deflate_level"});
+  ZipStoreOptions options;
+  std::string compression = request.string_option("compression").value_or("stored");
+  if (compression != "stored" && compression != "deflate") {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'compression' must be \"stored\" or \"deflate\", got \"" +
+                                        compression + "\"");
+  }
+  options.deflate = compression == "deflate";
+  if (std::optional<int64_t> level = request.int_option("deflate_level", 1, 9)) {
+    if (!options.deflate) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'deflate_level' needs \"compression\": \"deflate\"");
+    }
+    options.deflate_level = static_cast<int>(*level);
+  }
+  return options;
+}
+
+// The archive is the file the base of the URL names.
+NodeLocation zip_location(const StoreRequest& archive, const std::string& path_in_zip) {
+  if (archive.scheme != "file") {
+    fail(ZARR_ERR_UNSUPPORTED, "URL '" + archive.url + "': zip archives are read from local files only, not over " +
+                                   archive.scheme);
+  }
+  ZipStoreOptions options = zip_options(archive);
+  std::string node = path::normalize(path_in_zip);  // checked before the archive is touched
+  return {open_zip_store(archive.location, archive.writes(), options), node};
+}
+
+// ---- the schemes ----------------------------------------------------------------------
+
+using StoreFactory = NodeLocation (*)(const StoreRequest&);
+
+struct Scheme {
+  const char* name;
+  StoreFactory open;
+};
+
+// One line per URL scheme; plain paths are "file".
+constexpr Scheme kSchemes[] = {
+    {"file", filesystem_location},
+    {"memory", memory_location},
+    {"http", open_http_store},
+    {"https", open_http_store},
+    {"s3", open_s3_store},
+};
+
+}  // namespace
+
+OpenOptions parse_open_options(const char* options_json) {
+  OpenOptions out;
+  if (!options_json || !*options_json) {
+    out.document.SetObject();
+    return out;
+  }
+  out.document = json::parse(options_json, "options");
+  if (!out.document.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: expected a JSON object");
+  auto store = out.document.FindMember("store");
+  if (store != out.document.MemberEnd()) {
+    if (!store->value.IsObject()) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'store' must be a JSON object of store options");
+    }
+    out.store = &store->value;
+  }
+  return out;
+}
+
+NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapidjson::Value* store_options) {
+  if (url.empty()) fail(ZARR_ERR_INVALID_ARGUMENT, "URL is empty");
+  if (url.find('\0') != std::string::npos) fail(ZARR_ERR_INVALID_ARGUMENT, "URL contains a NUL byte");
+  Pipeline pipeline = split_pipeline(url);
+  StoreRequest base = parse_base(url, pipeline.base, access, store_options);
+  const std::optional<uint64_t> value_limit = base.value_limit_option();  // checked before any store opens
+  auto limited = [&value_limit](NodeLocation location) {
+    if (value_limit) location.store->set_value_limit(*value_limit);
+    return location;
+  };
+  for (const Scheme& scheme : kSchemes) {
+    if (base.scheme != scheme.name) continue;
+    return limited(pipeline.zip ? zip_location(base, pipeline.path_in_zip) : scheme.open(base));
+  }
+  // A scheme a program registered, or one a plugin library of
+  // ZARR_PLUGIN_PATH registers when it is first met.
+  std::string plugin_failures;
+  if (!plugin_store_registered(base.scheme)) plugin_failures = load_new_plugins();
+  if (plugin_store_registered(base.scheme)) {
+    if (pipeline.zip) {
+      fail(ZARR_ERR_UNSUPPORTED, "URL '" + url + "': zip archives are read from local files only, not over " +
+                                     base.scheme);
+    }
+    return limited(open_plugin_store(base));
+  }
+  std::string known;
+  for (const std::string& name : reserved_url_schemes()) known += (known.empty() ? "" : ", ") + name;
+  for (const std::string& name : plugin_store_schemes()) known += ", " + name;
+  base.fail_url("unknown scheme '" + base.scheme + "' (known: " + known + ")" +
+                (plugin_failures.empty() ? "" : " (plugins that failed to load: " + plugin_failures + ")"));
+}
+
+std::vector<std::string> reserved_url_schemes() {
+  std::vector<std::string> names;
+  for (const Scheme& scheme : kSchemes) names.push_back(scheme.name);
+  names.push_back("zip");  // the pipeline adapter: "ARCHIVE|zip:path"
+  return names;
+}
+
+void register_url_store(const zarr_store_vtable* vtable) { register_plugin_store(vtable, reserved_url_schemes()); }
+
+}  // namespace zarr

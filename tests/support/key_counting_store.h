@@ -1,0 +1,66 @@
+// A store for tests below the C API: forwards to a private memory store and
+// counts the reads of each key (tests/array, tests/hierarchy).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "stores/store.h"
+
+namespace zarr::testing_support {
+
+// Forwards to a private memory store and counts the reads of each key.
+class KeyCountingStore final : public Store {
+ public:
+  std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
+    count(key);
+    return inner_->get(key, max_size);
+  }
+  std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {
+    count(key);
+    return inner_->get_range(key, range);
+  }
+  bool exists(const std::string& key) const override {
+    count(key);
+    return inner_->exists(key);
+  }
+  void set(const std::string& key, ByteView value) override { inner_->set(key, value); }
+  void erase(const std::string& key) override { inner_->erase(key); }
+  void erase_prefix(const std::string& prefix) override { inner_->erase_prefix(prefix); }
+  std::vector<std::string> list_prefix(const std::string& prefix) const override {
+    return inner_->list_prefix(prefix);
+  }
+  DirListing list_dir(const std::string& prefix) const override { return inner_->list_dir(prefix); }
+  std::string describe() const override { return "counting"; }
+
+  // Reads (get, get_range, exists) of keys whose last segment is a metadata
+  // document's name.
+  int metadata_reads() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int n = 0;
+    for (const auto& [key, reads] : reads_) {
+      std::string name = key.substr(key.rfind('/') + 1);
+      if (name == "zarr.json" || name == ".zarray" || name == ".zattrs" || name == ".zgroup") n += reads;
+    }
+    return n;
+  }
+  void reset() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    reads_.clear();
+  }
+
+ private:
+  void count(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++reads_[key];
+  }
+
+  std::shared_ptr<Store> inner_ = make_memory_store("");
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, int> reads_;
+};
+
+}  // namespace zarr::testing_support
