@@ -1,6 +1,7 @@
 #include <cstring>
 #include <exception>
 
+#include "array/array.h"
 #include "base/json.h"
 #include "base/path.h"
 #include "guard.h"
@@ -34,31 +35,17 @@ void change_in_place(const char* url, Change&& change) {
   zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
 }
 
-size_t array_ndim(const zarr_array* array) { return array->field ? array->field->ndim() : array->impl->ndim(); }
-
-// Functions a field view (zarr_open_spec's "field") does not offer.
-void refuse_field(const zarr_array* array, const char* operation) {
-  if (array->field) {
-    zarr::fail(ZARR_ERR_UNSUPPORTED, std::string(operation) + " is not available on a handle opened with field '" +
-                                         array->field->field().name + "'");
-  }
-}
-
 std::vector<uint64_t> dims(size_t ndim, const uint64_t* values, const zarr_array* array, const char* name) {
-  if (ndim != array_ndim(array)) {
+  if (ndim != array->handle->ndim()) {
     zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("argument 'ndim' is ") + std::to_string(ndim) +
-                                              " but the array has " + std::to_string(array_ndim(array)) +
+                                              " but the array has " + std::to_string(array->handle->ndim()) +
                                               " dimensions");
   }
   if (ndim > 0) require(values, name);
   return std::vector<uint64_t>(values, values + ndim);
 }
 
-zarr_array* wrap(std::unique_ptr<zarr::Array> impl) {
-  auto* handle = new zarr_array;
-  handle->impl = std::move(impl);
-  return handle;
-}
+zarr_array* wrap(std::unique_ptr<zarr::Array> array) { return new zarr_array{zarr::make_handle(std::move(array))}; }
 
 }  // namespace
 
@@ -111,7 +98,7 @@ ZARR_API int zarr_create_like(zarr_array** out, const char* url, const zarr_arra
   return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
-    const std::string metadata = require(like, "like")->impl->metadata_like(overrides_json ? overrides_json : "");
+    const std::string metadata = require(like, "like")->handle->array().metadata_like(overrides_json ? overrides_json : "");
     const int status = zarr_create_ex(out, url, metadata.c_str(), options_json);
     if (status != ZARR_OK) zarr::fail(status, zarr_last_error());
   });
@@ -123,34 +110,17 @@ ZARR_API int zarr_create(zarr_array** out, const char* url, const char* metadata
 
 ZARR_API int zarr_close(zarr_array* array) {
   if (!array) return ZARR_OK;
-  std::shared_ptr<zarr::Store> store = array->impl->store();
-  std::shared_ptr<zarr::Store> chunk_store = array->impl->chunk_store();
+  std::unique_ptr<zarr::ArrayHandle> handle = std::move(array->handle);
   delete array;
-  return guarded(__func__, [&] {
-    // Both stores are released (a zip archive is written then) even when
-    // the first fails; the first failure is reported.
-    // (release_store flushes a store once its last user lets go: no copy
-    // of it may stay here.)
-    std::exception_ptr chunk_store_failure;
-    if (chunk_store == store) chunk_store.reset();
-    if (chunk_store) {
-      try {
-        zarr::release_store(std::move(chunk_store));
-      } catch (...) {
-        chunk_store_failure = std::current_exception();
-      }
-    }
-    zarr::release_store(std::move(store));
-    if (chunk_store_failure) std::rethrow_exception(chunk_store_failure);
-  });
+  return guarded(__func__, [&] { zarr::close_handle(std::move(handle)); });
 }
 
-ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array_ndim(array) : 0; }
+ZARR_API size_t zarr_ndim(const zarr_array* array) { return array ? array->handle->ndim() : 0; }
 
 ZARR_API int zarr_shape(const zarr_array* array, uint64_t* shape) {
   return guarded(__func__, [&] {
     require(array, "array");
-    std::vector<uint64_t> s = array->field ? array->field->shape() : array->impl->shape();
+    std::vector<uint64_t> s = array->handle->shape();
     if (!s.empty()) std::memcpy(require(shape, "shape"), s.data(), s.size() * sizeof(uint64_t));
   });
 }
@@ -158,22 +128,22 @@ ZARR_API int zarr_shape(const zarr_array* array, uint64_t* shape) {
 ZARR_API int zarr_chunk_shape(const zarr_array* array, uint64_t* chunk_shape) {
   return guarded(__func__, [&] {
     require(array, "array");
-    const std::vector<uint64_t> c = array->field ? array->field->chunks() : array->impl->chunks();
+    const std::vector<uint64_t> c = array->handle->chunks();
     if (!c.empty()) std::memcpy(require(chunk_shape, "chunk_shape"), c.data(), c.size() * sizeof(uint64_t));
   });
 }
 
 ZARR_API size_t zarr_item_size(const zarr_array* array) {
   if (!array) return 0;
-  return array->field ? array->field->item_size() : array->impl->item_size();
+  return array->handle->item_size();
 }
 
 ZARR_API const char* zarr_data_type(const zarr_array* array) {
   if (!array) return nullptr;
-  return (array->field ? array->field->data_type_name() : array->impl->data_type_name()).c_str();
+  return array->handle->data_type_name().c_str();
 }
 
-ZARR_API int zarr_format(const zarr_array* array) { return array ? array->impl->zarr_format() : 0; }
+ZARR_API int zarr_format(const zarr_array* array) { return array ? array->handle->array().zarr_format() : 0; }
 
 ZARR_API int zarr_read_region(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
                               void* out, size_t nbytes) {
@@ -193,8 +163,7 @@ ZARR_API int zarr_read_region_strided(zarr_array* array, size_t ndim, const uint
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     if (nbytes > 0) require(out, "out");
-    if (array->field) return array->field->read_region(s, c, out, nbytes, byte_strides);
-    array->impl->read_region(s, c, out, nbytes, byte_strides);
+    array->handle->read_region(s, c, out, nbytes, byte_strides);
   });
 }
 
@@ -206,8 +175,7 @@ ZARR_API int zarr_write_region_strided(zarr_array* array, size_t ndim, const uin
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     if (nbytes > 0) require(data, "data");
-    if (array->field) return array->field->write_region(s, c, data, nbytes, byte_strides);
-    array->impl->write_region(s, c, data, nbytes, byte_strides);
+    array->handle->write_region(s, c, data, nbytes, byte_strides);
   });
 }
 
@@ -216,12 +184,11 @@ ZARR_API int zarr_read_region_vlen(zarr_array* array, size_t ndim, const uint64_
                                    size_t* data_size) {
   return guarded(__func__, [&] {
     require(array, "array");
-    refuse_field(array, "zarr_read_region_vlen");
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     require(offsets, "offsets");
     if (capacity > 0) require(data, "data");
-    array->impl->read_region_vlen(s, c, offsets, n_offsets, static_cast<uint8_t*>(data), capacity, data_size);
+    array->handle->read_region_vlen(s, c, offsets, n_offsets, static_cast<uint8_t*>(data), capacity, data_size);
   });
 }
 
@@ -229,20 +196,18 @@ ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64
                                     const uint64_t* offsets, size_t n_offsets, const void* data, size_t data_size) {
   return guarded(__func__, [&] {
     require(array, "array");
-    refuse_field(array, "zarr_write_region_vlen");
     auto s = dims(ndim, start, array, "start");
     auto c = dims(ndim, count, array, "count");
     require(offsets, "offsets");
     if (data_size > 0) require(data, "data");
-    array->impl->write_region_vlen(s, c, offsets, n_offsets, static_cast<const uint8_t*>(data), data_size);
+    array->handle->write_region_vlen(s, c, offsets, n_offsets, static_cast<const uint8_t*>(data), data_size);
   });
 }
 
 ZARR_API int zarr_resize(zarr_array* array, size_t ndim, const uint64_t* shape) {
   return guarded(__func__, [&] {
     require(array, "array");
-    if (array->field) return array->field->resize(dims(ndim, shape, array, "shape"));
-    array->impl->resize(dims(ndim, shape, array, "shape"));
+    array->handle->resize(dims(ndim, shape, array, "shape"));
   });
 }
 
@@ -250,10 +215,9 @@ ZARR_API int zarr_append(zarr_array* array, size_t axis, size_t ndim, const uint
                          size_t nbytes) {
   return guarded(__func__, [&] {
     require(array, "array");
-    refuse_field(array, "zarr_append");
     auto c = dims(ndim, count, array, "count");
     if (nbytes > 0) require(data, "data");
-    array->impl->append(axis, c, data, nbytes);
+    array->handle->append(axis, c, data, nbytes);
   });
 }
 
@@ -261,7 +225,7 @@ ZARR_API int zarr_get_metadata(const zarr_array* array, char** json_out) {
   return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
-    *json_out = zarr::capi::copy_out(require(array, "array")->impl->metadata_json());
+    *json_out = zarr::capi::copy_out(require(array, "array")->handle->array().metadata_json());
   });
 }
 
@@ -269,7 +233,7 @@ ZARR_API int zarr_info(const zarr_array* array, char** json_out) {
   return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
-    *json_out = zarr::capi::copy_out(require(array, "array")->impl->info_json());
+    *json_out = zarr::capi::copy_out(require(array, "array")->handle->array().info_json());
   });
 }
 
@@ -277,7 +241,7 @@ ZARR_API int zarr_stored_chunks(const zarr_array* array, char** json_out) {
   return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
-    *json_out = zarr::capi::copy_out(require(array, "array")->impl->stored_chunks_json());
+    *json_out = zarr::capi::copy_out(require(array, "array")->handle->array().stored_chunks_json());
   });
 }
 
@@ -285,7 +249,7 @@ ZARR_API int zarr_get_dimension_names(const zarr_array* array, char** json_out) 
   return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
-    const auto& names = require(array, "array")->impl->dimension_names();
+    const auto& names = require(array, "array")->handle->array().dimension_names();
     std::string out = names.empty() ? "null" : "[";
     for (size_t i = 0; i < names.size(); ++i) {
       out += (i ? "," : "") + (names[i] ? zarr::json::quote(*names[i]) : std::string("null"));
@@ -299,37 +263,20 @@ ZARR_API int zarr_get_attributes(const zarr_array* array, char** json_out) {
   return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
-    *json_out = zarr::capi::copy_out(require(array, "array")->impl->attributes_json());
+    *json_out = zarr::capi::copy_out(require(array, "array")->handle->array().attributes_json());
   });
 }
 
 ZARR_API int zarr_set_attributes(zarr_array* array, const char* json) {
-  return guarded(__func__, [&] { require(array, "array")->impl->set_attributes(require(json, "json")); });
+  return guarded(__func__, [&] { require(array, "array")->handle->array().set_attributes(require(json, "json")); });
 }
 
 ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, int* is_null) {
   return guarded(__func__, [&] {
-    const zarr::ArrayMetadata& meta = require(array, "array")->impl->metadata();
-    if (array->field) {
-      // A field's fill value is its bytes of the record fill value: every
-      // element of its subarray (item size x subarray elements).
-      const zarr::FieldView& field = array->field->field();
-      if (nbytes != field.size) {
-        zarr::fail(ZARR_ERR_BUFFER_SIZE, "fill value buffer is " + std::to_string(nbytes) + " bytes, field '" +
-                                             field.name + "' takes " + std::to_string(field.size));
-      }
-      if (field.fill_value) std::memcpy(require(out, "out"), field.fill_value->data(), field.size);
-      else std::memset(require(out, "out"), 0, field.size);
-      if (is_null) *is_null = field.fill_value ? 0 : 1;
-      return;
-    }
-    if (nbytes != meta.dtype.item_size()) {
-      zarr::fail(ZARR_ERR_BUFFER_SIZE, "fill value buffer is " + std::to_string(nbytes) + " bytes, item size is " +
-                                           std::to_string(meta.dtype.item_size()));
-    }
-    zarr::Bytes item = meta.fill_item();
-    std::memcpy(require(out, "out"), item.data(), item.size());
-    if (is_null) *is_null = meta.fill_value ? 0 : 1;
+    bool null = false;
+    const zarr::Bytes value = require(array, "array")->handle->fill_value(nbytes, &null);
+    std::memcpy(require(out, "out"), value.data(), value.size());
+    if (is_null) *is_null = null ? 1 : 0;
   });
 }
 

@@ -1,5 +1,6 @@
 #include <cstring>
 
+#include "array/array.h"
 #include "base/json.h"
 #include "guard.h"
 #include "hierarchy/consolidated.h"
@@ -148,7 +149,7 @@ ZARR_API int zarr_group_open_array(zarr_array** out, zarr_group* group, const ch
     *out = nullptr;
     bool writable = parse_group_mode(mode);
     auto impl = require(group, "group")->impl->open_array(require(path, "path"), writable, zarr::ArrayOptions{});
-    *out = new zarr_array{std::move(impl), nullptr};
+    *out = new zarr_array{zarr::make_handle(std::move(impl))};
   });
 }
 
@@ -160,7 +161,7 @@ ZARR_API int zarr_group_create_array(zarr_array** out, zarr_group* group, const 
     auto impl = require(group, "group")->impl->create_array(require(path, "path"),
                                                              require(metadata_json, "metadata_json"),
                                                              zarr::ArrayOptions{});
-    *out = new zarr_array{std::move(impl), nullptr};
+    *out = new zarr_array{zarr::make_handle(std::move(impl))};
   });
 }
 

@@ -7,16 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "array/array.h"
-#include "array/field_array.h"
+#include "array/array_handle.h"
 #include "base/error.h"
 #include "hierarchy/group.h"
 
 struct zarr_array {
-  std::unique_ptr<zarr::Array> impl;
-  // zarr_open_spec's "field": the handle shows this field of impl's records
-  // (declared after impl, so destroyed before it).
-  std::unique_ptr<zarr::FieldArray> field;
+  // The whole array, or zarr_open_spec's "field" of its records (array/array_handle.h).
+  std::unique_ptr<zarr::ArrayHandle> handle;
 };
 
 struct zarr_group {

@@ -1,4 +1,5 @@
 // zarr_open_spec: TensorStore zarr driver specs (the mapping lives in spec/spec.cpp).
+#include "array/field_array.h"
 #include "guard.h"
 #include "spec/spec.h"
 
@@ -12,10 +13,7 @@ ZARR_API int zarr_open_spec(zarr_array** out, const char* spec_json) {
     require(out, "out");
     *out = nullptr;
     zarr::SpecArray opened = zarr::open_spec(require(spec_json, "spec_json"));
-    auto* handle = new zarr_array;
-    handle->impl = std::move(opened.array);
-    handle->field = std::move(opened.field);
-    *out = handle;
+    *out = new zarr_array{zarr::make_handle(std::move(opened.array), std::move(opened.field))};
   });
 }
 

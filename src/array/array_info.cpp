@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "array/array.h"
+#include "array/engine/chunk_engine.h"
 #include "base/checked_math.h"
 #include "base/error.h"
 #include "base/json.h"
@@ -38,16 +39,14 @@ void copy_member(JsonWriter& w, const rapidjson::Value& doc, const char* name) {
   }
 }
 
-}  // namespace
-
-static bool is_metadata_key(const std::string& key) {
+bool is_metadata_key(const std::string& key) {
   return key == ".zarray" || key == ".zattrs" || key == "zarr.json" || key == "meta" || key == "attrs";
 }
 
 // Adds the stored size of `key` to `total`. A store whose sizes add up past
 // 2^64 - 1 bytes is reporting nonsense (a hostile server's listing): an error
 // rather than a wrapped figure.
-static void add_stored_size(uint64_t& total, const Store& store, const std::string& key) {
+void add_stored_size(uint64_t& total, const Store& store, const std::string& key) {
   const std::optional<uint64_t> sum = checked_add<uint64_t>(total, store.value_size(key).value_or(0));
   if (!sum) {
     fail(ZARR_ERR_IO, "the sizes " + describe_node(store, "") + " gives for its keys add up past 2^64 - 1 bytes "
@@ -56,43 +55,129 @@ static void add_stored_size(uint64_t& total, const Store& store, const std::stri
   total = *sum;
 }
 
-std::optional<Array::StoredKeys> Array::stored_keys(bool with_sizes) const {
-  const bool separate = chunk_store_ != store_;
-  if (!chunk_store_->listable() || (separate && !store_->listable())) return std::nullopt;
-  const std::string prefix = chunk_path_.empty() ? "" : chunk_path_ + "/";
-  const ChunkGrid grid(shape(), meta_.chunks);
+// Where an array's keys are: its metadata's store and path, its chunks'.
+struct ArrayPlaces {
+  const Store& store;
+  const std::string& path;
+  const Store& chunk_store;
+  const std::string& chunk_path;
+  bool apart() const { return &chunk_store != &store; }
+};
+
+// The keys under the array (relative to it), sorted into chunks inside the
+// grid, metadata keys, and the rest; nullopt when the store cannot list.
+struct StoredKeys {
+  std::vector<std::vector<uint64_t>> chunks;  // grid indices
+  std::vector<std::string> stray;
+  uint64_t nbytes = 0;                        // every key's size, metadata included
+};
+
+std::optional<StoredKeys> stored_keys(const ArrayPlaces& at, const ChunkGrid& grid, const ChunkKeyEncoding& encoding,
+                                      bool with_sizes) {
+  if (!at.chunk_store.listable() || (at.apart() && !at.store.listable())) return std::nullopt;
+  const std::string prefix = at.chunk_path.empty() ? "" : at.chunk_path + "/";
   StoredKeys keys;
   std::vector<uint64_t> coords;
-  for (const std::string& key : chunk_store_->list_prefix(prefix)) {
+  for (const std::string& key : at.chunk_store.list_prefix(prefix)) {
     const std::string local = key.substr(prefix.size());
-    if (with_sizes) add_stored_size(keys.nbytes, *chunk_store_, key);
-    if (parse_chunk_key(local, meta_.key_encoding, ndim(), coords) && grid.contains_chunk(coords)) {
+    if (with_sizes) add_stored_size(keys.nbytes, at.chunk_store, key);
+    if (parse_chunk_key(local, encoding, grid.ndim(), coords) && grid.contains_chunk(coords)) {
       keys.chunks.push_back(coords);
     } else if (!is_metadata_key(local)) {
       keys.stray.push_back(local);
     }
   }
-  if (separate && with_sizes) {
+  if (at.apart() && with_sizes) {
     // The metadata keys, in their own store, count toward the bytes stored.
-    const std::string meta_prefix = path_.empty() ? "" : path_ + "/";
-    for (const std::string& key : store_->list_prefix(meta_prefix)) {
-      if (is_metadata_key(key.substr(meta_prefix.size()))) add_stored_size(keys.nbytes, *store_, key);
+    const std::string meta_prefix = at.path.empty() ? "" : at.path + "/";
+    for (const std::string& key : at.store.list_prefix(meta_prefix)) {
+      if (is_metadata_key(key.substr(meta_prefix.size()))) add_stored_size(keys.nbytes, at.store, key);
     }
   }
   return keys;
 }
 
-Array::StoredFigures Array::stored_figures() const {
-  StoredFigures figures;
-  const std::optional<StoredKeys> keys = stored_keys(true);
-  if (!keys) return figures;
-  figures.nbytes_stored = keys->nbytes;
-  figures.chunks_initialized = keys->chunks.size();
-  return figures;
+void write_optional(JsonWriter& w, const char* name, const std::optional<uint64_t>& value) {
+  w.Key(name);
+  value ? static_cast<void>(w.Uint64(*value)) : static_cast<void>(w.Null());
 }
 
+// zarr-python 3's terms: "chunks" are what codecs see one at a time (the
+// inner chunks of a sharded array), "shards" the stored keys' shape.
+void write_chunking(JsonWriter& w, const ArrayMetadata& meta) {
+  const auto* sharding = dynamic_cast<const ShardingCodec*>(meta.codecs.array_to_bytes().get());
+  write_list(w, "chunks", sharding ? sharding->inner_chunk_shape() : meta.chunks);
+  if (sharding) {
+    write_list(w, "shards", meta.chunks);
+  } else {
+    w.Key("shards");
+    w.Null();
+  }
+}
+
+// v3's codecs as they are; v2's order, filters and compressor as an object.
+void write_codecs(JsonWriter& w, const rapidjson::Document& doc, int zarr_format) {
+  if (zarr_format == 3) {
+    copy_member(w, doc, "codecs");
+    return;
+  }
+  w.Key("codecs");
+  w.StartObject();
+  copy_member(w, doc, "order");
+  copy_member(w, doc, "filters");
+  copy_member(w, doc, "compressor");
+  w.EndObject();
+}
+
+// The logical bytes of the shape; null for variable-length elements, which
+// have no fixed size.
+void write_nbytes(JsonWriter& w, const std::vector<uint64_t>& shape, size_t item_size, bool variable_length) {
+  std::optional<uint64_t> nbytes;
+  if (!variable_length) {
+    // Both fit: validate_shape refuses shapes whose byte size would not.
+    const uint64_t elements = checked_product(shape, "shape", ZARR_ERR_INVALID_METADATA);
+    nbytes = checked_mul<uint64_t>(elements, item_size);
+    if (!nbytes) fail(ZARR_ERR_INVALID_METADATA, "shape: byte size overflows 64 bits");
+  }
+  write_optional(w, "nbytes", nbytes);
+}
+
+// Stores describe themselves without secrets; scrubbed all the same, as
+// every text shown to people is (base/scrub.h).
+void write_places(JsonWriter& w, const ArrayPlaces& at) {
+  w.Key("store");
+  w.String(scrub_secrets(at.store.describe()).c_str());
+  w.Key("path");
+  w.String(at.path.c_str());
+  w.Key("chunk_store");
+  if (at.apart()) {
+    w.String(scrub_secrets(describe_node(at.chunk_store, at.chunk_path)).c_str());
+  } else {
+    w.Null();
+  }
+}
+
+void write_cache_pool(JsonWriter& w, const ChunkCache* cache, uint64_t limit) {
+  w.Key("cache_pool");
+  if (!cache) {
+    w.Null();
+    return;
+  }
+  w.StartObject();
+  w.Key("total_bytes_limit");
+  w.Uint64(limit);
+  w.Key("bytes_used");
+  w.Uint64(cache->bytes_used());
+  w.Key("chunks_held");
+  w.Uint64(cache->chunks_held());
+  w.EndObject();
+}
+
+}  // namespace
+
 std::string Array::stored_chunks_json() const {
-  const std::optional<StoredKeys> keys = stored_keys(false);
+  const ArrayPlaces at{*store_, path_, *engine_->chunk_store(), engine_->chunk_path()};
+  const std::optional<StoredKeys> keys = stored_keys(at, ChunkGrid(shape(), meta_.chunks), meta_.key_encoding, false);
   if (!keys) {
     fail(ZARR_ERR_UNSUPPORTED, "cannot list the chunks of array " + describe_node(*store_, path_) +
                                    ": the store cannot list its keys");
@@ -117,11 +202,11 @@ std::string Array::stored_chunks_json() const {
 }
 
 std::string Array::info_json() const {
-  const std::string metadata = metadata_json();
-  const rapidjson::Document doc = json::parse(metadata, "array metadata");
+  const rapidjson::Document doc = json::parse(metadata_json(), "array metadata");
   const std::vector<uint64_t> current_shape = shape();
-  const StoredFigures stored = stored_figures();
-  const auto* sharding = dynamic_cast<const ShardingCodec*>(meta_.codecs.array_to_bytes().get());
+  const ChunkGrid grid(current_shape, meta_.chunks);
+  const ArrayPlaces at{*store_, path_, *engine_->chunk_store(), engine_->chunk_path()};
+  const std::optional<StoredKeys> stored = stored_keys(at, grid, meta_.key_encoding, true);
 
   rapidjson::StringBuffer buf;
   JsonWriter w(buf);
@@ -133,72 +218,20 @@ std::string Array::info_json() const {
   w.Key("data_type");
   w.String(data_type_name_.c_str());
   write_list(w, "shape", current_shape);
-  // zarr-python 3's terms: "chunks" are what codecs see one at a time (the
-  // inner chunks of a sharded array), "shards" the stored keys' shape.
-  write_list(w, "chunks", sharding ? sharding->inner_chunk_shape() : meta_.chunks);
-  if (sharding) {
-    write_list(w, "shards", meta_.chunks);
-  } else {
-    w.Key("shards");
-    w.Null();
-  }
-  if (meta_.zarr_format == 3) {
-    copy_member(w, doc, "codecs");
-  } else {
-    w.Key("codecs");
-    w.StartObject();
-    copy_member(w, doc, "order");
-    copy_member(w, doc, "filters");
-    copy_member(w, doc, "compressor");
-    w.EndObject();
-  }
+  write_chunking(w, meta_);
+  write_codecs(w, doc, meta_.zarr_format);
   copy_member(w, doc, "fill_value");
   copy_member(w, doc, "dimension_names");
   w.Key("attributes");
   const rapidjson::Document attributes = json::parse(attributes_json(), "array attributes");
   attributes.Accept(w);
-  // Variable-length elements have no fixed size: their logical bytes are unknown.
-  w.Key("nbytes");
-  if (variable_length_) {
-    w.Null();
-  } else {
-    // Both fit: validate_shape refuses shapes whose byte size would not.
-    const uint64_t elements = checked_product(current_shape, "shape", ZARR_ERR_INVALID_METADATA);
-    const std::optional<uint64_t> nbytes = checked_mul<uint64_t>(elements, meta_.dtype.item_size());
-    if (!nbytes) fail(ZARR_ERR_INVALID_METADATA, "shape: byte size overflows 64 bits");
-    w.Uint64(*nbytes);
-  }
-  w.Key("nbytes_stored");
-  stored.nbytes_stored ? static_cast<void>(w.Uint64(*stored.nbytes_stored)) : static_cast<void>(w.Null());
-  w.Key("chunks_initialized");
-  stored.chunks_initialized ? static_cast<void>(w.Uint64(*stored.chunks_initialized)) : static_cast<void>(w.Null());
+  write_nbytes(w, current_shape, meta_.dtype.item_size(), engine_->variable_length());
+  write_optional(w, "nbytes_stored", stored ? std::optional<uint64_t>(stored->nbytes) : std::nullopt);
+  write_optional(w, "chunks_initialized", stored ? std::optional<uint64_t>(stored->chunks.size()) : std::nullopt);
   w.Key("chunks_total");
-  w.Uint64(ChunkGrid(current_shape, meta_.chunks).chunk_count());
-  // Stores describe themselves without secrets; scrubbed all the same, as
-  // every text shown to people is (base/scrub.h).
-  w.Key("store");
-  w.String(scrub_secrets(store_->describe()).c_str());
-  w.Key("path");
-  w.String(path_.c_str());
-  w.Key("chunk_store");
-  if (chunk_store_ != store_) {
-    w.String(scrub_secrets(describe_node(*chunk_store_, chunk_path_)).c_str());
-  } else {
-    w.Null();
-  }
-  w.Key("cache_pool");
-  if (cache_) {
-    w.StartObject();
-    w.Key("total_bytes_limit");
-    w.Uint64(options_.cache_bytes);
-    w.Key("bytes_used");
-    w.Uint64(cache_->bytes_used());
-    w.Key("chunks_held");
-    w.Uint64(cache_->chunks_held());
-    w.EndObject();
-  } else {
-    w.Null();
-  }
+  w.Uint64(grid.chunk_count());
+  write_places(w, at);
+  write_cache_pool(w, engine_->cache(), options_.cache_bytes);
   w.EndObject();
   return std::string(buf.GetString(), buf.GetSize());
 }

@@ -1,25 +1,16 @@
-// Region I/O of arrays whose elements have variable length (strings, bytes).
-// Decoded chunks are vlen::ChunkView buffers; regions cross the C API as one
-// data buffer plus offsets, so no element is ever allocated on its own.
-#include <cstring>
-#include <string_view>
-
+// The handle's region calls for variable-length elements (strings, bytes):
+// the region and the caller's offsets checked, then handed to the engine
+// (array/engine/vlen.cpp).
 #include "array/array.h"
+#include "array/engine/chunk_engine.h"
+#include "array/shape_text.h"
 #include "base/checked_math.h"
 #include "base/error.h"
-#include "codecs/vlen_codecs.h"
-#include "grid/chunk_grid.h"
 #include "metadata/nodes.h"
 
 namespace zarr {
 
 namespace {
-
-std::string text(const std::vector<uint64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 // The region's element count, once the caller's offsets have one entry
 // more than that (a count of 2^64 - 1 elements has no such size).
@@ -28,29 +19,20 @@ uint64_t region_elements(const std::string& where, const std::vector<uint64_t>& 
   const std::optional<uint64_t> needed = checked_add<uint64_t>(n, 1);
   if (needed != n_offsets) {
     fail(ZARR_ERR_BUFFER_SIZE, where + ": offsets holds " + std::to_string(n_offsets) + " entries, region " +
-                                   text(count) + " needs " +
+                                   shape_text(count) + " needs " +
                                    (needed ? std::to_string(*needed) : "more than " + std::to_string(n)));
   }
   return n;
 }
 
-// Calls visit(chunk_index, region_index) for every element of an overlap:
-// C-order linear indices inside the chunk and inside the region.
-template <typename Visit>
-void for_each_element(const ChunkOverlap& ov, const std::vector<uint64_t>& chunk_shape,
-                      const std::vector<uint64_t>& region_shape, Visit visit) {
-  const size_t n = ov.count.size();
-  std::vector<uint64_t> i(n, 0);
-  while (true) {
-    uint64_t in_chunk = 0, in_region = 0;
-    for (size_t d = 0; d < n; ++d) {
-      in_chunk = in_chunk * chunk_shape[d] + ov.chunk_offset[d] + i[d];
-      in_region = in_region * region_shape[d] + ov.region_offset[d] + i[d];
+// Every element's bytes lie inside the data buffer, in order.
+void check_offsets(const std::string& where, const uint64_t* offsets, uint64_t n, size_t data_size) {
+  for (size_t i = 0; i < n; ++i) {
+    if (offsets[i] > offsets[i + 1] || offsets[i + 1] > data_size) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, where + ": offsets[" + std::to_string(i + 1) + "] = " +
+                                          std::to_string(offsets[i + 1]) + " is below offsets[" + std::to_string(i) +
+                                          "] or past the " + std::to_string(data_size) + "-byte data buffer");
     }
-    visit(static_cast<size_t>(in_chunk), static_cast<size_t>(in_region));
-    size_t d = n;
-    while (d > 0 && ++i[d - 1] == ov.count[d - 1]) i[--d] = 0;
-    if (d == 0) return;
   }
 }
 
@@ -59,87 +41,30 @@ void for_each_element(const ChunkOverlap& ov, const std::vector<uint64_t>& chunk
 void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                              uint64_t* offsets, size_t n_offsets, uint8_t* data, size_t capacity, size_t* data_size) {
   const std::string where = "array " + describe_node(*store_, path_);
-  if (!variable_length_) fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_read_region");
+  if (!engine_->variable_length()) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_read_region");
+  }
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
-  const uint64_t n = region_elements(where, count, n_offsets);
+  region_elements(where, count, n_offsets);
   // The region's element views and chunks are what it allocates.
   naming_out_of_memory("reading", count, [&] {
-    // Every element starts as the fill value; chunks present overwrite theirs.
-    const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
-    std::vector<std::string_view> items(static_cast<size_t>(n), fill);
-    std::vector<Bytes> decoded;  // keeps the chunks the views point into
-    ChunkGrid grid(meta_.shape, meta_.chunks);
-    const uint64_t per_chunk = grid.chunk_elements();
-    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-      const std::string key = chunk_key(ov.chunk_coords);
-      std::optional<Bytes> stored = chunk_store_->get(key, chunk_read_limit());
-      if (!stored) return;
-      decoded.push_back(decode_chunk(*stored, key));
-      vlen::ChunkView chunk(decoded.back(), per_chunk);
-      for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[r] = chunk.item(c); });
-    });
-    size_t total = 0;
-    for (auto item : items) total += item.size();
-    if (data_size) *data_size = total;
-    if (capacity < total) {
-      fail(ZARR_ERR_BUFFER_SIZE, where + ": data buffer is " + std::to_string(capacity) + " bytes, the region's " +
-                                     "elements need " + std::to_string(total));
-    }
-    uint64_t off = 0;
-    for (size_t i = 0; i < items.size(); ++i) {
-      offsets[i] = off;
-      if (!items[i].empty()) std::memcpy(data + off, items[i].data(), items[i].size());
-      off += items[i].size();
-    }
-    offsets[items.size()] = off;
+    engine_->read_region_vlen(start, count, offsets, data, capacity, data_size, where);
   });
 }
 
 void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                               const uint64_t* offsets, size_t n_offsets, const uint8_t* data, size_t data_size) {
   const std::string where = "array " + describe_node(*store_, path_);
-  if (!variable_length_) fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_write_region");
+  if (!engine_->variable_length()) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_write_region");
+  }
   require_writable("write to");
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
-  const uint64_t n = region_elements(where, count, n_offsets);
-  for (size_t i = 0; i < n; ++i) {
-    if (offsets[i] > offsets[i + 1] || offsets[i + 1] > data_size) {
-      fail(ZARR_ERR_INVALID_ARGUMENT, where + ": offsets[" + std::to_string(i + 1) + "] = " +
-                                          std::to_string(offsets[i + 1]) + " is below offsets[" + std::to_string(i) +
-                                          "] or past the " + std::to_string(data_size) + "-byte data buffer");
-    }
-  }
-  auto element = [&](size_t i) {
-    return std::string_view(reinterpret_cast<const char*>(data) + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
-  };
+  check_offsets(where, offsets, region_elements(where, count, n_offsets), data_size);
   // Each chunk's element views are what it allocates.
-  naming_out_of_memory("writing", count, [&] {
-    const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
-    ChunkGrid grid(meta_.shape, meta_.chunks);
-    const uint64_t per_chunk = grid.chunk_elements();
-    grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-      const std::string key = chunk_key(ov.chunk_coords);
-      const KeyWriteLock held(*this, key);
-      // Elements this write does not cover keep what the chunk holds.
-      std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
-      Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
-      std::vector<std::string_view> items(static_cast<size_t>(per_chunk), fill);
-      if (stored) {
-        vlen::ChunkView view(old, per_chunk);
-        for (size_t i = 0; i < items.size(); ++i) items[i] = view.item(i);
-      }
-      for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[c] = element(r); });
-      bool all_fill = true;
-      for (auto item : items) all_fill = all_fill && item == fill;
-      if (all_fill && !options_.write_empty_chunks) {
-        chunk_store_->erase(key);
-      } else {
-        chunk_store_->set(key, encode_chunk(vlen::pack(items)).view());
-      }
-    });
-  });
+  naming_out_of_memory("writing", count, [&] { engine_->write_region_vlen(start, count, offsets, data); });
 }
 
 }  // namespace zarr

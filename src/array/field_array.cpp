@@ -23,6 +23,11 @@ FieldArray::FieldArray(Array& records, const std::string& field_name)
   data_type_name_ = v3 ? *v3 : field_.type.to_v2_json();
 }
 
+void FieldArray::keep_records(std::unique_ptr<Array> records) {
+  if (records.get() != &records_) fail(ZARR_ERR_INTERNAL, "field '" + field_.name + "': not the view's records");
+  owned_records_ = std::move(records);
+}
+
 std::vector<uint64_t> FieldArray::shape() const {
   std::vector<uint64_t> s = records_.shape();
   s.insert(s.end(), field_.subshape.begin(), field_.subshape.end());
@@ -91,7 +96,7 @@ std::vector<int64_t> FieldArray::field_strides(const std::vector<uint64_t>& coun
 }
 
 void FieldArray::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
-                             size_t nbytes, const int64_t* strides) const {
+                             size_t nbytes, const int64_t* strides) {
   const std::vector<int64_t> out_strides = check_region(start, count, nbytes, strides);
   if (elements_of(count) == 0) return;
   const Bytes records = read_records(start, count);
@@ -119,5 +124,32 @@ void FieldArray::resize(const std::vector<uint64_t>& new_shape) {
   }
   records_.resize(leading(new_shape, n));
 }
+
+Bytes FieldArray::fill_value(size_t nbytes, bool* is_null) const {
+  if (nbytes != field_.size) {
+    fail(ZARR_ERR_BUFFER_SIZE, "fill value buffer is " + std::to_string(nbytes) + " bytes, field '" + field_.name +
+                                   "' takes " + std::to_string(field_.size));
+  }
+  if (is_null) *is_null = !field_.fill_value;
+  if (!field_.fill_value) return Bytes(field_.size);
+  return Bytes(field_.fill_value->begin(), field_.fill_value->begin() + static_cast<std::ptrdiff_t>(field_.size));
+}
+
+void FieldArray::refuse(const char* function) const {
+  fail(ZARR_ERR_UNSUPPORTED,
+       std::string(function) + " is not available on a handle opened with field '" + field_.name + "'");
+}
+
+void FieldArray::read_region_vlen(const std::vector<uint64_t>&, const std::vector<uint64_t>&, uint64_t*, size_t,
+                                  uint8_t*, size_t, size_t*) {
+  refuse("zarr_read_region_vlen");
+}
+
+void FieldArray::write_region_vlen(const std::vector<uint64_t>&, const std::vector<uint64_t>&, const uint64_t*,
+                                   size_t, const uint8_t*, size_t) {
+  refuse("zarr_write_region_vlen");
+}
+
+void FieldArray::append(size_t, const std::vector<uint64_t>&, const void*, size_t) { refuse("zarr_append"); }
 
 }  // namespace zarr

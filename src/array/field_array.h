@@ -7,38 +7,57 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "array/array.h"
+#include "array/array_handle.h"
 #include "dtype/field_view.h"
 
 namespace zarr {
 
-class FieldArray {
+class FieldArray final : public ArrayHandle {
  public:
-  // `records` must outlive this view. ZARR_ERR_INVALID_ARGUMENT naming the
-  // field when the array's type is not structured or has no such field.
+  // `records` must outlive this view (or be handed to it: keep_records).
+  // ZARR_ERR_INVALID_ARGUMENT naming the field when the array's type is not
+  // structured or has no such field.
   FieldArray(Array& records, const std::string& field_name);
+  // The view owns its records from now on (a handle of the C API);
+  // `records` must be the array given to the constructor.
+  void keep_records(std::unique_ptr<Array> records);
 
-  size_t ndim() const { return records_.ndim() + field_.subshape.size(); }
-  std::vector<uint64_t> shape() const;
+  // The handle's interface (array/array_handle.h).
+  size_t ndim() const override { return records_.ndim() + field_.subshape.size(); }
+  std::vector<uint64_t> shape() const override;
   // The records' chunks, then the whole subarray (never split).
-  std::vector<uint64_t> chunks() const;
-  size_t item_size() const { return field_.type.item_size(); }
-  const std::string& data_type_name() const { return data_type_name_; }
+  std::vector<uint64_t> chunks() const override;
+  size_t item_size() const override { return field_.type.item_size(); }
+  const std::string& data_type_name() const override { return data_type_name_; }
   const FieldView& field() const { return field_; }
+  // The field's bytes of the record fill value: every element of its
+  // subarray (item size x subarray elements); zeros when null.
+  Bytes fill_value(size_t nbytes, bool* is_null) const override;
+  Array& array() override { return records_; }
+  const Array& array() const override { return records_; }
 
   // As Array's region I/O, over ndim() dimensions; `strides` nullptr for a
   // C-order contiguous buffer. A write reads the records of its region, puts
   // the field's values in and writes them back (another handle writing the
   // same records at the same time may lose one of the writes).
   void read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, void* out,
-                   size_t nbytes, const int64_t* strides) const;
+                   size_t nbytes, const int64_t* strides) override;
   void write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const void* data,
-                    size_t nbytes, const int64_t* strides);
+                    size_t nbytes, const int64_t* strides) override;
   // The subarray dimensions cannot change: new_shape must end with them.
-  void resize(const std::vector<uint64_t>& new_shape);
+  void resize(const std::vector<uint64_t>& new_shape) override;
+  // A field has fixed-size elements and cannot grow alone:
+  // ZARR_ERR_UNSUPPORTED naming the C function and the field.
+  void read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint64_t* offsets,
+                        size_t n_offsets, uint8_t* data, size_t capacity, size_t* data_size) override;
+  void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                         const uint64_t* offsets, size_t n_offsets, const uint8_t* data, size_t data_size) override;
+  void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) override;
 
  private:
   // The records of the region's leading dimensions, read whole.
@@ -51,6 +70,9 @@ class FieldArray {
   const uint8_t* field_origin(const uint8_t* records, const std::vector<uint64_t>& start) const;
   std::vector<int64_t> field_strides(const std::vector<uint64_t>& count) const;
 
+  [[noreturn]] void refuse(const char* function) const;
+
+  std::unique_ptr<Array> owned_records_;  // null unless keep_records
   Array& records_;
   FieldView field_;
   std::string data_type_name_;

@@ -2,7 +2,7 @@
 // and a read that began before a write not putting old bytes back.
 #include <gtest/gtest.h>
 
-#include "array/chunk_cache.h"
+#include "array/engine/chunk_cache.h"
 
 using zarr::Bytes;
 using zarr::ChunkCache;

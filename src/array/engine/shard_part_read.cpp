@@ -1,4 +1,4 @@
-#include "array/shard_part_read.h"
+#include "array/engine/shard_part_read.h"
 
 #include <algorithm>
 #include <memory>

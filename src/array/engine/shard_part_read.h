@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 
-#include "array/chunk_cache.h"
+#include "array/engine/chunk_cache.h"
 #include "codecs/codec.h"
 #include "stores/store.h"
 

@@ -1,4 +1,4 @@
-#include "array/chunk_cache.h"
+#include "array/engine/chunk_cache.h"
 
 namespace zarr {
 

@@ -1,0 +1,183 @@
+// The read/write engine of an array: regions of the caller's buffer in,
+// chunks of the chunk store out, and back (grid -> store -> codec chain ->
+// buffer). It knows nothing of handles, modes or metadata documents: the
+// array (array/array.h) checks a region against the shape and the caller's
+// buffer, holds its shape lock, and hands the engine a checked region.
+//
+// Files: chunk_engine.cpp (what every path shares: keys, fill, locks),
+// read.cpp (whole chunks, pieces, scattered rows, batches of remote
+// chunks), read_shard.cpp (shards read in part or whole) and read_cache.cpp
+// (the cache_pool), write.cpp (read-modify-write of each chunk under its
+// lock), vlen.cpp (variable-length elements).
+//
+// Thread safety: region calls may run at once from any number of threads
+// (each chunk is a task of the thread pool); writes to one chunk are
+// serialised by a per-chunk lock shared by every engine of the process on
+// the same chunk store. The metadata must not change during a region call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "array/array_options.h"
+#include "array/engine/chunk_cache.h"
+#include "base/bytes.h"
+#include "base/strided_copy.h"
+#include "concurrency/file_lock.h"
+#include "grid/chunk_grid.h"
+#include "metadata/array_metadata.h"
+#include "stores/store.h"
+
+namespace zarr {
+
+class ChunkEngine {
+ public:
+  // `meta` must outlive the engine; its shape may change between region
+  // calls (resize: then call forget_all_cached). The chunks live under
+  // `chunk_path` of `chunk_store`. Of `options`: write_empty_chunks,
+  // cache_bytes and process_lock_dir.
+  ChunkEngine(const ArrayMetadata& meta, std::shared_ptr<Store> chunk_store, std::string chunk_path,
+              const ArrayOptions& options);
+  ~ChunkEngine();
+  ChunkEngine(const ChunkEngine&) = delete;
+  ChunkEngine& operator=(const ChunkEngine&) = delete;
+
+  // Bytes per element in region buffers; 0 for variable-length elements.
+  size_t item_size() const { return variable_length_ ? 0 : meta_.dtype.item_size(); }
+  // Strings or bytes: chunks decode to offsets + bytes (codecs/vlen_codecs.h).
+  bool variable_length() const { return variable_length_; }
+  const std::shared_ptr<Store>& chunk_store() const { return chunk_store_; }
+  const std::string& chunk_path() const { return chunk_path_; }
+  // The store key of a chunk: its grid coordinates under chunk_path().
+  std::string chunk_key(const std::vector<uint64_t>& chunk_coords) const;
+  // Null unless opened with "cache_pool".
+  const ChunkCache* cache() const { return cache_.get(); }
+
+  // Region I/O of fixed-size elements over a region inside the shape:
+  // `strides` are the buffer's byte strides, which stay inside it;
+  // `region_bytes` the region's size (large regions stream their copies).
+  void read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint8_t* out,
+                   std::vector<int64_t> strides, uint64_t region_bytes) const;
+  void write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const uint8_t* data,
+                    std::vector<int64_t> strides);
+  // Variable-length elements (array/array.h): the caller checked the
+  // region, that offsets has product(count) + 1 entries and (writes) that
+  // they rise inside data. `where` names the array in errors.
+  void read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint64_t* offsets,
+                        uint8_t* data, size_t capacity, size_t* data_size, const std::string& where) const;
+  void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                         const uint64_t* offsets, const uint8_t* data);
+
+  // After a resize to `shape`: the chunks outside it go, and nothing cached
+  // is served again.
+  void erase_chunks_outside(const std::vector<uint64_t>& shape);
+  void forget_all_cached();
+
+ private:
+  // Where a region read puts its elements: the caller's buffer and its byte
+  // strides, the strides of a C-order chunk, and how copies into the buffer
+  // store (streaming for regions far larger than the cache: read.cpp).
+  struct RegionTarget {
+    uint8_t* base;
+    std::vector<int64_t> strides;
+    std::vector<int64_t> chunk_strides;
+    Stores stores;
+  };
+  // Where a region write takes its elements from.
+  struct RegionSource {
+    const uint8_t* base;
+    std::vector<int64_t> strides;
+    std::vector<int64_t> chunk_strides;
+  };
+  // What a writer of one key holds while it reads, modifies and writes it:
+  // the in-process lock of the key's stripe and, with process_lock_dir, the
+  // key's lock file, taken second so threads of this process queue on the
+  // mutex rather than each opening the file. Released in reverse order.
+  struct KeyWriteLock {
+    KeyWriteLock(const ChunkEngine& engine, const std::string& key);
+    std::lock_guard<std::mutex> in_process;
+    std::optional<FileLock> across_processes;
+  };
+
+  // chunk_engine.cpp: what reads and writes share.
+  std::vector<int64_t> chunk_strides() const;
+  // The limit of a chunk's store read: the most its codecs can write
+  // (CodecChain::max_stored_size), else the chunk store's value_limit().
+  uint64_t chunk_read_limit() const;
+  // Stored bytes -> native-order C-order chunk (the codec chain).
+  Bytes decode_chunk(ByteView stored, const std::string& key) const;
+  Bytes filled_chunk() const;  // a whole chunk painted with the fill value
+  bool is_fill_everywhere(const uint8_t* chunk, size_t size) const;
+  std::mutex& chunk_lock(const std::string& key) const;
+  // A write changed the chunk: the cache must not serve its old bytes (nor,
+  // for a shard, its old index).
+  void forget_cached(const std::string& key) const;
+
+  // read.cpp: one chunk's part of a region read (a task of the thread pool).
+  void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  // Remote stores: how many whole chunks are fetched together
+  // (Store::get_many), and fetching a batch of them then placing each.
+  size_t read_batch_size() const;
+  void read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const;
+  // Decode a stored chunk and put its part of the region in place.
+  void place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                   const RegionTarget& target) const;
+  bool place_in_pieces(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                       const RegionTarget& target) const;
+  bool read_in_pieces(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
+  bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
+  std::vector<Store::Piece> scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const;
+  PieceScatter piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const;
+  bool lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const;
+  void fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const;
+
+  // read_shard.cpp: sharded chunks. Part of a shard through its index
+  // (kept between calls: engine/shard_part_read.h), false when absent; a
+  // shard the region covers, read whole.
+  bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+                       const std::vector<int64_t>& dst_strides, Stores stores) const;
+  bool read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+                       const std::vector<int64_t>& dst_strides, Stores stores) const;
+  void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
+
+  // read_cache.cpp: the cache_pool: whether it takes this array's chunks
+  // (not vlen, not chunks or shards above the limit), serving a chunk from
+  // it (false on a miss), and a chunk read through it (fetched, decoded
+  // whole, kept).
+  bool caches_chunks() const;
+  bool read_cached(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
+                        const ChunkOverlap& ov, const RegionTarget& target) const;
+
+  // write.cpp: one chunk's part of a region write (a task of the thread
+  // pool): under the chunk's lock, read-modify-write, encode, set (or erase
+  // when empty).
+  void write_chunk(const ChunkOverlap& ov, const RegionSource& source);
+  void write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source);
+  bool overwrites_every_element(const ChunkOverlap& ov) const;
+
+  const ArrayMetadata& meta_;
+  std::shared_ptr<Store> chunk_store_;
+  std::string chunk_path_;
+  std::string chunk_store_identity_;  // chunk_store_->identity(), the scope of chunk_lock()
+  bool write_empty_chunks_;
+  uint64_t cache_bytes_;
+  std::string process_lock_dir_;
+  bool variable_length_;
+  Bytes fill_item_;  // for variable-length elements, the fill value's bytes
+  std::unique_ptr<ChunkCache> cache_;  // null unless opened with "cache_pool"
+  // Indexes of shards read in part, checked against the shard's version on
+  // use (engine/shard_part_read.h); 2 KiB each for 128 inner chunks.
+  static constexpr uint64_t kShardIndexCacheBytes = uint64_t{16} << 20;
+  mutable ChunkCache shard_indexes_{kShardIndexCacheBytes};
+};
+
+}  // namespace zarr

@@ -1,0 +1,244 @@
+// The read engine: one chunk's part of a region at a time, by the cheapest
+// path its chunk store and codecs allow (array/engine/chunk_engine.h).
+#include <algorithm>
+
+#include "array/engine/chunk_engine.h"
+#include "array/engine/engine_internal.h"
+#include "base/error.h"
+#include "concurrency/thread_pool.h"
+
+namespace zarr {
+
+using engine::ChunkScratch;
+using engine::for_each_overlap_batch;
+using engine::kOverlapsPerBatch;
+using engine::kScratchKeepLimit;
+using engine::thread_scratch;
+
+namespace {
+
+// A region read at least this large is copied into the caller's buffer with
+// streaming stores: its first chunks would be out of the cache by the time the
+// read returns anyway, and not reading each destination line before writing
+// it saves a third of the memory traffic (W1 of docs/performance.md: 0.028 s
+// -> 0.022 s on 2 cores). Well above a core's share of a last-level cache.
+constexpr uint64_t kStreamingRegionBytes = uint64_t{32} << 20;
+
+// Pieces of an uncompressed chunk read for such a region: well inside a
+// core's L2 cache (measured: 256 KiB-1 MiB pieces equally good, 8 MiB 5-7%
+// slower on 2 cores).
+constexpr size_t kReadPieceBytes = size_t{512} << 10;
+
+}  // namespace
+
+void ChunkEngine::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint8_t* out,
+                              std::vector<int64_t> strides, uint64_t region_bytes) const {
+  const RegionTarget target{out, std::move(strides), chunk_strides(),
+                            region_bytes >= kStreamingRegionBytes ? Stores::Streaming : Stores::Cached};
+  ChunkGrid grid(meta_.shape, meta_.chunks);
+  if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
+    // Remote stores: the store fetches a batch of chunks at once (many
+    // requests in flight), the pool decodes them.
+    for_each_overlap_batch(grid, start, count, read_batch_size(),
+                           [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, target); });
+    return;
+  }
+  // Each chunk is a task of its own: its part of the region is disjoint
+  // from every other chunk's.
+  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+    parallel_for(batch.size(), [&](size_t i) { read_chunk(batch[i], target); });
+  });
+}
+
+void ChunkEngine::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+  if (caches_chunks()) {
+    read_chunk_through_cache(ov, target);
+  } else if (!meta_.codecs.partial_reads()) {
+    read_whole_chunk(ov, target);
+  } else if (ov.covers_chunk) {
+    read_whole_shard(ov, target);
+  } else {
+    // Sharded, in part: fetch the index and only the inner chunks this part needs.
+    uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
+    if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides, target.stores)) fill_overlap(ov, target);
+  }
+}
+
+void ChunkEngine::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::string key = chunk_key(ov.chunk_coords);
+  const CodecChain& chain = meta_.codecs;
+  ChunkScratch& scratch = thread_scratch();
+  // Chunks stored as they are laid out in memory (no compressor) are read
+  // straight into the region when they fit there, else into scratch.
+  const bool stored_as_laid_out = chain.decodes_into() && chain.bytes_to_bytes().empty();
+  uint8_t* const in_region = target.base + byte_offset(ov.region_offset, target.strides);
+  const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
+  // The kernel's copy into scattered rows cannot stream: for a large region,
+  // reading a chunk it covers in cache-sized pieces and streaming their rows
+  // into place is faster. Part of a chunk is still read alone into its rows.
+  const bool stream_from_scratch = target.stores == Stores::Streaming && ov.covers_chunk;
+  if (!read_in_region && chain.stores_native_layout() &&
+      (stream_from_scratch ? read_in_pieces(key, ov, target) : read_scattered(key, ov, target))) {
+    return;
+  }
+  uint8_t* landed = nullptr;
+  std::optional<size_t> size = chunk_store_->get_into(key, chunk_read_limit(), [&](size_t n) {
+    landed = read_in_region && n == meta_.chunk_bytes() ? in_region : scratch.stored.reserve(n);
+    return landed;
+  });
+  if (!size) {
+    fill_overlap(ov, target);
+  } else if (stored_as_laid_out) {
+    chain.decode_stored_in_place(landed, *size, key);
+    if (landed != in_region) copy_out(landed, ov, target);
+  } else {
+    place_chunk(ByteView(landed, *size), key, ov, target);
+  }
+  scratch.release_above(kScratchKeepLimit);
+}
+
+void ChunkEngine::place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                        const RegionTarget& target) const {
+  const CodecChain& chain = meta_.codecs;
+  if (!chain.decodes_into()) {
+    copy_out(decode_chunk(stored, key).data(), ov, target);
+    return;
+  }
+  if (lands_contiguously(ov, target)) {
+    chain.decode_into(stored, target.base + byte_offset(ov.region_offset, target.strides), key);
+    return;
+  }
+  if (target.stores == Stores::Streaming && ov.covers_chunk && chain.may_decode_in_pieces() &&
+      place_in_pieces(stored, key, ov, target)) {
+    return;
+  }
+  ScratchBuffer& decoded = thread_scratch().decoded;
+  chain.decode_into(stored, decoded.reserve(meta_.chunk_bytes()), key);
+  copy_out(decoded.data(), ov, target);
+}
+
+// True when the overlap is a whole chunk whose elements lie in the region's
+// buffer exactly as in a C-order chunk: it can be decoded right there.
+bool ChunkEngine::lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const {
+  for (size_t d = 0; d < meta_.ndim(); ++d) {
+    if (ov.count[d] != meta_.chunks[d]) return false;
+    if (ov.count[d] > 1 && target.strides[d] != target.chunk_strides[d]) return false;
+  }
+  return true;
+}
+
+void ChunkEngine::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const {
+  strided_copy(ov.count, item_size(), chunk + byte_offset(ov.chunk_offset, target.chunk_strides),
+               target.chunk_strides, target.base + byte_offset(ov.region_offset, target.strides), target.strides,
+               target.stores);
+}
+
+void ChunkEngine::fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const {
+  strided_fill(ov.count, fill_item_, target.base + byte_offset(ov.region_offset, target.strides), target.strides);
+}
+
+// Enough chunks to keep a remote store busy, few enough that their stored
+// bytes (about a decoded chunk each at most, as a rule) stay near 64 MiB.
+size_t ChunkEngine::read_batch_size() const {
+  constexpr uint64_t kBatchBytes = uint64_t(64) << 20;
+  constexpr uint64_t kMaxChunks = 64;
+  const uint64_t chunk_bytes = std::max<uint64_t>(1, meta_.chunk_bytes());
+  return static_cast<size_t>(std::clamp<uint64_t>(kBatchBytes / chunk_bytes, 1, kMaxChunks));
+}
+
+void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const RegionTarget& target) const {
+  std::vector<ChunkOverlap> overlaps;  // those the cache does not have
+  std::vector<std::string> keys;
+  for (const ChunkOverlap& ov : all) {
+    std::string key = chunk_key(ov.chunk_coords);
+    if (caches_chunks() && read_cached(key, ov, target)) continue;
+    overlaps.push_back(ov);
+    keys.push_back(std::move(key));
+  }
+  if (overlaps.empty()) return;
+  const uint64_t generation = cache_ ? cache_->generation() : 0;
+  std::vector<std::optional<Bytes>> stored = chunk_store_->get_many(keys, chunk_read_limit());
+  parallel_for(overlaps.size(), [&](size_t i) {
+    if (caches_chunks()) {
+      decode_and_cache(stored[i], keys[i], generation, overlaps[i], target);
+    } else if (!stored[i]) {
+      fill_overlap(overlaps[i], target);
+    } else {
+      place_chunk(*stored[i], keys[i], overlaps[i], target);
+    }
+    stored[i].reset();  // the stored bytes are not needed once decoded
+  });
+}
+
+// Copies a chunk handed over in pieces into its part of the region.
+PieceScatter ChunkEngine::piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const {
+  return PieceScatter(target.chunk_strides, ov.chunk_offset, ov.count, item_size(),
+                      target.base + byte_offset(ov.region_offset, target.strides), target.strides, target.stores);
+}
+
+// A compressed chunk of a large region whose codec decodes block by block
+// (blosc): each block streamed into its rows while still in the cache,
+// instead of the whole chunk decoded into scratch and read back from memory
+// (W2b of docs/performance.md). False when the codec decodes whole.
+bool ChunkEngine::place_in_pieces(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                            const RegionTarget& target) const {
+  PieceScatter scatter = piece_scatter(ov, target);
+  if (!scatter.usable()) return false;
+  const bool placed = meta_.codecs.decode_in_pieces(
+      stored, key, [&](const uint8_t* data, uint64_t offset, size_t n) { scatter.put(data, offset, n); });
+  scatter.finish();
+  return placed;
+}
+
+// An uncompressed chunk a large region covers, read in pieces small enough to
+// stay in the cache and streamed from there into its rows: the kernel's copy
+// lands in the cache instead of memory (W1 of docs/performance.md). False when
+// the region's rows are single elements (then the chunk is read whole).
+bool ChunkEngine::read_in_pieces(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
+  PieceScatter scatter = piece_scatter(ov, target);
+  if (!scatter.usable()) return false;
+  uint8_t* buffer = thread_scratch().stored.reserve(kReadPieceBytes);
+  std::optional<size_t> size =
+      chunk_store_->get_in_pieces(key, meta_.chunk_bytes(), buffer, kReadPieceBytes,
+                                  [&](const uint8_t* data, uint64_t offset, size_t n) { scatter.put(data, offset, n); });
+  scatter.finish();
+  if (!size) {
+    fill_overlap(ov, target);
+  } else {
+    meta_.codecs.check_stored_size(*size, key);
+  }
+  return true;
+}
+
+// An uncompressed chunk whose part of the region is not one block: its rows
+// read by the store straight into place (one copy). False when the region's
+// layout would make the rows single elements (then the caller reads the
+// chunk into scratch instead).
+bool ChunkEngine::read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::vector<Store::Piece> pieces = scatter_pieces(ov, target);
+  if (pieces.empty()) return false;
+  std::optional<size_t> size = chunk_store_->get_scattered(key, meta_.chunk_bytes(), pieces);
+  if (!size) {
+    fill_overlap(ov, target);
+  } else {
+    meta_.codecs.check_stored_size(*size, key);
+  }
+  return true;
+}
+
+// The overlap as the rows (runs of bytes) it has in both the stored chunk
+// (C order) and the region, in increasing order of offset in the chunk.
+// Empty when the rows would be single elements.
+std::vector<Store::Piece> ChunkEngine::scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const BoxRows rows(ov.count, item_size(), target.chunk_strides, target.strides);
+  std::vector<Store::Piece> pieces;
+  if (!rows.contiguous()) return pieces;
+  const uint64_t box_begin = static_cast<uint64_t>(byte_offset(ov.chunk_offset, target.chunk_strides));
+  uint8_t* const box_dst = target.base + byte_offset(ov.region_offset, target.strides);
+  rows.for_each([&](int64_t in_chunk, int64_t in_region) {
+    pieces.push_back({box_begin + static_cast<uint64_t>(in_chunk), box_dst + in_region, rows.row_bytes()});
+  });
+  return pieces;
+}
+
+}  // namespace zarr

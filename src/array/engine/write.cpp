@@ -1,0 +1,89 @@
+// The write engine: each chunk a region touches is read (unless wholly
+// overwritten), modified, encoded and set under its lock, or erased when it
+// holds only the fill value (array/engine/chunk_engine.h).
+#include "array/engine/chunk_engine.h"
+#include "array/engine/engine_internal.h"
+#include "concurrency/thread_pool.h"
+
+namespace zarr {
+
+using engine::ChunkScratch;
+using engine::for_each_overlap_batch;
+using engine::kOverlapsPerBatch;
+using engine::kScratchKeepLimit;
+using engine::thread_scratch;
+
+void ChunkEngine::write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                               const uint8_t* data, std::vector<int64_t> strides) {
+  const RegionSource source{data, std::move(strides), chunk_strides()};
+  ChunkGrid grid(meta_.shape, meta_.chunks);
+  // Each chunk is a task of its own, atomic as before: a failure leaves
+  // every chunk either as it was or wholly written.
+  for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
+    parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], source); });
+  });
+}
+
+void ChunkEngine::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
+  if (!meta_.codecs.decodes_into()) {
+    write_chunk_through_copies(ov, source);
+    return;
+  }
+  const std::string key = chunk_key(ov.chunk_coords);
+  const KeyWriteLock held(*this, key);
+  // The chunk is built in the thread's scratch, and encoded into its other
+  // scratch buffer: no chunk-sized allocation per chunk.
+  ChunkScratch& scratch = thread_scratch();
+  const size_t chunk_bytes = meta_.chunk_bytes();
+  uint8_t* chunk = scratch.decoded.reserve(chunk_bytes);
+  if (!overwrites_every_element(ov)) {
+    // A chunk only partly overwritten keeps its other elements: read it first
+    // (edge chunks: the part outside the array gets the fill value).
+    std::optional<size_t> size;
+    if (!ov.covers_chunk) {
+      size = chunk_store_->get_into(key, chunk_read_limit(), [&](size_t n) { return scratch.stored.reserve(n); });
+    }
+    if (size) {
+      meta_.codecs.decode_into(ByteView(scratch.stored.data(), *size), chunk, key);
+    } else {
+      strided_fill({chunk_bytes / item_size()}, fill_item_, chunk, {static_cast<int64_t>(item_size())});
+    }
+  }
+  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
+               chunk + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  if (!write_empty_chunks_ && is_fill_everywhere(chunk, chunk_bytes)) {
+    chunk_store_->erase(key);
+  } else {
+    Bytes keep;
+    chunk_store_->set(key, meta_.codecs.encode_from(chunk, scratch.stored, keep));
+  }
+  forget_cached(key);
+  scratch.release_above(kScratchKeepLimit);
+}
+
+bool ChunkEngine::overwrites_every_element(const ChunkOverlap& ov) const {
+  for (size_t d = 0; d < meta_.ndim(); ++d) {
+    if (ov.count[d] != meta_.chunks[d]) return false;
+  }
+  return true;
+}
+
+// Chains with an array->array codec (transpose) or variable-length elements:
+// chunks as Bytes through the whole chain.
+void ChunkEngine::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
+  const std::string key = chunk_key(ov.chunk_coords);
+  const KeyWriteLock held(*this, key);
+  std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
+  Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
+  stored.reset();
+  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
+               chunk.data() + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  if (!write_empty_chunks_ && is_fill_everywhere(chunk.data(), chunk.size())) {
+    chunk_store_->erase(key);
+  } else {
+    chunk_store_->set(key, meta_.codecs.encode(std::move(chunk)).view());
+  }
+  forget_cached(key);
+}
+
+}  // namespace zarr
