@@ -23,10 +23,11 @@
 #include <system_error>
 #include <thread>
 
+#include "stores/filesystem_store.h"
+
 #include "base/error.h"
 #include "stores/filesystem_tree.h"
 #include "stores/key_rules.h"
-#include "stores/store.h"
 
 namespace zarr {
 namespace {
@@ -37,11 +38,15 @@ constexpr int kMaxWriteAttempts = 64;
 // Deeper trees are refused by listings and removals (docs/store-filesystem.md).
 constexpr int kMaxFolderDepth = 128;
 
+using fstree::Attempt;
+using fstree::back_off;
 using fstree::Entry;
 using fstree::Fd;
 using fstree::fail_io;
 using fstree::FolderChain;
 using fstree::Kind;
+using fstree::sync_dir;
+using fstree::write_and_rename;
 
 // "a/b/c" -> "a/b"; "c" -> "" (the root). Keys are checked: no empty segments.
 std::string parent_key(const std::string& key) {
@@ -119,80 +124,6 @@ void make_dirs(const std::string& dir) {
     if (errno != ENOENT) fail_io("create directory", dir, errno);
   }
   fail_io("create directory", dir, ENOENT);
-}
-
-// ---- writing -----------------------------------------------------------------
-
-// A name no other thread or process uses at the same time: pid, thread and a
-// process-wide counter. O_EXCL catches the rest (a stale file from a dead
-// process whose pid was reused) and the writer then draws a new name.
-std::string temp_name() {
-  static std::atomic<unsigned long long> counter{0};
-  char buffer[96];
-  std::snprintf(buffer, sizeof buffer, "%s%ld.%zx.%llx", keys::kTempPrefix, static_cast<long>(::getpid()),
-                std::hash<std::thread::id>{}(std::this_thread::get_id()),
-                counter.fetch_add(1, std::memory_order_relaxed));
-  return buffer;
-}
-
-// 0, or the errno of the failing write.
-int write_all(int fd, ByteView value) {
-  size_t done = 0;
-  while (done < value.size) {
-    ssize_t n = ::write(fd, value.data + done, value.size - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    done += static_cast<size_t>(n);
-  }
-  return 0;
-}
-
-void sync_dir(int dir_fd, const std::string& shown) {
-  Fd fd(::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0 || ::fsync(fd.get()) != 0) fail_io("sync directory", shown, errno);
-}
-
-// Lets a concurrent eraser that keeps removing our directory finish before
-// the next attempt: sleeps grow with the attempts, up to 5 ms.
-void back_off(int attempt) {
-  std::this_thread::sleep_for(std::chrono::microseconds(std::min(attempt * attempt * 20, 5000)));
-}
-
-// Outcome of one attempt at publishing a value.
-enum class Attempt { kDone, kRetry };
-
-// Writes value to a fresh temporary file in the folder `folder` and renames
-// it over `name` there: both names in one directory descriptor, so the
-// rename is atomic and replaces a symbolic link by the value, never what the
-// link points to. kRetry when the folder or the temporary file vanished (a
-// concurrent erase) or the name was taken; throws on any other failure,
-// after removing the temporary file.
-Attempt write_and_rename(const FolderChain& folder, const std::string& name, ByteView value, bool sync) {
-  const std::string temp = temp_name();
-  const std::string temp_shown = fstree::join_path(folder.last_shown(), temp);
-  Fd fd(::openat(folder.last(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
-  if (fd.get() < 0) {
-    if (errno == ENOENT || errno == EEXIST) return Attempt::kRetry;
-    fail_io("create", temp_shown, errno);
-  }
-  // Never leave a half-written temporary file behind.
-  auto give_up = [&](const char* action, const std::string& file, int err) {
-    ::unlinkat(folder.last(), temp.c_str(), 0);
-    fail_io(action, file, err);
-  };
-  if (int err = write_all(fd.get(), value)) give_up("write", temp_shown, err);
-  if (sync && ::fsync(fd.get()) != 0) give_up("sync", temp_shown, errno);
-  if (int err = fd.close_checked()) give_up("close", temp_shown, err);
-  if (::renameat(folder.last(), temp.c_str(), folder.last(), name.c_str()) == 0) return Attempt::kDone;
-  int err = errno;
-  if (err == ENOENT) {
-    ::unlinkat(folder.last(), temp.c_str(), 0);
-    return Attempt::kRetry;
-  }
-  give_up("rename a temporary file over", fstree::join_path(folder.last_shown(), name), err);
-  return Attempt::kRetry;  // not reached: give_up throws
 }
 
 // ---- the store ---------------------------------------------------------------

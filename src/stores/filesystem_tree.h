@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/bytes.h"
+
 namespace zarr::fstree {
 
 [[noreturn]] void fail_io(const char* action, const std::string& file, int err);
@@ -140,5 +142,25 @@ class Walk {
   uint64_t entries_read_ = 0;
   std::set<std::pair<dev_t, ino_t>> visited_;
 };
+
+// ---- writing (filesystem_tree.cpp) -------------------------------------------
+
+// fsync the folder `dir_fd` (shown as `shown` in messages).
+void sync_dir(int dir_fd, const std::string& shown);
+
+// Lets a concurrent eraser that keeps removing a writer's folder finish
+// before the writer's next attempt: sleeps grow with the attempts, up to 5 ms.
+void back_off(int attempt);
+
+// Outcome of one attempt at publishing a value.
+enum class Attempt { kDone, kRetry };
+
+// Writes value to a fresh temporary file in the folder `folder` and renames
+// it over `name` there: both names in one directory descriptor, so the
+// rename is atomic and replaces a symbolic link by the value, never what the
+// link points to. kRetry when the folder or the temporary file vanished (a
+// concurrent erase) or the name was taken; throws on any other failure,
+// after removing the temporary file. sync: fsync the file before the rename.
+Attempt write_and_rename(const FolderChain& folder, const std::string& name, ByteView value, bool sync);
 
 }  // namespace zarr::fstree

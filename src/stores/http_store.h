@@ -8,6 +8,7 @@
 
 #include "stores/http_client.h"
 #include "stores/store.h"
+#include "stores/store_request.h"
 
 namespace zarr {
 
@@ -28,5 +29,10 @@ struct HttpStoreOptions {
 // that is not http(s), has no host or holds a '#' is
 // ZARR_ERR_INVALID_ARGUMENT.
 std::shared_ptr<Store> make_http_store(const std::string& base_url, const HttpStoreOptions& options);
+
+// The URL factory of http:// and https:// (its store options:
+// docs/store-http.md). Builds without libcurl refuse these URLs with
+// ZARR_ERR_UNSUPPORTED (remote_stores_unavailable.cpp).
+NodeLocation open_http_store(const StoreRequest& request);
 
 }  // namespace zarr

@@ -6,9 +6,12 @@
 #include <shared_mutex>
 #include <utility>
 
+#include "stores/memory_store.h"
+
+#include "base/error.h"
+#include "base/path.h"
 #include "stores/key_rules.h"
 #include "stores/sorted_keys.h"
-#include "stores/store.h"
 
 namespace zarr {
 namespace {
@@ -165,6 +168,16 @@ std::shared_ptr<Store> make_memory_store(const std::string& name, bool read_only
 
 std::shared_ptr<Store> make_memory_store(const std::string& name) {
   return make_memory_store(name, false);
+}
+
+NodeLocation open_memory_url(const StoreRequest& request) {
+  request.allow_only("memory", {});
+  const std::string& rest = request.location;
+  if (rest.empty() || rest[0] == '/') request.fail_url("memory URLs need a name (memory://NAME)");
+  size_t slash = rest.find('/');
+  std::string name = rest.substr(0, slash);
+  std::string node = slash == std::string::npos ? "" : rest.substr(slash + 1);
+  return {make_memory_store(name, !request.writes()), path::normalize(node)};
 }
 
 }  // namespace zarr

@@ -1,7 +1,8 @@
 // Builds without libcurl: the http, https and s3 schemes are known but
 // refused, so the message says what is missing instead of "unknown scheme".
 #include "base/error.h"
-#include "stores/store_request.h"
+#include "stores/http_store.h"
+#include "stores/s3_store.h"
 
 namespace zarr {
 

@@ -9,6 +9,7 @@
 #include "stores/aws_sigv4.h"
 #include "stores/http_client.h"
 #include "stores/store.h"
+#include "stores/store_request.h"
 
 namespace zarr {
 
@@ -48,5 +49,10 @@ std::string bucket_name_problem(const std::string& bucket);
 //    pages, or a continuation token seen before, is ZARR_ERR_IO.
 //  - erase_prefix lists, then deletes each object (concurrently).
 std::shared_ptr<Store> make_s3_store(const S3StoreOptions& options);
+
+// The URL factory of s3:// (its store options: docs/store-s3.md). Builds
+// without libcurl refuse these URLs with ZARR_ERR_UNSUPPORTED
+// (remote_stores_unavailable.cpp).
+NodeLocation open_s3_store(const StoreRequest& request);
 
 }  // namespace zarr

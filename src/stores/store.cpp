@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 
 #include "base/error.h"
@@ -5,6 +7,53 @@
 #include "stores/store.h"
 
 namespace zarr {
+
+// ---- the defaults of Store's optional methods, built on the required ones ----
+
+std::optional<uint64_t> Store::value_size(const std::string& key) const {
+  constexpr uint64_t kPiece = uint64_t{16} << 20;
+  for (uint64_t size = 0;;) {
+    std::optional<Bytes> piece = get_range(key, ByteRange{size, kPiece, std::nullopt});
+    if (!piece) return size == 0 ? std::nullopt : std::optional<uint64_t>(size);  // gone meanwhile: what was there
+    size += piece->size();
+    if (piece->size() < kPiece) return size;
+  }
+}
+
+std::vector<std::optional<Bytes>> Store::get_many(const std::vector<std::string>& keys, uint64_t max_size) const {
+  std::vector<std::optional<Bytes>> values;
+  values.reserve(keys.size());
+  for (const std::string& key : keys) values.push_back(get(key, max_size));
+  return values;
+}
+
+std::optional<size_t> Store::get_into(const std::string& key, uint64_t max_size,
+                                      const Destination& destination) const {
+  std::optional<Bytes> value = get(key, max_size);
+  if (!value) return std::nullopt;
+  if (!value->empty()) std::memcpy(destination(value->size()), value->data(), value->size());
+  return value->size();
+}
+
+std::optional<size_t> Store::get_scattered(const std::string& key, size_t expected_size,
+                                           const std::vector<Piece>& pieces) const {
+  std::optional<Bytes> value = get(key, expected_size);
+  if (!value) return std::nullopt;
+  if (value->size() == expected_size) copy_pieces(value->data(), pieces);
+  return value->size();
+}
+
+std::optional<size_t> Store::get_in_pieces(const std::string& key, size_t expected_size, uint8_t* /*buffer*/,
+                                           size_t piece_size, const PieceArrived& arrived) const {
+  std::optional<Bytes> value = get(key, expected_size);
+  if (!value) return std::nullopt;
+  if (value->size() == expected_size) {
+    for (size_t offset = 0; offset < value->size(); offset += piece_size) {
+      arrived(value->data() + offset, offset, std::min(piece_size, value->size() - offset));
+    }
+  }
+  return value->size();
+}
 
 void fail_too_large(const std::string& where, const std::string& key, uint64_t limit, std::optional<uint64_t> size) {
   const std::string held = size ? std::to_string(*size) + " bytes" : "more";

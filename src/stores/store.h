@@ -30,6 +30,14 @@ struct DirListing {
   std::vector<std::string> prefixes;  // direct child "folders" (names only, no '/'), sorted
 };
 
+// A store implements the REQUIRED methods (the pure virtual ones, first
+// below); everything after them has a default built on those, correct for
+// any store. A store overrides an OPTIONAL method only to say something the
+// default cannot know (writable, listable, identity, flush), or to do the
+// same work faster (the ACCELERATIONS: the array engine calls them on its hot
+// paths, so a store that can read into place or fetch concurrently saves a
+// copy or a round trip). Plugin stores (plugin_store.cpp) implement only the
+// required ones through their C vtable.
 class Store {
  public:
   virtual ~Store() = default;
@@ -49,6 +57,8 @@ class Store {
   uint64_t value_limit() const { return value_limit_.load(std::memory_order_relaxed); }
   void set_value_limit(uint64_t bytes) { value_limit_.store(bytes, std::memory_order_relaxed); }
 
+  // ---- required -----------------------------------------------------------------
+
   // Whole value of at most max_size bytes, or std::nullopt when the key is
   // absent (absent is not an error).
   virtual std::optional<Bytes> get(const std::string& key, uint64_t max_size) const = 0;
@@ -58,6 +68,55 @@ class Store {
   // clipped. The range bounds what is read (range_limit, below): one open at
   // the end is held to value_limit().
   virtual std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const = 0;
+  virtual bool exists(const std::string& key) const = 0;
+  // Atomic per key: readers see the old or the new value, never a mix.
+  virtual void set(const std::string& key, ByteView value) = 0;
+  // Erasing an absent key is not an error.
+  virtual void erase(const std::string& key) = 0;
+  // Erase every key starting with prefix ("" erases everything).
+  virtual void erase_prefix(const std::string& prefix) = 0;
+  // Every key starting with prefix (full keys), sorted.
+  virtual std::vector<std::string> list_prefix(const std::string& prefix) const = 0;
+  // Children of a "directory" prefix ("" for the root, else ending in '/').
+  virtual DirListing list_dir(const std::string& prefix) const = 0;
+  // Human-readable location for error messages ("/data/x.zarr", "memory://a").
+  virtual std::string describe() const = 0;
+
+  // ---- optional: what only the store can say ---------------------------------------
+
+  // Finish work the store holds back (the zip store writes its archive
+  // here). The store stays usable: changes made later are finished by a later
+  // flush. The C API calls it when the last handle on a store is closed and
+  // returns what it throws (release_store). Default: nothing is held back.
+  virtual void flush() {}
+  // False when the store refuses set/erase/erase_prefix (ZARR_ERR_READ_ONLY
+  // naming the store): callers ask before writing. Default true.
+  virtual bool writable() const { return true; }
+  // False when the store cannot list (HTTP: list_prefix and list_dir are
+  // ZARR_ERR_UNSUPPORTED): callers ask before listing. Default true.
+  virtual bool listable() const { return true; }
+  // The same for every store object on the same data, however its URL was
+  // spelled (the filesystem: the absolute root), so that handles opened
+  // separately share the locks of a key (Array::chunk_lock). Default: describe().
+  virtual std::string identity() const { return describe(); }
+  // Bytes a value occupies in the store, std::nullopt when absent: its size,
+  // except in a zip archive, where it is the compressed size (as zarr-python's
+  // getsize). The default reads the value in pieces of 16 MiB, so that
+  // memory stays at one piece whatever its size; stores that know sizes
+  // without reading (filesystem, memory, zip, HEAD over HTTP and S3) answer
+  // directly.
+  virtual std::optional<uint64_t> value_size(const std::string& key) const;
+
+  // ---- optional accelerations (defaults: get() or get_range() and a copy) ----------
+
+  // The whole values of many keys, in the order given (std::nullopt for an
+  // absent key). Remote stores fetch them concurrently; by default they are
+  // read one after another.
+  virtual std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const;
+  // True when get_many fetches its keys concurrently (remote stores): the
+  // array engine then fetches chunks in batches instead of one at a time.
+  virtual bool fetches_concurrently() const { return false; }
+
   // A byte range with the version of the value it was read from: a token
   // that changes whenever the value may have (the filesystem: the file's
   // device, inode, size and modification time; HTTP and S3: the ETag sent
@@ -72,15 +131,7 @@ class Store {
   virtual VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const {
     return {get_range(key, range), {}};
   }
-  // The whole values of many keys, in the order given (std::nullopt for an
-  // absent key). Remote stores fetch them concurrently; by default they are
-  // read one after another.
-  virtual std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const {
-    std::vector<std::optional<Bytes>> values;
-    values.reserve(keys.size());
-    for (const std::string& key : keys) values.push_back(get(key, max_size));
-    return values;
-  }
+
   // Where get_into puts a value: asked once, with the value's size, it
   // gives a buffer of at least that many bytes.
   using Destination = std::function<uint8_t*(size_t size)>;
@@ -91,12 +142,8 @@ class Store {
   // meanwhile), std::nullopt when absent; a value of more than max_size
   // bytes is refused before destination is asked. By default, get() and a copy.
   virtual std::optional<size_t> get_into(const std::string& key, uint64_t max_size,
-                                         const Destination& destination) const {
-    std::optional<Bytes> value = get(key, max_size);
-    if (!value) return std::nullopt;
-    if (!value->empty()) std::memcpy(destination(value->size()), value->data(), value->size());
-    return value->size();
-  }
+                                         const Destination& destination) const;
+
   // Bytes [offset, offset + size) of a value, to be put at `to`.
   struct Piece {
     uint64_t offset;
@@ -111,15 +158,11 @@ class Store {
   // value larger than expected_size is refused (expected_size is the read's
   // limit). By default, get() and a copy of each piece.
   virtual std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
-                                              const std::vector<Piece>& pieces) const {
-    std::optional<Bytes> value = get(key, expected_size);
-    if (!value) return std::nullopt;
-    if (value->size() == expected_size) copy_pieces(value->data(), pieces);
-    return value->size();
-  }
+                                              const std::vector<Piece>& pieces) const;
   static void copy_pieces(const uint8_t* value, const std::vector<Piece>& pieces) {
     for (const Piece& p : pieces) std::memcpy(p.to, value + p.offset, p.size);
   }
+
   // A value handed over in order, piece by piece, when it is `expected_size`
   // bytes: arrived(data, offset, n) gets its bytes [offset, offset + n), at
   // most piece_size of them, read into `buffer` (piece_size bytes, the
@@ -130,62 +173,8 @@ class Store {
   // size differs from the start), std::nullopt when absent; a value larger
   // than expected_size is refused, as by get_scattered. By default, get()
   // handed over in pieces.
-  virtual std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* /*buffer*/,
-                                              size_t piece_size, const PieceArrived& arrived) const {
-    std::optional<Bytes> value = get(key, expected_size);
-    if (!value) return std::nullopt;
-    if (value->size() == expected_size) {
-      for (size_t offset = 0; offset < value->size(); offset += piece_size) {
-        arrived(value->data() + offset, offset, std::min(piece_size, value->size() - offset));
-      }
-    }
-    return value->size();
-  }
-  virtual bool exists(const std::string& key) const = 0;
-  // Bytes a value occupies in the store, std::nullopt when absent: its size,
-  // except in a zip archive, where it is the compressed size (as zarr-python's
-  // getsize). The default reads the value in pieces of 16 MiB, so that
-  // memory stays at one piece whatever its size; stores that know sizes
-  // without reading (filesystem, memory, zip, HEAD over HTTP and S3) answer
-  // directly.
-  virtual std::optional<uint64_t> value_size(const std::string& key) const {
-    constexpr uint64_t kPiece = uint64_t{16} << 20;
-    for (uint64_t size = 0;;) {
-      std::optional<Bytes> piece = get_range(key, ByteRange{size, kPiece, std::nullopt});
-      if (!piece) return size == 0 ? std::nullopt : std::optional<uint64_t>(size);  // gone meanwhile: what was there
-      size += piece->size();
-      if (piece->size() < kPiece) return size;
-    }
-  }
-  // Atomic per key: readers see the old or the new value, never a mix.
-  virtual void set(const std::string& key, ByteView value) = 0;
-  // Erasing an absent key is not an error.
-  virtual void erase(const std::string& key) = 0;
-  // Erase every key starting with prefix ("" erases everything).
-  virtual void erase_prefix(const std::string& prefix) = 0;
-  // Every key starting with prefix (full keys), sorted.
-  virtual std::vector<std::string> list_prefix(const std::string& prefix) const = 0;
-  // Children of a "directory" prefix ("" for the root, else ending in '/').
-  virtual DirListing list_dir(const std::string& prefix) const = 0;
-
-  // Finish work the store holds back (the zip store writes its archive
-  // here). The store stays usable: changes made later are finished by a later
-  // flush. The C API calls it when the last handle on a store is closed and
-  // returns what it throws (release_store). Default: nothing is held back.
-  virtual void flush() {}
-
-  virtual bool writable() const { return true; }
-  virtual bool listable() const { return true; }
-  virtual bool supports_partial_reads() const { return true; }
-  // True when get_many fetches its keys concurrently (remote stores): the
-  // array engine then fetches chunks in batches instead of one at a time.
-  virtual bool fetches_concurrently() const { return false; }
-  // Human-readable location for error messages ("/data/x.zarr", "memory://a").
-  virtual std::string describe() const = 0;
-  // The same for every store object on the same data, however its URL was
-  // spelled (the filesystem: the absolute root), so that handles opened
-  // separately share the locks of a key (Array::chunk_lock).
-  virtual std::string identity() const { return describe(); }
+  virtual std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
+                                              size_t piece_size, const PieceArrived& arrived) const;
 
  private:
   std::atomic<uint64_t> value_limit_{kDefaultMaxValueBytes};
@@ -203,56 +192,6 @@ class Store {
 //  - list_dir also accepts a prefix without its trailing '/' ("a/b" = "a/b/").
 //  - get_range: an offset past the end gives an empty value (the key exists);
 //    a length past the end is clipped.
-
-struct FilesystemStoreOptions {
-  // set/erase/erase_prefix throw ZARR_ERR_READ_ONLY naming the store.
-  bool read_only = false;
-  // fsync each value (and its directory) before/after the rename that
-  // publishes it: durable across power loss, much slower. Off by default.
-  bool fsync = false;
-  // Folder entries one listing reads at most, all its folders together
-  // (docs/store-filesystem.md): past it, ZARR_ERR_IO naming the folder.
-  uint64_t max_list_entries = uint64_t{1} << 26;
-};
-
-// Filesystem store rooted at a directory (created on first write if absent).
-// Keys map to files ("a/b/0.0" -> ROOT/a/b/0.0). Writes go to a temporary file
-// beside the target and are renamed over it; directories left empty by erase
-// or erase_prefix are removed (never the root), so listings match the memory
-// store's. Reads follow symbolic links; writes and erases never pass through
-// one, so nothing outside the root is ever created, changed or removed.
-std::shared_ptr<Store> make_filesystem_store(const std::string& root);
-std::shared_ptr<Store> make_filesystem_store(const std::string& root, bool read_only);
-std::shared_ptr<Store> make_filesystem_store(const std::string& root,
-                                             const FilesystemStoreOptions& options);
-
-// In-process store, shared by name while any handle holds it (memory://NAME).
-// A leading "memory://" in name is ignored, so "memory://a" and "a" are the
-// same store. Once every handle on a name is gone its data is freed. The
-// empty name gives a fresh, unshared store each time. A read-only handle sees
-// the same data as writable handles on that name but cannot change it
-// (ZARR_ERR_READ_ONLY naming the store).
-std::shared_ptr<Store> make_memory_store(const std::string& name);
-std::shared_ptr<Store> make_memory_store(const std::string& name, bool read_only);
-
-struct ZipStoreOptions {
-  // Entries are stored uncompressed by default: chunks are compressed already.
-  bool deflate = false;
-  int deflate_level = 0;  // 1 (fastest) .. 9 (smallest); 0: zlib's default (6)
-};
-
-// Zip archive at `archive` (docs/store-zip.md). Keys are entry names.
-//  - read-only (writable false): the existing archive, read in place; a
-//    missing archive is ZARR_ERR_NOT_FOUND, an unreadable one ZARR_ERR_IO.
-//  - writable: a new archive, written by flush() (or, failing that, by the
-//    destructor) to a temporary file renamed over `archive`. Values wait in an
-//    unlinked spool file beside the archive until then. An archive that
-//    already exists is ZARR_ERR_READ_ONLY: zip entries cannot be updated in place.
-// While a writable store on an archive is alive, every open of that archive
-// (either way) gets that same store, so handles see each other's writes and
-// one archive is written.
-// Builds without libzip throw ZARR_ERR_UNSUPPORTED.
-std::shared_ptr<Store> open_zip_store(const std::string& archive, bool writable, const ZipStoreOptions& options);
 
 // ---- size limits (see Store::get) ----------------------------------------------
 

@@ -56,10 +56,4 @@ struct StoreRequest {
   std::optional<uint64_t> value_limit_option() const;
 };
 
-// Factories of the stores built on libcurl (stores/http_store.cpp,
-// stores/s3_store.cpp); builds without libcurl refuse their URLs with
-// ZARR_ERR_UNSUPPORTED (stores/remote_stores_unavailable.cpp).
-NodeLocation open_http_store(const StoreRequest& request);  // http:// and https://
-NodeLocation open_s3_store(const StoreRequest& request);    // s3://
-
 }  // namespace zarr

@@ -1,15 +1,14 @@
 #include "stores/url.h"
 
-#include <filesystem>
-
 #include "base/error.h"
 #include "base/json.h"
-#include "base/metadata_keys.h"
-#include "base/path.h"
 #include "base/plugin_hook.h"
+#include "stores/filesystem_store.h"
+#include "stores/http_store.h"
+#include "stores/memory_store.h"
 #include "stores/plugin_store.h"
-
-namespace fs = std::filesystem;
+#include "stores/s3_store.h"
+#include "stores/zip_store.h"
 
 namespace zarr {
 
@@ -99,102 +98,6 @@ StoreRequest parse_base(const std::string& url, const std::string& base, StoreAc
   return request;
 }
 
-// ---- filesystem ------------------------------------------------------------------
-
-// The topmost folder above `node` that belongs to the same hierarchy: walk up
-// past folders that do not exist yet (they will be created) and folders that
-// are groups (.zgroup or zarr.json); stop at the first other existing folder.
-fs::path hierarchy_root(const fs::path& node) {
-  fs::path root = node;
-  for (fs::path dir = node.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-    std::error_code ec;
-    if (fs::exists(dir / kV2GroupKey, ec) || fs::exists(dir / kV3MetadataKey, ec)) {
-      root = dir;
-    } else if (fs::exists(dir, ec)) {
-      break;
-    }
-    if (dir == dir.root_path()) break;
-  }
-  return root;
-}
-
-// The node's folder as opening it finds it: the kernel follows the links and
-// ".." of the path in order (weakly_canonical; a missing tail is normalised
-// as text, as nothing there can be a link), so creating or erasing
-// "data/link/.." acts on the folder that opening it reads, never on "data".
-// The last name stays as written, so that erasing a link removes the link.
-fs::path resolved_node(const StoreRequest& request) {
-  std::string location = request.location;
-  while (location.size() > 1 && location.back() == '/') location.pop_back();  // trailing slashes
-  std::error_code ec;
-  fs::path node = fs::absolute(fs::path(location), ec);
-  if (!ec) {
-    const fs::path name = node.filename();
-    const bool keep_name = !name.empty() && name != "." && name != "..";
-    fs::path resolved = fs::weakly_canonical(keep_name ? node.parent_path() : node, ec);
-    node = keep_name ? resolved / name : resolved;
-  }
-  if (ec) fail(ZARR_ERR_IO, "cannot resolve the path '" + request.location + "': " + ec.message());
-  return node;
-}
-
-NodeLocation filesystem_location(const StoreRequest& request) {
-  request.allow_only("filesystem", {"fsync"});
-  FilesystemStoreOptions options;
-  options.read_only = !request.writes();
-  options.fsync = request.bool_option("fsync").value_or(false);
-  const bool above_node = request.access == StoreAccess::kCreate || request.access == StoreAccess::kErase;
-  if (!above_node) return {make_filesystem_store(request.location, options), ""};
-  const fs::path node = resolved_node(request);
-  const bool is_root_dir = node == node.root_path();
-  fs::path root = request.access == StoreAccess::kCreate || is_root_dir ? hierarchy_root(node) : node.parent_path();
-  std::string relative = node.lexically_relative(root).generic_string();
-  return {make_filesystem_store(root.string(), options), path::normalize(relative == "." ? "" : relative)};
-}
-
-// ---- memory -----------------------------------------------------------------------
-
-NodeLocation memory_location(const StoreRequest& request) {
-  request.allow_only("memory", {});
-  const std::string& rest = request.location;
-  if (rest.empty() || rest[0] == '/') request.fail_url("memory URLs need a name (memory://NAME)");
-  size_t slash = rest.find('/');
-  std::string name = rest.substr(0, slash);
-  std::string node = slash == std::string::npos ? "" : rest.substr(slash + 1);
-  return {make_memory_store(name, !request.writes()), path::normalize(node)};
-}
-
-// ---- zip ----------------------------------------------------------------------------
-
-ZipStoreOptions zip_options(const StoreRequest& request) {
-  request.allow_only("zip", {"compression", "deflate_level"});
-  ZipStoreOptions options;
-  std::string compression = request.string_option("compression").value_or("stored");
-  if (compression != "stored" && compression != "deflate") {
-    fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'compression' must be \"stored\" or \"deflate\", got \"" +
-                                        compression + "\"");
-  }
-  options.deflate = compression == "deflate";
-  if (std::optional<int64_t> level = request.int_option("deflate_level", 1, 9)) {
-    if (!options.deflate) {
-      fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'deflate_level' needs \"compression\": \"deflate\"");
-    }
-    options.deflate_level = static_cast<int>(*level);
-  }
-  return options;
-}
-
-// The archive is the file the base of the URL names.
-NodeLocation zip_location(const StoreRequest& archive, const std::string& path_in_zip) {
-  if (archive.scheme != "file") {
-    fail(ZARR_ERR_UNSUPPORTED, "URL '" + archive.url + "': zip archives are read from local files only, not over " +
-                                   archive.scheme);
-  }
-  ZipStoreOptions options = zip_options(archive);
-  std::string node = path::normalize(path_in_zip);  // checked before the archive is touched
-  return {open_zip_store(archive.location, archive.writes(), options), node};
-}
-
 // ---- the schemes ----------------------------------------------------------------------
 
 using StoreFactory = NodeLocation (*)(const StoreRequest&);
@@ -204,10 +107,11 @@ struct Scheme {
   StoreFactory open;
 };
 
-// One line per URL scheme; plain paths are "file".
+// One line per URL scheme; plain paths are "file". Each factory, declared in
+// its store's header, parses its own store options.
 constexpr Scheme kSchemes[] = {
-    {"file", filesystem_location},
-    {"memory", memory_location},
+    {"file", open_filesystem_url},
+    {"memory", open_memory_url},
     {"http", open_http_store},
     {"https", open_http_store},
     {"s3", open_s3_store},
@@ -245,7 +149,7 @@ NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapid
   };
   for (const Scheme& scheme : kSchemes) {
     if (base.scheme != scheme.name) continue;
-    return limited(pipeline.zip ? zip_location(base, pipeline.path_in_zip) : scheme.open(base));
+    return limited(pipeline.zip ? open_zip_url(base, pipeline.path_in_zip) : scheme.open(base));
   }
   // A scheme a program registered, or one a plugin library of
   // ZARR_PLUGIN_PATH registers when it is first met.

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "stores/store.h"
+#include "stores/zip_store.h"
 
 namespace zarr::zip {
 

@@ -1,7 +1,7 @@
 // open_zip_store in builds without libzip (meson option -Dzip=disabled).
 #include "base/error.h"
 #include "stores/key_rules.h"
-#include "stores/store.h"
+#include "stores/zip_store.h"
 
 namespace zarr {
 

@@ -6,7 +6,7 @@
 
 #include "array/array.h"
 #include "base/error.h"
-#include "stores/store.h"
+#include "stores/memory_store.h"
 
 namespace zarr {
 namespace {

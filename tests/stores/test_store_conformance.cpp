@@ -3,7 +3,10 @@
 #include "stores/store_conformance.h"
 
 #include "hashmap_store.h"
+#include "stores/filesystem_store.h"
+#include "stores/memory_store.h"
 #include "stores/plugin_store.h"
+#include "stores/zip_store.h"
 #include "zarr_config.h"
 
 namespace zarr::conformance {

@@ -22,7 +22,8 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
-#include "stores/store.h"
+#include "stores/filesystem_store.h"
+#include "stores/memory_store.h"
 #include "stores/store_conformance.h"
 #include "support/test_support.h"
 

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "stores/url.h"
+#include "stores/zip_store.h"
 #include "support/test_support.h"
 #include "zarr_config.h"
 

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
-#include "stores/store.h"
+#include "stores/zip_store.h"
 #include "stores/store_conformance.h"
 #include "support/test_support.h"
 

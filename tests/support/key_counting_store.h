@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "stores/store.h"
+#include "stores/memory_store.h"
 
 namespace zarr::testing_support {
 
