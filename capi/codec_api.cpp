@@ -4,7 +4,7 @@
 
 #include "base/json.h"
 #include "codecs/plugin_codec.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 #include "guard.h"
 
 struct zarr_codec {

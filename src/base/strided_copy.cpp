@@ -46,9 +46,9 @@ constexpr size_t kMinStreamingRun = 64;
 // memcpy with non-temporal stores where the CPU has them (SSE2, every
 // x86-64); the caller fences once after its last run. The destination's
 // unaligned head and its tail go through memcpy.
-void copy_run(uint8_t* dst, const uint8_t* src, size_t n, Stores stores) {
+void copy_run(uint8_t* dst, const uint8_t* src, size_t n, MemoryWrites writes) {
 #if defined(__SSE2__)
-  if (stores == Stores::Streaming && n >= kMinStreamingRun) {
+  if (writes == MemoryWrites::Streaming && n >= kMinStreamingRun) {
     const size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
     std::memcpy(dst, src, head);
     size_t i = head;
@@ -70,17 +70,17 @@ void copy_run(uint8_t* dst, const uint8_t* src, size_t n, Stores stores) {
     return;
   }
 #endif
-  (void)stores;
+  (void)writes;
   std::memcpy(dst, src, n);
 }
 
 // Non-temporal stores are weakly ordered: this makes them visible before
 // anything the thread stores next (such as marking its task done).
-void finish_stores(Stores stores) {
+void finish_writes(MemoryWrites writes) {
 #if defined(__SSE2__)
-  if (stores == Stores::Streaming) _mm_sfence();
+  if (writes == MemoryWrites::Streaming) _mm_sfence();
 #endif
-  (void)stores;
+  (void)writes;
 }
 
 }  // namespace
@@ -113,9 +113,9 @@ BoxRows::BoxRows(const std::vector<uint64_t>& count, size_t item_size, const std
 
 PieceScatter::PieceScatter(const std::vector<int64_t>& chunk_strides, const std::vector<uint64_t>& box_offset,
                            const std::vector<uint64_t>& count, size_t item_size, uint8_t* dst,
-                           const std::vector<int64_t>& dst_strides, Stores stores)
+                           const std::vector<int64_t>& dst_strides, MemoryWrites writes)
     : dst_(dst),
-      stores_(stores),
+      writes_(writes),
       rows_(count, item_size, chunk_strides, dst_strides),
       at_(rows_.dims()),
       box_begin_(static_cast<uint64_t>(byte_offset(box_offset, chunk_strides))),
@@ -129,13 +129,13 @@ void PieceScatter::put(const uint8_t* data, uint64_t offset, size_t n) {
     if (run_begin >= end) return;  // the run starts in a later piece
     const uint64_t from = std::max(run_begin, offset), to = std::min(run_end, end);
     if (from < to) copy_run(dst_ + at_.dst + static_cast<int64_t>(from - run_begin), data + (from - offset), to - from,
-                            stores_);
+                            writes_);
     if (run_end > end) return;  // the rest of the run is in the next piece
     done_ = !at_.next();
   }
 }
 
-void PieceScatter::finish() const { finish_stores(stores_); }
+void PieceScatter::finish() const { finish_writes(writes_); }
 
 namespace {
 
@@ -185,11 +185,11 @@ int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_
 
 void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const uint8_t* src,
                   const std::vector<int64_t>& src_strides, uint8_t* dst,
-                  const std::vector<int64_t>& dst_strides, Stores stores) {
+                  const std::vector<int64_t>& dst_strides, MemoryWrites writes) {
   const BoxRows rows(count, item_size, src_strides, dst_strides);
   if (rows.contiguous()) {
-    rows.for_each([&](int64_t s, int64_t d) { copy_run(dst + d, src + s, rows.row_bytes(), stores); });
-    finish_stores(stores);
+    rows.for_each([&](int64_t s, int64_t d) { copy_run(dst + d, src + s, rows.row_bytes(), writes); });
+    finish_writes(writes);
     return;
   }
   const Dim inner = rows.dims().back();

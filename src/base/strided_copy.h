@@ -16,19 +16,19 @@ std::vector<int64_t> f_order_strides(const std::vector<uint64_t>& shape, size_t 
 // Byte offset of element `index` for the given strides.
 int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_t>& strides);
 
-// How a copy writes its destination. Streaming stores (x86 non-temporal
-// stores) go to memory without first reading each destination cache line
+// How a copy writes its destination (CPU memory writes, nothing to do with
+// key-value stores). Streaming writes (x86 non-temporal stores) go to memory without first reading each destination cache line
 // and without evicting what the cache holds: a third less memory traffic
 // when the destination is far larger than the cache and will not be read
 // back soon (a large region read), slower when it is read right after.
-enum class Stores { Cached, Streaming };
+enum class MemoryWrites { Cached, Streaming };
 
 // Copy the box of extents `count` from src to dst, element (i...) going from
 // src + sum(i*src_strides) to dst + sum(i*dst_strides). Dimensions that are
 // contiguous in both buffers are merged so the inner loop is one memcpy.
 void strided_copy(const std::vector<uint64_t>& count, size_t item_size, const uint8_t* src,
                   const std::vector<int64_t>& src_strides, uint8_t* dst,
-                  const std::vector<int64_t>& dst_strides, Stores stores = Stores::Cached);
+                  const std::vector<int64_t>& dst_strides, MemoryWrites writes = MemoryWrites::Cached);
 
 // One dimension of a copy after merging neighbours contiguous in both
 // buffers: extent and the two byte strides.
@@ -95,7 +95,7 @@ class PieceScatter {
  public:
   PieceScatter(const std::vector<int64_t>& chunk_strides, const std::vector<uint64_t>& box_offset,
                const std::vector<uint64_t>& count, size_t item_size, uint8_t* dst,
-               const std::vector<int64_t>& dst_strides, Stores stores);
+               const std::vector<int64_t>& dst_strides, MemoryWrites writes);
   PieceScatter(const PieceScatter&) = delete;
   PieceScatter& operator=(const PieceScatter&) = delete;
   // False when the box's rows are single elements in dst (its last
@@ -108,7 +108,7 @@ class PieceScatter {
 
  private:
   uint8_t* dst_;
-  Stores stores_;
+  MemoryWrites writes_;
   BoxRows rows_;
   OuterOdometer at_;  // the row being copied (walks rows_'s dimensions: declared after it)
   uint64_t box_begin_ = 0;  // byte offset of the box's first element in the chunk

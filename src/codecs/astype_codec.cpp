@@ -2,7 +2,7 @@
 // casts it to `encode_dtype`, decoding the other way, both with numpy's casts
 // (float to integer truncates; narrowing loses data, as numcodecs warns).
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 namespace zarr::codecs {
 

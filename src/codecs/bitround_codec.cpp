@@ -5,7 +5,7 @@
 // may move into the exponent and NaN or infinity bits may change alike).
 // Decoding is the identity.
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 #include "base/error.h"
 #include "base/json.h"

@@ -10,8 +10,10 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/json.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec_util.h"
+#include "codecs/v3_numcodecs.h"
 
 namespace zarr::codecs {
 
@@ -336,6 +338,61 @@ std::unique_ptr<BytesCodec> make_blosc_codec_limited(const rapidjson::Value& con
 
 std::unique_ptr<BytesCodec> make_blosc_codec(const rapidjson::Value& config, const ChunkRepr& repr) {
   return make_blosc_codec_limited(config, repr, blosc_list_compressors());
+}
+
+// ---- v3: "blosc" names its shuffle and carries the typesize ----
+
+namespace {
+
+// The numcodecs codec of a v3 configuration.
+std::unique_ptr<BytesCodec> make_blosc_from_v3(const V3CodecRequest& request) {
+  if (!request.configuration) fail(ZARR_ERR_INVALID_METADATA, request.where + ": 'configuration' is required");
+  const rapidjson::Value& c = *request.configuration;
+  ChunkRepr repr = request.bytes_repr;
+  std::string config = "{\"id\":\"blosc\"";
+  for (const char* field : {"cname", "clevel", "blocksize"}) {
+    if (const rapidjson::Value* v = json::find(c, field)) config += ",\"" + std::string(field) + "\":" + json::to_string(*v);
+  }
+  if (const rapidjson::Value* shuffle = json::find(c, "shuffle")) {
+    std::string name = json::get_string(*shuffle, "shuffle", request.where);
+    int code = name == "noshuffle" ? 0 : name == "shuffle" ? 1 : name == "bitshuffle" ? 2 : -9;
+    if (code == -9) {
+      fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'shuffle' must be \"noshuffle\", \"shuffle\" or "
+                                                      "\"bitshuffle\", got " + json::quote(name));
+    }
+    config += ",\"shuffle\":" + std::to_string(code);
+  }
+  if (const rapidjson::Value* typesize = json::find(c, "typesize")) {
+    uint64_t t = json::get_uint(*typesize, "typesize", request.where);
+    if (t == 0) fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'typesize' must be positive");
+    repr.item_size = static_cast<size_t>(t);
+  }
+  return make_from_v2(config + "}", repr, request.where);
+}
+
+}  // namespace
+
+V3Codec make_blosc_v3(const V3CodecRequest& request) {
+  size_t typesize = request.bytes_repr.item_size;
+  if (request.configuration) {
+    if (const rapidjson::Value* t = json::find(*request.configuration, "typesize")) {
+      typesize = static_cast<size_t>(json::get_uint(*t, "typesize", request.where));
+    }
+  }
+  std::unique_ptr<BytesCodec> codec = make_blosc_from_v3(request);
+  std::string v3 = blosc_v3_json(*codec, typesize);
+  return named_v2_codec(std::move(codec), std::move(v3));
+}
+
+std::string blosc_v3_json(const BytesCodec& codec, size_t typesize) {
+  rapidjson::Document c = json::parse(codec.config_json(), "blosc");
+  static const char* kShuffleNames[] = {"noshuffle", "shuffle", "bitshuffle"};
+  int shuffle = c["shuffle"].GetInt();
+  // Key order as zarr-python 3 writes it.
+  return "{\"name\":\"blosc\",\"configuration\":{\"typesize\":" + std::to_string(typesize) +
+         ",\"cname\":" + json::to_string(c["cname"]) + ",\"clevel\":" + json::to_string(c["clevel"]) +
+         ",\"shuffle\":\"" + (shuffle >= 0 && shuffle <= 2 ? kShuffleNames[shuffle] : "shuffle") +
+         "\",\"blocksize\":" + json::to_string(c["blocksize"]) + "}}";
 }
 
 }  // namespace zarr::codecs

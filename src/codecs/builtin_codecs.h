@@ -34,18 +34,22 @@ std::unique_ptr<BytesCodec> make_crc32_codec(const rapidjson::Value& config, con
 std::unique_ptr<BytesCodec> make_crc32c_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 std::unique_ptr<BytesCodec> make_fletcher32_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 
-// The v3 core codecs, each beside its implementation (gzip, zstd, blosc and
-// crc32c translate their v3 configuration onto the v2 implementation, in
-// v3_codecs.cpp).
+// The v3 core codecs, each beside its implementation, in its codec's file
+// (gzip, zstd, blosc and crc32c translate their v3 configuration onto the v2
+// implementation through v3_numcodecs.h, and gzip, zstd and blosc write the
+// v3 form of a v2 configuration: V3JsonOfV2 in codec.h).
 V3Codec make_bytes_v3(const V3CodecRequest& request);          // bytes_layout_codec.cpp
 V3Codec make_transpose_v3(const V3CodecRequest& request);      // transpose_codec.cpp
 V3Codec make_sharding_v3(const V3CodecRequest& request);       // sharding_codec.cpp
 V3Codec make_vlen_utf8_v3(const V3CodecRequest& request);      // vlen_codecs.cpp
 V3Codec make_vlen_bytes_v3(const V3CodecRequest& request);     // vlen_codecs.cpp
-V3Codec make_gzip_v3(const V3CodecRequest& request);           // v3_codecs.cpp
-V3Codec make_zstd_v3(const V3CodecRequest& request);           // v3_codecs.cpp
-V3Codec make_blosc_v3(const V3CodecRequest& request);          // v3_codecs.cpp
-V3Codec make_crc32c_v3(const V3CodecRequest& request);         // v3_codecs.cpp
+V3Codec make_gzip_v3(const V3CodecRequest& request);           // gzip_codec.cpp
+std::string gzip_v3_json(const BytesCodec& codec, size_t typesize);
+V3Codec make_zstd_v3(const V3CodecRequest& request);           // zstd_codec.cpp
+std::string zstd_v3_json(const BytesCodec& codec, size_t typesize);
+V3Codec make_blosc_v3(const V3CodecRequest& request);          // blosc_codec.cpp
+std::string blosc_v3_json(const BytesCodec& codec, size_t typesize);
+V3Codec make_crc32c_v3(const V3CodecRequest& request);         // crc32c_codec.cpp
 
 // make_blosc_codec as if c-blosc offered only `available` (a comma-separated
 // list like blosc_list_compressors() returns): lets tests check what happens

@@ -11,7 +11,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 namespace zarr::codecs {
 

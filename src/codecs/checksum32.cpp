@@ -6,7 +6,7 @@
 #include "base/error.h"
 #include "base/size_limits.h"
 #include "codecs/codec_util.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 namespace zarr::codecs {
 

@@ -8,6 +8,14 @@
 // by an ArrayRepr. Zarr v2 uses the same kinds: "order" F is a transpose,
 // the dtype's byte order is the bytes codec, filters and compressor are
 // bytes->bytes codecs.
+//
+// Each interface below lists its REQUIRED methods first (pure virtual: all a
+// new codec or a plugin implements), then its OPTIONAL ones, each with a
+// default built on the required methods that is correct for any codec. The
+// optional methods are accelerations (decoding or encoding in place, by
+// blocks, partially) or bounds only the codec knows; the array engine and the
+// chain call them on their hot paths, so a codec that overrides one saves a
+// buffer, a copy or a read.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +44,9 @@ struct ChunkRepr {
 class BytesCodec {
  public:
   virtual ~BytesCodec() = default;
+
+  // ---- required -----------------------------------------------------------------
+
   // v2 id / v3 name, e.g. "zlib".
   virtual std::string id() const = 0;
   // Complete configuration as JSON, defaults filled in, as numcodecs'
@@ -46,6 +57,9 @@ class BytesCodec {
   // A decoder never allocates more than that when it is known, and fails with
   // ZARR_ERR_CODEC naming the codec on corrupt or truncated input.
   virtual Bytes decode(ByteView encoded, size_t expected_size) const = 0;
+
+  // ---- optional: bounds -------------------------------------------------------------
+
   // decode() when only the most the output may be is known (a step of a
   // chain after another bytes->bytes codec, a variable-length chunk): more
   // than max_size bytes is ZARR_ERR_CODEC "decoded more than the N bytes
@@ -59,6 +73,9 @@ class BytesCodec {
   // when the codec cannot tell (plugins). Chains add these up into the most
   // a stored chunk can take (CodecChain::max_stored_size).
   virtual std::optional<uint64_t> max_encoded_size(uint64_t decoded_size) const;
+
+  // ---- optional accelerations ----------------------------------------------------------
+
   // Decode into `out`, exactly `out_size` bytes (the known decoded size; any
   // other size is ZARR_ERR_CODEC and `out` may hold anything then). Codecs
   // that can write there directly override it, saving a buffer and a copy;
@@ -100,6 +117,7 @@ struct ArrayRepr {
   size_t byte_size() const;  // elements() * dtype.item_size()
 };
 
+// Every method is required.
 class ArrayToArrayCodec {
  public:
   virtual ~ArrayToArrayCodec() = default;
@@ -115,19 +133,29 @@ class ArrayToArrayCodec {
 class ArrayToBytesCodec {
  public:
   virtual ~ArrayToBytesCodec() = default;
+
+  // ---- required -----------------------------------------------------------------
+
   virtual std::string name() const = 0;
+  // The v3 form: {"name": ..., "configuration": {...}}.
   virtual std::string v3_config_json() const = 0;
   virtual Bytes encode(Bytes chunk, const ArrayRepr& decoded) const = 0;
   // Gives decoded.byte_size() bytes; other input sizes are ZARR_ERR_CODEC.
   virtual Bytes decode(ByteView stored, const ArrayRepr& decoded) const = 0;
-  // decode() of bytes the caller hands over (a compressor's output): a codec
-  // that can work in place (bytes) reuses them instead of copying.
-  virtual Bytes decode_in_place(Bytes stored, const ArrayRepr& decoded) const { return decode(stored, decoded); }
+
+  // ---- optional: sizes -------------------------------------------------------------
+
   // Size of every encoded chunk when it is fixed (the bytes codec), else 0.
   virtual size_t fixed_encoded_size(const ArrayRepr&) const { return 0; }
   // The most bytes an encoded chunk of `decoded` can have, or nullopt when
   // nothing bounds it (variable-length elements: the default).
   virtual std::optional<uint64_t> max_encoded_size(const ArrayRepr& decoded) const;
+
+  // ---- optional accelerations: in place ---------------------------------------------
+
+  // decode() of bytes the caller hands over (a compressor's output): a codec
+  // that can work in place (bytes) reuses them instead of copying.
+  virtual Bytes decode_in_place(Bytes stored, const ArrayRepr& decoded) const { return decode(stored, decoded); }
   // Decoding where the stored bytes already lie, in a buffer of exactly
   // fixed_encoded_size() bytes (the bytes codec: a byte swap at most), for
   // codecs whose decodes_in_buffer() is true: the array engine then decodes
@@ -136,9 +164,13 @@ class ArrayToBytesCodec {
   // True when the stored bytes are the chunk itself, untouched (the bytes
   // codec in native byte order): a store may read them straight into place.
   virtual bool stores_native_layout() const { return false; }
+  // The defaults of these two fail with ZARR_ERR_INTERNAL: callers ask
+  // decodes_in_buffer() first.
   virtual void decode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
   // And the reverse, encoding where the chunk lies (same codecs).
   virtual void encode_in_buffer(uint8_t* data, size_t size, const ArrayRepr& decoded) const;
+
+  // ---- optional accelerations: partial decoding ------------------------------------
 
   // Partial decoding (sharding): read only what part of a chunk needs.
   // `read(offset, length)` returns that byte range of the stored chunk
@@ -150,6 +182,8 @@ class ArrayToBytesCodec {
   // Inner chunks are decoded in parallel (concurrency/thread_pool.h), so
   // `read` may be called from several threads at once (nested shards).
   using RangeReader = std::function<std::optional<Bytes>(int64_t offset, std::optional<uint64_t> length)>;
+  // True for codecs that override partial_decode and decode_box (the
+  // defaults of those two fail with ZARR_ERR_INTERNAL: callers ask first).
   virtual bool supports_partial_decode() const { return false; }
   // The read partial_decode makes first to locate the inner chunks (the
   // shard index), with exactly these arguments, and makes for nothing else:
@@ -162,14 +196,14 @@ class ArrayToBytesCodec {
   virtual std::optional<RangeRequest> locating_request() const { return std::nullopt; }
   virtual bool partial_decode(const RangeReader& read, const ArrayRepr& decoded,
                               const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
-                              uint8_t* out, const std::vector<int64_t>& out_strides, Stores stores) const;
+                              uint8_t* out, const std::vector<int64_t>& out_strides, MemoryWrites writes) const;
   // The same box decoded from the whole stored chunk, already in memory
   // (the array engine reads a shard it needs whole into a buffer it reuses,
-  // instead of a fresh one per shard), written into `out` with `stores`
+  // instead of a fresh one per shard), written into `out` with `writes`
   // (streaming for a large region read). Codecs with partial decoding only.
   virtual void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                           const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
-                          Stores stores) const;
+                          MemoryWrites writes) const;
 };
 
 using BytesCodecFactory =
@@ -194,7 +228,7 @@ bool is_registered_v3_name(const std::string& name);
 
 // ---- v3 names ------------------------------------------------------------------
 // The v3 core codecs are registered by name with their kind; "numcodecs.<id>"
-// names resolve to the v2 registry above (see v3_codecs.cpp).
+// names resolve to the v2 registry above (see v3_chain.cpp).
 
 enum class CodecKind { ArrayToArray, ArrayToBytes, BytesToBytes };
 const char* codec_kind_name(CodecKind kind);  // "array->bytes", ...
@@ -216,13 +250,19 @@ struct V3Codec {
 };
 
 using V3CodecFactory = std::function<V3Codec(const V3CodecRequest& request)>;
+// The v3 form of a codec built from its numcodecs (v2) configuration, for a
+// core v3 codec that runs on the v2 implementation (gzip, zstd, blosc):
+// v3_codec_json (v3_chain.h) writes it when v2 metadata becomes v3.
+using V3JsonOfV2 = std::string (*)(const BytesCodec& codec, size_t typesize);
 
 struct V3CodecEntry {
   CodecKind kind;
   V3CodecFactory factory;
+  V3JsonOfV2 v3_json_of_v2 = nullptr;  // nullptr: written as "numcodecs.<id>"
 };
 
-void register_v3_codec(const std::string& name, CodecKind kind, V3CodecFactory factory);
+void register_v3_codec(const std::string& name, CodecKind kind, V3CodecFactory factory,
+                       V3JsonOfV2 v3_json_of_v2 = nullptr);
 // The entry registered under a v3 name, if any.
 std::optional<V3CodecEntry> find_v3_codec(const std::string& name);
 

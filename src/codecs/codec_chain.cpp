@@ -9,35 +9,6 @@
 
 namespace zarr {
 
-// Chunk shapes were checked at parse time (validate_layout): these never fail
-// for an array's chunks.
-uint64_t ArrayRepr::elements() const { return checked_product(shape, "chunk shape", ZARR_ERR_INVALID_METADATA); }
-
-size_t ArrayRepr::byte_size() const {
-  const std::optional<size_t> bytes = byte_count(elements(), dtype.item_size());
-  if (!bytes) fail(ZARR_ERR_INVALID_METADATA, "chunk shape: one chunk's byte size overflows");
-  return *bytes;
-}
-
-bool ArrayToBytesCodec::partial_decode(const RangeReader&, const ArrayRepr&, const std::vector<uint64_t>&,
-                                       const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&,
-                                       Stores) const {
-  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
-}
-
-void ArrayToBytesCodec::decode_box(ByteView, const ArrayRepr&, const std::vector<uint64_t>&,
-                                   const std::vector<uint64_t>&, uint8_t*, const std::vector<int64_t>&, Stores) const {
-  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' has no partial decoding");
-}
-
-void ArrayToBytesCodec::decode_in_buffer(uint8_t*, size_t, const ArrayRepr&) const {
-  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' cannot decode in place");
-}
-
-void ArrayToBytesCodec::encode_in_buffer(uint8_t*, size_t, const ArrayRepr&) const {
-  fail(ZARR_ERR_INTERNAL, "codec '" + name() + "' cannot encode in place");
-}
-
 CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array,
                        std::shared_ptr<const ArrayToBytesCodec> array_to_bytes,
                        std::vector<std::shared_ptr<const BytesCodec>> bytes_to_bytes, ArrayRepr decoded)

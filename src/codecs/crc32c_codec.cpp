@@ -3,8 +3,10 @@
 // little-endian bytes after it (or before it with "location": "start").
 #include <array>
 
+#include "base/error.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/checksum32.h"
+#include "codecs/v3_numcodecs.h"
 
 namespace zarr::codecs {
 
@@ -88,6 +90,14 @@ uint32_t crc32c_checksum_portable(const uint8_t* data, size_t size) {
 
 std::unique_ptr<BytesCodec> make_crc32c_codec(const rapidjson::Value& config, const ChunkRepr&) {
   return make_checksum32_codec(config, Checksum32Spec{"crc32c", crc32c_checksum, true, true});
+}
+
+// v3's crc32c appends the checksum, as numcodecs' CRC32C does by default.
+V3Codec make_crc32c_v3(const V3CodecRequest& request) {
+  if (request.configuration && request.configuration->MemberCount() > 0) {
+    fail(ZARR_ERR_INVALID_METADATA, request.where + ": codec 'crc32c' takes no configuration");
+  }
+  return named_v2_codec(make_from_v2("{\"id\":\"crc32c\"}", request.bytes_repr, request.where), "{\"name\":\"crc32c\"}");
 }
 
 }  // namespace zarr::codecs

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 #include "dtype/byte_order.h"
 
 namespace zarr::codecs {

@@ -6,7 +6,7 @@
 // `scale` (an int offset keeps a float32 array float32, a float one turns an
 // int array float64), rounding is half to even, and the casts are numpy's.
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 namespace zarr::codecs {
 

@@ -4,8 +4,10 @@
 // stores the current time there; readers ignore it).
 #include <zlib.h>
 
+#include "base/json.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec_util.h"
+#include "codecs/v3_numcodecs.h"
 #include "codecs/zlib_stream.h"
 
 namespace zarr::codecs {
@@ -70,6 +72,20 @@ class GzipCodec final : public StreamingDecoderCodec {
 std::unique_ptr<BytesCodec> make_gzip_codec(const rapidjson::Value& config, const ChunkRepr&) {
   ConfigReader cfg(config, kId);
   return std::make_unique<GzipCodec>(static_cast<int>(cfg.integer("level", 1, -1, 9)));
+}
+
+// ---- v3 ("gzip": {"level"}, as numcodecs' configuration) ----
+
+V3Codec make_gzip_v3(const V3CodecRequest& request) {
+  std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config("gzip", request.configuration), request.bytes_repr,
+                                                   request.where);
+  std::string v3 = gzip_v3_json(*codec, request.bytes_repr.item_size);
+  return named_v2_codec(std::move(codec), std::move(v3));
+}
+
+std::string gzip_v3_json(const BytesCodec& codec, size_t) {
+  rapidjson::Document c = json::parse(codec.config_json(), "gzip");
+  return "{\"name\":\"gzip\",\"configuration\":{\"level\":" + json::to_string(c["level"]) + "}}";
 }
 
 }  // namespace zarr::codecs

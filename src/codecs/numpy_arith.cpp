@@ -1,4 +1,4 @@
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 #include <charconv>
 #include <cmath>
@@ -328,8 +328,6 @@ Num round_even(const Num& a, const NumType& t) {
   r.f = std::nearbyint(a.f);  // the default rounding mode: to nearest, ties to even
   return r;
 }
-
-bool is_zero(const Num& v, const NumType& t) { return t.kind == NumKind::Float ? v.f == 0 : v.i == 0; }
 
 double half_to_double(uint16_t h) {
   bool negative = (h & 0x8000) != 0;

@@ -1,4 +1,4 @@
-// Helpers shared by the numcodecs filters (delta, fixedscaleoffset, quantize,
+// NumPy arithmetic emulation for the numcodecs filters (delta, fixedscaleoffset, quantize,
 // astype, categorize, bitround): numpy's numeric data types, element values
 // converted and computed the way numpy 1.24 does on x86-64, numcodecs' Python
 // numbers in configurations, and a configuration writer for them.
@@ -99,7 +99,6 @@ Num multiply(const Num& a, const Num& b, const NumType& t);
 Num divide(const Num& a, const Num& b, const NumType& t);
 // np.around(x): floats to the nearest integer, ties to even; others unchanged.
 Num round_even(const Num& a, const NumType& t);
-bool is_zero(const Num& v, const NumType& t);
 
 // IEEE half precision.
 double half_to_double(uint16_t h);

@@ -3,7 +3,7 @@
 // (0..7), then the bits, eight per byte, the first in the highest bit, as
 // np.packbits. Decoding gives bytes 0 and 1.
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 namespace zarr::codecs {
 

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 namespace zarr::codecs {
 

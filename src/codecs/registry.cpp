@@ -70,10 +70,10 @@ constexpr Builtin kBuiltins[] = {
                                  (plugin_failures.empty() ? "" : " (plugins that failed to load: " + plugin_failures + ")"));
 }
 
-void add_v3(const std::string& name, CodecKind kind, V3CodecFactory factory) {
+void add_v3(const std::string& name, CodecKind kind, V3CodecFactory factory, V3JsonOfV2 v3_json_of_v2 = nullptr) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.v3_entries[name] = V3CodecEntry{kind, std::move(factory)};
+  r.v3_entries[name] = V3CodecEntry{kind, std::move(factory), v3_json_of_v2};
 }
 
 std::once_flag builtins_once;
@@ -98,7 +98,8 @@ void add_builtins() {
 #if ZARR_HAVE_LZMA
   add_factory("lzma", codecs::make_lzma_codec);
 #endif
-  // v3 core codecs (the bytes->bytes ones run on the v2 implementations)
+  // v3 core codecs (the bytes->bytes ones run on the v2 implementations and
+  // write their v3 form of a v2 configuration)
   add_v3("bytes", CodecKind::ArrayToBytes, codecs::make_bytes_v3);
   add_v3("transpose", CodecKind::ArrayToArray, codecs::make_transpose_v3);
   add_v3("sharding_indexed", CodecKind::ArrayToBytes, codecs::make_sharding_v3);
@@ -106,13 +107,13 @@ void add_builtins() {
   add_v3("vlen-bytes", CodecKind::ArrayToBytes, codecs::make_vlen_bytes_v3);
   add_v3("crc32c", CodecKind::BytesToBytes, codecs::make_crc32c_v3);
 #if ZARR_HAVE_ZLIB
-  add_v3("gzip", CodecKind::BytesToBytes, codecs::make_gzip_v3);
+  add_v3("gzip", CodecKind::BytesToBytes, codecs::make_gzip_v3, codecs::gzip_v3_json);
 #endif
 #if ZARR_HAVE_ZSTD
-  add_v3("zstd", CodecKind::BytesToBytes, codecs::make_zstd_v3);
+  add_v3("zstd", CodecKind::BytesToBytes, codecs::make_zstd_v3, codecs::zstd_v3_json);
 #endif
 #if ZARR_HAVE_BLOSC
-  add_v3("blosc", CodecKind::BytesToBytes, codecs::make_blosc_v3);
+  add_v3("blosc", CodecKind::BytesToBytes, codecs::make_blosc_v3, codecs::blosc_v3_json);
 #endif
   // numcodecs filters and checksums (no library needed)
   add_factory("delta", codecs::make_delta_codec);
@@ -181,10 +182,10 @@ const char* codec_kind_name(CodecKind kind) {
   return "bytes->bytes";
 }
 
-void register_v3_codec(const std::string& name, CodecKind kind, V3CodecFactory factory) {
+void register_v3_codec(const std::string& name, CodecKind kind, V3CodecFactory factory, V3JsonOfV2 v3_json_of_v2) {
   register_builtin_codecs();
   if (name.empty() || !factory) fail(ZARR_ERR_INVALID_ARGUMENT, "register_v3_codec: empty name or factory");
-  add_v3(name, kind, std::move(factory));
+  add_v3(name, kind, std::move(factory), v3_json_of_v2);
 }
 
 std::optional<V3CodecEntry> find_v3_codec(const std::string& name) {
@@ -225,38 +226,5 @@ std::unique_ptr<BytesCodec> make_bytes_codec(const rapidjson::Value& config, con
   if (!codec) fail(ZARR_ERR_INTERNAL, "codec '" + id + "': its factory returned no codec");
   return codec;
 }
-
-size_t BytesCodec::encoded_bound(size_t) const { return 0; }
-
-size_t BytesCodec::encode_into(ByteView, uint8_t*, size_t) const {
-  fail(ZARR_ERR_INTERNAL, "codec '" + id() + "': encode_into called on a codec without an encoded bound");
-}
-
-Bytes encode_through_bound(const BytesCodec& codec, ByteView decoded) {
-  Bytes out(codec.encoded_bound(decoded.size));
-  out.resize(codec.encode_into(decoded, out.data(), out.size()));
-  return out;
-}
-
-void BytesCodec::decode_into(ByteView encoded, uint8_t* out, size_t out_size) const {
-  const Bytes decoded = decode(encoded, out_size);
-  if (decoded.size() != out_size) {
-    fail(ZARR_ERR_CODEC, "codec '" + id() + "': decoded " + std::to_string(decoded.size()) + " bytes, expected " +
-                             std::to_string(out_size));
-  }
-  std::copy(decoded.begin(), decoded.end(), out);
-}
-
-bool BytesCodec::decode_in_pieces(ByteView, size_t, const PieceArrived&) const { return false; }
-
-Bytes BytesCodec::decode_at_most(ByteView encoded, size_t max_size) const {
-  Bytes decoded = decode(encoded, 0);
-  codecs::check_at_most(id(), decoded.size(), max_size);
-  return decoded;
-}
-
-std::optional<uint64_t> BytesCodec::max_encoded_size(uint64_t) const { return std::nullopt; }
-
-std::optional<uint64_t> ArrayToBytesCodec::max_encoded_size(const ArrayRepr&) const { return std::nullopt; }
 
 }  // namespace zarr

@@ -14,24 +14,38 @@
 #include "base/json.h"
 #include "base/size_limits.h"
 #include "base/strided_copy.h"
-#include "codecs/builtin_codecs.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/sharding_internal.h"
+#include "codecs/v3_chain.h"
 #include "codecs/vlen_codecs.h"
 #include "concurrency/thread_pool.h"
 
 namespace zarr {
 
+namespace codecs {
+
+std::vector<uint64_t> inner_grid(const std::vector<uint64_t>& shard, const std::vector<uint64_t>& inner,
+                                 const std::string& where, uint64_t* count) {
+  constexpr uint64_t kMaxInnerChunks = uint64_t{1} << 22;  // per shard
+  const std::vector<uint64_t> grid = ceil_div(shard, inner);
+  const std::string field = where + ": field 'chunk_shape'";
+  const uint64_t n = checked_product(grid, field + ": inner chunks per shard", ZARR_ERR_INVALID_METADATA);
+  if (n > kMaxInnerChunks) {
+    fail(ZARR_ERR_INVALID_METADATA, field + ": " + std::to_string(n) +
+                                        " inner chunks per shard make an index too large to hold (at most " +
+                                        std::to_string(kMaxInnerChunks) + ", a 64 MiB index)");
+  }
+  if (count) *count = n;
+  return grid;
+}
+
+}  // namespace codecs
+
 namespace {
 
-constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();  // index entry of an absent inner chunk
-constexpr uint64_t kMaxInnerChunks = uint64_t{1} << 22;                // per shard
-constexpr const char* kPrefix = "sharding_indexed: ";
-
-std::string list_text(const std::vector<uint64_t>& v, const char* sep = ", ") {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
-  return s + "]";
-}
+using codecs::inner_grid;
+using codecs::kEmpty;
+using codecs::list_text;
+constexpr const char* kPrefix = codecs::kShardingPrefix;
 
 // C-order coordinates of linear position i in a grid.
 std::vector<uint64_t> unravel(uint64_t i, const std::vector<uint64_t>& grid) {
@@ -89,33 +103,7 @@ size_t float_component_size(const DataType& t) {
   }
 }
 
-// Inner chunks per shard along each dimension (the inner shape divides the
-// shard's), and their count. Each shard read holds its whole index (16 bytes
-// per inner chunk), and opening the array encodes it twice: a bound keeps
-// hostile metadata from costing gigabytes before any data is read.
-std::vector<uint64_t> inner_grid(const std::vector<uint64_t>& shard, const std::vector<uint64_t>& inner,
-                                 const std::string& where, uint64_t* count = nullptr) {
-  const std::vector<uint64_t> grid = ceil_div(shard, inner);
-  const std::string field = where + ": field 'chunk_shape'";
-  const uint64_t n = checked_product(grid, field + ": inner chunks per shard", ZARR_ERR_INVALID_METADATA);
-  if (n > kMaxInnerChunks) {
-    fail(ZARR_ERR_INVALID_METADATA, field + ": " + std::to_string(n) +
-                                        " inner chunks per shard make an index too large to hold (at most " +
-                                        std::to_string(kMaxInnerChunks) + ", a 64 MiB index)");
-  }
-  if (count) *count = n;
-  return grid;
-}
-
 }  // namespace
-
-struct ShardingCodec::Overlap {
-  size_t index = 0;                    // C-order position of the inner chunk in the shard's inner grid
-  std::vector<uint64_t> chunk_offset;  // start of the overlap inside the inner chunk
-  std::vector<uint64_t> box_offset;    // start of the overlap inside the box
-  std::vector<uint64_t> count;         // extent of the overlap
-  bool whole = false;                  // the overlap is the whole inner chunk
-};
 
 ShardingCodec::ShardingCodec(ArrayRepr shard, std::vector<uint64_t> inner_shape, CodecChain inner, CodecChain index,
                              bool index_at_end, const std::string& where)
@@ -348,7 +336,7 @@ bool lands_contiguously(const std::vector<uint64_t>& count, const std::vector<in
 }  // namespace
 
 void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out,
-                                const std::vector<int64_t>& out_strides, Stores stores) const {
+                                const std::vector<int64_t>& out_strides, MemoryWrites writes) const {
   const std::string name = inner_name(ov.index);
   const size_t item = shard_.dtype.item_size();
   const std::vector<int64_t> inner_strides = c_order_strides(inner_shape_, item);
@@ -356,7 +344,7 @@ void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out
   if (!inner_.decodes_into()) {
     const Bytes inner = inner_.decode(stored, name);
     strided_copy(ov.count, item, inner.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides, dst,
-                 out_strides, stores);
+                 out_strides, writes);
     return;
   }
   if (ov.whole && lands_contiguously(ov.count, out_strides, inner_strides)) {
@@ -366,7 +354,7 @@ void ShardingCodec::decode_into(ByteView stored, const Overlap& ov, uint8_t* out
   ScratchBuffer& scratch = inner_chunk_scratch();
   inner_.decode_into(stored, scratch.reserve(inner_.decoded().byte_size()), name);
   strided_copy(ov.count, item, scratch.data() + byte_offset(ov.chunk_offset, inner_strides), inner_strides, dst,
-               out_strides, stores);
+               out_strides, writes);
   scratch.release_above(kInnerScratchKeepLimit);
 }
 
@@ -474,7 +462,7 @@ Bytes ShardingCodec::decode(ByteView stored, const ArrayRepr& decoded) const {
     if (offset == kEmpty) {
       strided_fill(ov.count, shard_.fill_item, out.data() + byte_offset(ov.box_offset, strides), strides);
     } else {
-      decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out.data(), strides, Stores::Cached);
+      decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out.data(), strides, MemoryWrites::Cached);
     }
   });
   return out;
@@ -503,262 +491,5 @@ Bytes ShardingCodec::decode_vlen(ByteView stored, const std::vector<uint64_t>& e
   }
   return vlen::pack(items);
 }
-
-// ---- partial decode -------------------------------------------------------------
-
-std::vector<ShardingCodec::Overlap> ShardingCodec::box_overlaps(const ArrayRepr& decoded,
-                                                                const std::vector<uint64_t>& chunk_offset,
-                                                                const std::vector<uint64_t>& count,
-                                                                const std::vector<int64_t>& out_strides) const {
-  check_shape(decoded);
-  if (shard_.dtype.is_variable_length()) {
-    fail(ZARR_ERR_INTERNAL, kPrefix + std::string("no partial decoding of variable-length elements"));
-  }
-  if (chunk_offset.size() != shard_.shape.size() || count.size() != shard_.shape.size() ||
-      out_strides.size() != shard_.shape.size()) {
-    fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box rank does not match the shard's"));
-  }
-  for (size_t d = 0; d < count.size(); ++d) {
-    if (!run_inside(chunk_offset[d], count[d], shard_.shape[d])) {
-      fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box ") + list_text(chunk_offset) + " + " +
-                                  list_text(count) + " is outside the shard " + list_text(shard_.shape));
-    }
-  }
-  std::vector<Overlap> needed;
-  for_each_overlap(chunk_offset, count, [&](const Overlap& ov) { needed.push_back(ov); });
-  return needed;
-}
-
-void ShardingCodec::decode_needed(ByteView stored, const std::vector<Overlap>& needed, uint8_t* out,
-                                  const std::vector<int64_t>& out_strides, Stores stores) const {
-  if (stored.size < index_size_) {
-    fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(stored.size) +
-                             " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
-  }
-  const std::vector<uint64_t> entries =
-      decode_index(ByteView(stored.data + (index_at_end_ ? stored.size - index_size_ : 0), index_size_));
-  parallel_for(needed.size(), [&](size_t k) {
-    const Overlap& ov = needed[k];
-    const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
-    if (offset == kEmpty) {
-      strided_fill(ov.count, shard_.fill_item, out + byte_offset(ov.box_offset, out_strides), out_strides);
-      return;
-    }
-    check_inside(ov.index, offset, nbytes, stored.size);
-    decode_into(ByteView(stored.data + offset, static_cast<size_t>(nbytes)), ov, out, out_strides, stores);
-  });
-}
-
-void ShardingCodec::decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
-                               const std::vector<uint64_t>& count, uint8_t* out,
-                               const std::vector<int64_t>& out_strides, Stores stores) const {
-  decode_needed(stored, box_overlaps(decoded, chunk_offset, count, out_strides), out, out_strides, stores);
-}
-
-bool ShardingCodec::partial_decode(const RangeReader& read, const ArrayRepr& decoded,
-                                   const std::vector<uint64_t>& chunk_offset, const std::vector<uint64_t>& count,
-                                   uint8_t* out, const std::vector<int64_t>& out_strides, Stores stores) const {
-  const std::vector<Overlap> needed = box_overlaps(decoded, chunk_offset, count, out_strides);
-  if (needed.empty()) return true;
-
-  auto fill = [&](const Overlap& ov) {
-    strided_fill(ov.count, shard_.fill_item, out + byte_offset(ov.box_offset, out_strides), out_strides);
-  };
-
-  // Every inner chunk needed: one request for the whole shard.
-  if (needed.size() == n_inner_) {
-    std::optional<Bytes> whole = read(0, std::nullopt);
-    if (!whole) return false;
-    decode_needed(*whole, needed, out, out_strides, stores);
-    return true;
-  }
-
-  // The index: its size is fixed, so one range request finds it.
-  const RangeRequest locate = *locating_request();
-  std::optional<Bytes> index_bytes = read(locate.offset, locate.length);
-  if (!index_bytes) return false;
-  if (index_bytes->size() != index_size_) {
-    fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(index_bytes->size()) +
-                             " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
-  }
-  const std::vector<uint64_t> entries = decode_index(*index_bytes);
-
-  // The byte ranges to fetch: inner chunks decoded whole (nested shards only
-  // partly needed are read through their own partial decoding instead).
-  const bool nested_partial = inner_.partial_reads();
-  struct Fetch {
-    size_t k;  // position in `needed`
-    uint64_t offset, nbytes;
-  };
-  std::vector<Fetch> fetches;
-  for (size_t k = 0; k < needed.size(); ++k) {
-    const uint64_t offset = entries[2 * needed[k].index], nbytes = entries[2 * needed[k].index + 1];
-    if (offset == kEmpty) continue;
-    check_inside(needed[k].index, offset, nbytes, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
-    check_inner_size(needed[k].index, nbytes);
-    if (nested_partial && !needed[k].whole) continue;
-    fetches.push_back({k, offset, nbytes});
-  }
-  std::sort(fetches.begin(), fetches.end(), [](const Fetch& a, const Fetch& b) { return a.offset < b.offset; });
-
-  std::vector<Bytes> buffers;
-  std::vector<ByteView> view_of(needed.size());
-  for (size_t g = 0; g < fetches.size();) {
-    // One request for fetches[g..h): neighbours close enough in the shard.
-    const uint64_t begin = fetches[g].offset;
-    uint64_t end = begin + fetches[g].nbytes;
-    size_t h = g + 1;
-    while (h < fetches.size()) {
-      const uint64_t f_end = fetches[h].offset + fetches[h].nbytes;
-      const uint64_t gap = fetches[h].offset > end ? fetches[h].offset - end : 0;
-      const uint64_t new_end = std::max(end, f_end);
-      if (gap > kShardCoalesceMaxGap || new_end - begin > kShardCoalesceMaxBytes) break;
-      end = new_end;
-      ++h;
-    }
-    std::optional<Bytes> bytes = read(static_cast<int64_t>(begin), end - begin);
-    if (!bytes) {
-      fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard disappeared while it was read (written concurrently?)"));
-    }
-    for (size_t f = g; f < h; ++f) {
-      const Fetch& fetch = fetches[f];
-      if (fetch.offset - begin + fetch.nbytes > bytes->size()) {
-        fail(ZARR_ERR_CODEC, kPrefix + inner_name(needed[fetch.k].index) + ": index entry (offset " +
-                                 std::to_string(fetch.offset) + ", nbytes " + std::to_string(fetch.nbytes) +
-                                 ") lies past the end of the " + std::to_string(begin + bytes->size()) +
-                                 "-byte (or shorter) shard");
-      }
-    }
-    buffers.push_back(std::move(*bytes));
-    for (size_t f = g; f < h; ++f) {
-      view_of[fetches[f].k] = ByteView(buffers.back().data() + (fetches[f].offset - begin),
-                                       static_cast<size_t>(fetches[f].nbytes));
-    }
-    g = h;
-  }
-
-  // Each inner chunk fills its own part of the box: decode them in parallel
-  // (nested shards read their ranges from these tasks too).
-  parallel_for(needed.size(), [&](size_t k) {
-    const Overlap& ov = needed[k];
-    const uint64_t offset = entries[2 * ov.index], nbytes = entries[2 * ov.index + 1];
-    if (offset == kEmpty) {
-      fill(ov);
-    } else if (view_of[k].data) {
-      decode_into(view_of[k], ov, out, out_strides, stores);
-    } else {
-      // Nested sharding: the inner chunk's own partial decoding, reading
-      // through a window onto its byte range.
-      RangeReader window = [&read, offset, nbytes](int64_t o, std::optional<uint64_t> length) {
-        uint64_t begin, size;
-        if (o < 0) {
-          size = std::min(static_cast<uint64_t>(-o), nbytes);
-          begin = offset + nbytes - size;
-        } else {
-          const uint64_t b = std::min(static_cast<uint64_t>(o), nbytes);
-          begin = offset + b;
-          size = length ? std::min(*length, nbytes - b) : nbytes - b;
-        }
-        return read(static_cast<int64_t>(begin), size);
-      };
-      bool present;
-      try {
-        present = inner_.array_to_bytes()->partial_decode(window, inner_.decoded(), ov.chunk_offset, ov.count,
-                                                          out + byte_offset(ov.box_offset, out_strides), out_strides,
-                                                          stores);
-      } catch (const Error& e) {
-        fail(e.code(), kPrefix + inner_name(ov.index) + ": " + e.what());
-      }
-      if (!present) fill(ov);
-    }
-  });
-  return true;
-}
-
-// ---- construction from metadata -------------------------------------------------
-
-std::shared_ptr<const ArrayToBytesCodec> make_sharding_codec(const rapidjson::Value* configuration,
-                                                             const ArrayRepr& decoded, const std::string& where) {
-  if (!configuration) fail(ZARR_ERR_INVALID_METADATA, where + ": 'configuration' is required");
-  const rapidjson::Value& c = *configuration;
-  static const std::set<std::string> kMembers = {"chunk_shape", "codecs", "index_codecs", "index_location"};
-  for (auto it = c.MemberBegin(); it != c.MemberEnd(); ++it) {
-    if (!kMembers.count(it->name.GetString())) {
-      fail(ZARR_ERR_INVALID_METADATA, where + ": unknown configuration member '" + it->name.GetString() + "'");
-    }
-  }
-  std::vector<uint64_t> inner_shape =
-      json::get_uint_list(json::require(c, "chunk_shape", where), "chunk_shape", where);
-  if (inner_shape.size() != decoded.shape.size()) {
-    fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape' " + list_text(inner_shape) + " has " +
-                                        std::to_string(inner_shape.size()) + " dimensions but the shard shape " +
-                                        list_text(decoded.shape) + " has " + std::to_string(decoded.shape.size()));
-  }
-  for (size_t d = 0; d < inner_shape.size(); ++d) {
-    if (inner_shape[d] == 0) {
-      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape' item " + std::to_string(d) +
-                                          " must be positive, got 0");
-    }
-    if (decoded.shape[d] % inner_shape[d] != 0) {
-      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'chunk_shape' " + list_text(inner_shape) +
-                                          " must divide the shard shape " + list_text(decoded.shape) +
-                                          " (the array's chunk shape) in every dimension");
-    }
-  }
-  bool at_end = true;
-  if (std::optional<std::string> location = json::opt_string(c, "index_location", where)) {
-    if (*location != "start" && *location != "end") {
-      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'index_location' must be \"start\" or \"end\", got " +
-                                          json::quote(*location));
-    }
-    at_end = *location == "end";
-  }
-
-  // The inner chunks: the shard's type and fill value, the inner shape.
-  const ArrayRepr inner_repr{inner_shape, decoded.dtype, decoded.fill_item};
-  rapidjson::Document defaults;
-  const rapidjson::Value* codecs = json::find(c, "codecs");
-  if (!codecs) {
-    const DTypeKind kind = decoded.dtype.kind();
-    defaults = json::parse(kind == DTypeKind::VarString   ? R"([{"name":"vlen-utf8","configuration":{}}])"
-                           : kind == DTypeKind::VarBytes  ? R"([{"name":"vlen-bytes","configuration":{}}])"
-                           : decoded.dtype.has_byte_order() ? R"([{"name":"bytes","configuration":{"endian":"little"}}])"
-                                                            : R"([{"name":"bytes"}])",
-                           where);
-    codecs = &defaults;
-  }
-  CodecChain inner = make_v3_codec_chain(*codecs, inner_repr, where + ": field 'codecs'");
-  if (decoded.dtype.is_variable_length()) {
-    const std::string a2b = inner.array_to_bytes()->name();
-    const char* needed = decoded.dtype.kind() == DTypeKind::VarString ? "vlen-utf8" : "vlen-bytes";
-    if (a2b != needed && a2b != "sharding_indexed") {
-      fail(ZARR_ERR_INVALID_METADATA, where + ": field 'codecs': variable-length elements need the \"" + needed +
-                                          "\" codec, not " + json::quote(a2b));
-    }
-  }
-
-  // The index: uint64 (offset, nbytes) pairs, shape = chunks per shard + [2].
-  std::vector<uint64_t> index_shape = inner_grid(decoded.shape, inner_shape, where);
-  index_shape.push_back(2);
-  const ArrayRepr index_repr{index_shape, *DataType::from_v3_name("uint64"), Bytes(8, 0xff)};
-  rapidjson::Document index_defaults;
-  const rapidjson::Value* index_codecs = json::find(c, "index_codecs");
-  if (!index_codecs) {
-    index_defaults = json::parse(R"([{"name":"bytes","configuration":{"endian":"little"}},{"name":"crc32c"}])", where);
-    index_codecs = &index_defaults;
-  }
-  CodecChain index = make_v3_codec_chain(*index_codecs, index_repr, where + ": field 'index_codecs'");
-
-  return std::make_shared<ShardingCodec>(decoded, std::move(inner_shape), std::move(inner), std::move(index), at_end,
-                                         where);
-}
-
-namespace codecs {
-
-V3Codec make_sharding_v3(const V3CodecRequest& request) {
-  return V3Codec{nullptr, make_sharding_codec(request.configuration, request.decoded, request.where), nullptr};
-}
-
-}  // namespace codecs
 
 }  // namespace zarr

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,20 +64,18 @@ class ShardingCodec final : public ArrayToBytesCodec {
   std::optional<RangeRequest> locating_request() const override;
   bool partial_decode(const RangeReader& read, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                       const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
-                      Stores stores) const override;
+                      MemoryWrites writes) const override;
   void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                   const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
-                  Stores stores) const override;
+                  MemoryWrites writes) const override;
 
   const std::vector<uint64_t>& inner_chunk_shape() const { return inner_shape_; }
   const std::vector<uint64_t>& chunks_per_shard() const { return grid_; }
-  uint64_t inner_chunk_count() const { return n_inner_; }
   // Encoded size of the index in bytes (16 per inner chunk plus what the
   // index codecs add, e.g. 4 for crc32c).
   uint64_t index_size() const { return index_size_; }
   bool index_at_end() const { return index_at_end_; }
   const CodecChain& inner_chain() const { return inner_; }
-  const CodecChain& index_chain() const { return index_; }
 
  private:
   struct Overlap;  // an inner chunk's part of a box
@@ -91,13 +90,23 @@ class ShardingCodec final : public ArrayToBytesCodec {
   // bytes than an inner chunk can take (checked before they are fetched).
   void check_inner_size(size_t i, uint64_t nbytes) const;
   void decode_into(ByteView stored, const Overlap& ov, uint8_t* out, const std::vector<int64_t>& out_strides,
-                   Stores stores) const;
+                   MemoryWrites writes) const;
   // Checks of a partial decode's box, and the inner chunks it overlaps.
   std::vector<Overlap> box_overlaps(const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                                     const std::vector<uint64_t>& count, const std::vector<int64_t>& out_strides) const;
   // The needed inner chunks decoded (in parallel) from the whole shard in memory.
   void decode_needed(ByteView stored, const std::vector<Overlap>& needed, uint8_t* out,
-                     const std::vector<int64_t>& out_strides, Stores stores) const;
+                     const std::vector<int64_t>& out_strides, MemoryWrites writes) const;
+  // partial_decode's steps (sharding_partial.cpp): the index, the byte
+  // ranges of the needed inner chunks decoded whole, fetched in merged
+  // requests (views into `buffers`), and a nested shard's own partial decoding.
+  struct Fetch;
+  std::optional<std::vector<uint64_t>> read_index(const RangeReader& read) const;
+  std::vector<Fetch> plan_fetches(const std::vector<Overlap>& needed, const std::vector<uint64_t>& entries) const;
+  std::vector<ByteView> fetch_ranges(const RangeReader& read, const std::vector<Overlap>& needed,
+                                     const std::vector<Fetch>& fetches, std::vector<Bytes>& buffers) const;
+  bool decode_nested(const RangeReader& read, const Overlap& ov, uint64_t offset, uint64_t nbytes, uint8_t* out,
+                     const std::vector<int64_t>& out_strides, MemoryWrites writes) const;
   bool all_fill(const uint8_t* data, size_t size) const;
   std::vector<size_t> write_order() const;
   void encode_vlen(const Bytes& chunk, std::vector<uint64_t>& entries, Bytes& body) const;

@@ -4,7 +4,7 @@
 // on. An element size of 1 or less copies the bytes unchanged. A buffer that
 // is not a whole number of elements is an error, as in numcodecs.
 #include "codecs/builtin_codecs.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 #include <climits>
 

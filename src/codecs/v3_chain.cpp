@@ -1,23 +1,24 @@
-// Zarr v3 "codecs" lists. Core bytes->bytes codecs (gzip, zstd, blosc,
-// crc32c) and every "numcodecs.<id>" run on the same implementations as v2:
-// their v3 configuration is translated to the numcodecs one and back.
-#include "codecs/v3_codecs.h"
+// Zarr v3 "codecs" lists: parsing one into a chain, and writing a chain back.
+// Each name resolves through the registry (codec.h); "numcodecs.<id>" and
+// plugins' codecs run on their v2 implementations (v3_numcodecs.h).
+#include "codecs/v3_chain.h"
 
 #include <set>
 
 #include "base/error.h"
 #include "base/json.h"
-#include "codecs/array_codecs.h"
-#include "codecs/builtin_codecs.h"
-#include "codecs/sharding_codec.h"
-#include "codecs/vlen_codecs.h"
+#include "codecs/v3_numcodecs.h"
 #include "dtype/byte_order.h"
 
 namespace zarr {
 
 namespace {
 
-constexpr const char* kNumcodecsPrefix = "numcodecs.";
+using codecs::configuration_of;
+using codecs::kNumcodecsPrefix;
+using codecs::make_from_v2;
+using codecs::v2_config;
+using codecs::V3NamedCodec;
 
 // numcodecs filters that zarr-python 3 runs as array->array codecs.
 const std::set<std::string> kNumcodecsArrayToArray = {"delta", "bitround", "fixedscaleoffset", "quantize", "astype"};
@@ -26,41 +27,6 @@ struct CodecSpec {
   std::string name;
   const rapidjson::Value* configuration = nullptr;  // nullptr: absent
   std::string where;
-};
-
-// A bytes->bytes codec as the v3 metadata named it, so it is written back
-// under the same name and configuration.
-class V3NamedCodec final : public BytesCodec {
- public:
-  V3NamedCodec(std::unique_ptr<BytesCodec> inner, std::string v3_json)
-      : inner_(std::move(inner)), v3_json_(std::move(v3_json)) {}
-  std::string id() const override { return inner_->id(); }
-  std::string config_json() const override { return inner_->config_json(); }
-  Bytes encode(ByteView decoded) const override { return inner_->encode(decoded); }
-  Bytes decode(ByteView encoded, size_t expected_size) const override { return inner_->decode(encoded, expected_size); }
-  Bytes decode_at_most(ByteView encoded, size_t max_size) const override {
-    return inner_->decode_at_most(encoded, max_size);
-  }
-  std::optional<uint64_t> max_encoded_size(uint64_t decoded_size) const override {
-    return inner_->max_encoded_size(decoded_size);
-  }
-  // The fast paths too, or v3 arrays would lose them to this wrapper.
-  void decode_into(ByteView encoded, uint8_t* out, size_t out_size) const override {
-    inner_->decode_into(encoded, out, out_size);
-  }
-  bool decode_in_pieces(ByteView encoded, size_t out_size, const PieceArrived& arrived) const override {
-    return inner_->decode_in_pieces(encoded, out_size, arrived);
-  }
-  bool decodes_by_blocks() const override { return inner_->decodes_by_blocks(); }
-  size_t encoded_bound(size_t decoded_size) const override { return inner_->encoded_bound(decoded_size); }
-  size_t encode_into(ByteView decoded, uint8_t* out, size_t capacity) const override {
-    return inner_->encode_into(decoded, out, capacity);
-  }
-  const std::string& v3_json() const { return v3_json_; }
-
- private:
-  std::unique_ptr<BytesCodec> inner_;
-  std::string v3_json_;
 };
 
 // A numcodecs filter run as array->array: on the chunk's native bytes, as
@@ -115,69 +81,10 @@ CodecSpec parse_spec(const rapidjson::Value& item, const std::string& where) {
   return spec;
 }
 
-// The configuration's members copied into a numcodecs (v2) configuration.
-std::string v2_config(const std::string& id, const rapidjson::Value* configuration) {
-  std::string out = "{\"id\":" + json::quote(id);
-  if (configuration) {
-    for (auto it = configuration->MemberBegin(); it != configuration->MemberEnd(); ++it) {
-      if (std::string(it->name.GetString()) == "id") continue;
-      out += "," + json::to_string(it->name) + ":" + json::to_string(it->value);
-    }
-  }
-  return out + "}";
-}
-
 std::string v3_json(const std::string& name, const rapidjson::Value* configuration) {
   std::string out = "{\"name\":" + json::quote(name);
   if (configuration) out += ",\"configuration\":" + json::to_string(*configuration);
   return out + "}";
-}
-
-std::unique_ptr<BytesCodec> make_from_v2(const std::string& config, const ChunkRepr& repr, const std::string& where) {
-  rapidjson::Document doc = json::parse(config, where);
-  try {
-    return make_bytes_codec(doc, repr);
-  } catch (const Error& e) {
-    fail(e.code(), where + ": " + e.what());
-  }
-}
-
-// blosc's v3 configuration names its shuffle and carries the typesize.
-std::unique_ptr<BytesCodec> make_blosc(const V3CodecRequest& request) {
-  if (!request.configuration) fail(ZARR_ERR_INVALID_METADATA, request.where + ": 'configuration' is required");
-  const rapidjson::Value& c = *request.configuration;
-  ChunkRepr repr = request.bytes_repr;
-  std::string config = "{\"id\":\"blosc\"";
-  for (const char* field : {"cname", "clevel", "blocksize"}) {
-    if (const rapidjson::Value* v = json::find(c, field)) config += ",\"" + std::string(field) + "\":" + json::to_string(*v);
-  }
-  if (const rapidjson::Value* shuffle = json::find(c, "shuffle")) {
-    std::string name = json::get_string(*shuffle, "shuffle", request.where);
-    int code = name == "noshuffle" ? 0 : name == "shuffle" ? 1 : name == "bitshuffle" ? 2 : -9;
-    if (code == -9) {
-      fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'shuffle' must be \"noshuffle\", \"shuffle\" or "
-                                                      "\"bitshuffle\", got " + json::quote(name));
-    }
-    config += ",\"shuffle\":" + std::to_string(code);
-  }
-  if (const rapidjson::Value* typesize = json::find(c, "typesize")) {
-    uint64_t t = json::get_uint(*typesize, "typesize", request.where);
-    if (t == 0) fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'typesize' must be positive");
-    repr.item_size = static_cast<size_t>(t);
-  }
-  return make_from_v2(config + "}", repr, request.where);
-}
-
-// The v3 JSON of a blosc codec from its numcodecs configuration.
-std::string blosc_v3_json(const BytesCodec& codec, size_t typesize) {
-  rapidjson::Document c = json::parse(codec.config_json(), "blosc");
-  static const char* kShuffleNames[] = {"noshuffle", "shuffle", "bitshuffle"};
-  int shuffle = c["shuffle"].GetInt();
-  // Key order as zarr-python 3 writes it.
-  return "{\"name\":\"blosc\",\"configuration\":{\"typesize\":" + std::to_string(typesize) +
-         ",\"cname\":" + json::to_string(c["cname"]) + ",\"clevel\":" + json::to_string(c["clevel"]) +
-         ",\"shuffle\":\"" + (shuffle >= 0 && shuffle <= 2 ? kShuffleNames[shuffle] : "shuffle") +
-         "\",\"blocksize\":" + json::to_string(c["blocksize"]) + "}}";
 }
 
 // The kind of a v3 name: registered core codecs know theirs; the numcodecs
@@ -219,14 +126,6 @@ std::shared_ptr<const ArrayToArrayCodec> make_numcodecs_array_codec(const CodecS
                                                v3_json(spec.name, spec.configuration), astype);
 }
 
-// The codec's numcodecs configuration as a v3 "configuration" object: every
-// member but "id", defaults filled in.
-std::string configuration_of(const BytesCodec& codec) {
-  rapidjson::Document c = json::parse(codec.config_json(), codec.id());
-  c.RemoveMember("id");
-  return json::to_string(c);
-}
-
 // "numcodecs.<id>" and plugins' codecs: the v2 implementation, written back
 // under the name given with the configuration filled in.
 std::shared_ptr<const BytesCodec> make_named_bytes_codec(const CodecSpec& spec, const ChunkRepr& repr) {
@@ -248,46 +147,7 @@ V3Codec make_codec(const CodecSpec& spec, const ArrayRepr& current, const ChunkR
   return V3Codec{nullptr, nullptr, make_named_bytes_codec(spec, repr)};
 }
 
-// A v2 codec under its v3 core name (gzip, zstd): written back as zarr-python 3 does.
-V3Codec named_v2_codec(std::unique_ptr<BytesCodec> codec, size_t typesize) {
-  std::string v3 = v3_codec_json(*codec, typesize);
-  return V3Codec{nullptr, nullptr, std::make_shared<V3NamedCodec>(std::move(codec), v3)};
-}
-
 }  // namespace
-
-namespace codecs {
-
-V3Codec make_gzip_v3(const V3CodecRequest& request) {
-  return named_v2_codec(make_from_v2(v2_config("gzip", request.configuration), request.bytes_repr, request.where),
-                        request.bytes_repr.item_size);
-}
-
-V3Codec make_zstd_v3(const V3CodecRequest& request) {
-  return named_v2_codec(make_from_v2(v2_config("zstd", request.configuration), request.bytes_repr, request.where),
-                        request.bytes_repr.item_size);
-}
-
-V3Codec make_blosc_v3(const V3CodecRequest& request) {
-  size_t typesize = request.bytes_repr.item_size;
-  if (request.configuration) {
-    if (const rapidjson::Value* t = json::find(*request.configuration, "typesize")) {
-      typesize = static_cast<size_t>(json::get_uint(*t, "typesize", request.where));
-    }
-  }
-  return named_v2_codec(make_blosc(request), typesize);
-}
-
-// v3's crc32c appends the checksum, as numcodecs' CRC32C does by default.
-V3Codec make_crc32c_v3(const V3CodecRequest& request) {
-  if (request.configuration && request.configuration->MemberCount() > 0) {
-    fail(ZARR_ERR_INVALID_METADATA, request.where + ": codec 'crc32c' takes no configuration");
-  }
-  auto codec = make_from_v2("{\"id\":\"crc32c\"}", request.bytes_repr, request.where);
-  return V3Codec{nullptr, nullptr, std::make_shared<V3NamedCodec>(std::move(codec), "{\"name\":\"crc32c\"}")};
-}
-
-}  // namespace codecs
 
 std::shared_ptr<const BytesCodec> make_v3_bytes_codec(const rapidjson::Value& item, const ChunkRepr& repr,
                                                       const std::string& where) {
@@ -348,16 +208,9 @@ CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& 
 
 std::string v3_codec_json(const BytesCodec& codec, size_t typesize) {
   const std::string id = codec.id();
-  if (id == "blosc") return blosc_v3_json(codec, typesize);
-  if (id == "gzip" || id == "zstd") {
-    rapidjson::Document c = json::parse(codec.config_json(), id);
-    std::string config = "{\"level\":" + json::to_string(c["level"]);
-    if (id == "zstd") {
-      const rapidjson::Value* checksum = json::find(c, "checksum");
-      config += std::string(",\"checksum\":") + (checksum && checksum->IsBool() && checksum->GetBool() ? "true" : "false");
-    }
-    return "{\"name\":\"" + id + "\",\"configuration\":" + config + "}}";
-  }
+  // A core v3 codec that runs on this v2 implementation writes its own form.
+  std::optional<V3CodecEntry> core = find_v3_codec(id);
+  if (core && core->v3_json_of_v2) return core->v3_json_of_v2(codec, typesize);
   return "{\"name\":\"" + std::string(kNumcodecsPrefix) + id + "\",\"configuration\":" + configuration_of(codec) + "}";
 }
 

@@ -4,8 +4,10 @@
 
 #include <climits>
 
+#include "base/json.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/codec_util.h"
+#include "codecs/v3_numcodecs.h"
 
 namespace zarr::codecs {
 
@@ -195,6 +197,23 @@ std::unique_ptr<BytesCodec> make_zstd_codec(const rapidjson::Value& config, cons
   int level = static_cast<int>(cfg.integer("level", 1, kMinLevel, kMaxLevel));
   bool checksum = cfg.boolean("checksum", false);
   return std::make_unique<ZstdCodec>(level, checksum);
+}
+
+// ---- v3 ("zstd": {"level", "checksum"}, as numcodecs' configuration) ----
+
+V3Codec make_zstd_v3(const V3CodecRequest& request) {
+  std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config("zstd", request.configuration), request.bytes_repr,
+                                                   request.where);
+  std::string v3 = zstd_v3_json(*codec, request.bytes_repr.item_size);
+  return named_v2_codec(std::move(codec), std::move(v3));
+}
+
+std::string zstd_v3_json(const BytesCodec& codec, size_t) {
+  rapidjson::Document c = json::parse(codec.config_json(), "zstd");
+  const rapidjson::Value* checksum = json::find(c, "checksum");
+  const bool with_checksum = checksum && checksum->IsBool() && checksum->GetBool();
+  return "{\"name\":\"zstd\",\"configuration\":{\"level\":" + json::to_string(c["level"]) +
+         ",\"checksum\":" + (with_checksum ? "true" : "false") + "}}";
 }
 
 }  // namespace zarr::codecs

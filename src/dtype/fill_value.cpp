@@ -12,7 +12,7 @@
 #include "dtype/float_text.h"
 #include "dtype/int4.h"
 #include "dtype/messages.h"
-#include "dtype/text_codecs.h"
+#include "dtype/text_encoding.h"
 
 namespace zarr {
 

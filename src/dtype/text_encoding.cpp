@@ -1,4 +1,4 @@
-#include "dtype/text_codecs.h"
+#include "dtype/text_encoding.h"
 
 namespace zarr::dtype_detail {
 

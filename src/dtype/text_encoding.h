@@ -1,4 +1,5 @@
-// Base64 and UTF-8/UTF-32 conversions used by v2 fill values.
+// Text encodings (not codecs): base64 and UTF-8/UTF-32 conversions, used by fill
+// values (v2 and v3 metadata).
 #pragma once
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/path.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 #include "metadata/nodes.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"

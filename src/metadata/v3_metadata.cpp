@@ -6,9 +6,9 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/sharding_codec.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 #include "dtype/float_text.h"
-#include "dtype/text_codecs.h"
+#include "dtype/text_encoding.h"
 
 namespace zarr {
 

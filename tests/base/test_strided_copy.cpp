@@ -49,9 +49,9 @@ TEST(StridedCopy, StreamingStoresCopyExactlyTheBox) {
       std::vector<uint8_t> cached(misalign + rows * dst_pitch + 64, 0xEE), streamed = cached;
       const std::vector<int64_t> src_strides{static_cast<int64_t>(row), 1}, dst_strides{
                                                                               static_cast<int64_t>(dst_pitch), 1};
-      strided_copy({rows, row}, 1, src.data(), src_strides, cached.data() + misalign, dst_strides, Stores::Cached);
+      strided_copy({rows, row}, 1, src.data(), src_strides, cached.data() + misalign, dst_strides, MemoryWrites::Cached);
       strided_copy({rows, row}, 1, src.data(), src_strides, streamed.data() + misalign, dst_strides,
-                   Stores::Streaming);
+                   MemoryWrites::Streaming);
       EXPECT_EQ(streamed, cached);
       EXPECT_EQ(cached[misalign + row], 0xEE);  // the gap after a row is untouched
     }
@@ -79,10 +79,10 @@ TEST(PieceScatter, PiecesOfAnySizeCopyTheBoxAsAWholeCopyDoes) {
     strided_copy(box.count, 2, stored.data() + byte_offset(box.offset, chunk_strides), chunk_strides,
                  expected.data() + 6, dst_strides);
     for (size_t piece : {1, 13, 140, 512, 4096, 5000}) {
-      for (Stores stores : {Stores::Cached, Stores::Streaming}) {
+      for (MemoryWrites writes : {MemoryWrites::Cached, MemoryWrites::Streaming}) {
         SCOPED_TRACE("box at " + std::to_string(box.offset[1]) + ", pieces of " + std::to_string(piece) + " bytes");
         std::vector<uint8_t> got(dst_size, 0xEE);
-        PieceScatter scatter(c_order_strides(chunk, 2), box.offset, box.count, 2, got.data() + 6, dst_strides, stores);
+        PieceScatter scatter(c_order_strides(chunk, 2), box.offset, box.count, 2, got.data() + 6, dst_strides, writes);
         ASSERT_TRUE(scatter.usable());
         for (size_t at = 0; at < stored.size(); at += piece) {
           scatter.put(stored.data() + at, at, std::min(piece, stored.size() - at));
@@ -97,9 +97,9 @@ TEST(PieceScatter, PiecesOfAnySizeCopyTheBoxAsAWholeCopyDoes) {
 TEST(PieceScatter, SingleElementRowsAreNotWorthIt) {
   const std::vector<uint64_t> chunk{4, 6};
   std::vector<uint8_t> dst(4 * 6 * 4);
-  PieceScatter fortran(c_order_strides(chunk, 4), {0, 0}, chunk, 4, dst.data(), f_order_strides(chunk, 4), Stores::Streaming);
+  PieceScatter fortran(c_order_strides(chunk, 4), {0, 0}, chunk, 4, dst.data(), f_order_strides(chunk, 4), MemoryWrites::Streaming);
   EXPECT_FALSE(fortran.usable());
-  PieceScatter c_order(c_order_strides(chunk, 4), {0, 0}, chunk, 4, dst.data(), c_order_strides(chunk, 4), Stores::Streaming);
+  PieceScatter c_order(c_order_strides(chunk, 4), {0, 0}, chunk, 4, dst.data(), c_order_strides(chunk, 4), MemoryWrites::Streaming);
   EXPECT_TRUE(c_order.usable());
 }
 

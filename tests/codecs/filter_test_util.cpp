@@ -5,7 +5,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 
 namespace zarr::test {
 

@@ -11,7 +11,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/codec.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 
 namespace zarr {
 namespace {

@@ -21,7 +21,7 @@
 #include "codecs/builtin_codecs.h"
 #include "codecs/checksum32.h"
 #include "codecs/codec.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 #include "filter_test_util.h"
 #include "support/test_support.h"
 

@@ -21,7 +21,7 @@
 #include "base/json.h"
 #include "codec_test_util.h"
 #include "codecs/codec.h"
-#include "codecs/filter_util.h"
+#include "codecs/numpy_arith.h"
 #include "support/npy.h"
 #include "support/test_support.h"
 #include "zarr_config.h"

@@ -15,7 +15,7 @@
 #include "base/json.h"
 #include "base/strided_copy.h"
 #include "codecs/sharding_codec.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 #include "codecs/vlen_codecs.h"
 #include "concurrency/thread_pool.h"
 #include "support/test_support.h"
@@ -146,13 +146,13 @@ struct CountingReader {
 
 // Partial decode of a C-order box into a fresh buffer.
 Bytes read_box(const CodecChain& c, CountingReader& r, std::vector<uint64_t> offset, std::vector<uint64_t> count,
-               bool* present = nullptr, Stores stores = Stores::Cached) {
+               bool* present = nullptr, MemoryWrites writes = MemoryWrites::Cached) {
   const size_t item = c.decoded().dtype.item_size();
   size_t n = item;
   for (uint64_t e : count) n *= e;
   Bytes out(n, 0xee);
   bool p = c.array_to_bytes()->partial_decode(r.reader(), c.decoded(), offset, count, out.data(),
-                                              c_order_strides(count, item), stores);
+                                              c_order_strides(count, item), writes);
   if (present) *present = p;
   return out;
 }
@@ -379,13 +379,13 @@ TEST(Sharding, DecodeBoxWithStreamingStoresWritesTheSameBytes) {
       Bytes cached(size + misalign + 16, 0xee), streamed(size + misalign + 16, 0xee);
       const std::vector<int64_t> strides = c_order_strides(count, 4);
       c.array_to_bytes()->decode_box(stored, c.decoded(), offset, count, cached.data() + misalign, strides,
-                                     Stores::Cached);
+                                     MemoryWrites::Cached);
       c.array_to_bytes()->decode_box(stored, c.decoded(), offset, count, streamed.data() + misalign, strides,
-                                     Stores::Streaming);
+                                     MemoryWrites::Streaming);
       EXPECT_EQ(streamed, cached) << "box at " << offset[0] << "," << offset[1] << ", +" << misalign << " bytes";
     }
     CountingReader cached_reads{stored}, streamed_reads{stored};
-    EXPECT_EQ(read_box(c, streamed_reads, offset, count, nullptr, Stores::Streaming),
+    EXPECT_EQ(read_box(c, streamed_reads, offset, count, nullptr, MemoryWrites::Streaming),
               read_box(c, cached_reads, offset, count))
         << "partial decode of the box at " << offset[0] << "," << offset[1];
   }
@@ -409,10 +409,10 @@ TEST(Sharding, DecodeBoxMatchesPartialDecodeWithAnyThreadCount) {
                    std::to_string(offset[1]));
       CountingReader r{stored};
       const Bytes expected = read_box(c, r, offset, count);
-      for (Stores stores : {Stores::Cached, Stores::Streaming}) {
+      for (MemoryWrites writes : {MemoryWrites::Cached, MemoryWrites::Streaming}) {
         Bytes out(expected.size(), 0xee);
         c.array_to_bytes()->decode_box(stored, c.decoded(), offset, count, out.data(), c_order_strides(count, 4),
-                                       stores);
+                                       writes);
         EXPECT_EQ(out, expected);
         EXPECT_EQ(values_of<int32_t>(out), box_of(v, 9, offset[0], offset[1], count[0], count[1]));
       }
@@ -669,7 +669,7 @@ TEST(ShardingPartial, WritesThroughTheCallersStrides) {
   std::vector<int16_t> out(9, -1);
   ASSERT_TRUE(c.array_to_bytes()->partial_decode(r.reader(), c.decoded(), {0, 1}, {3, 3},
                                                  reinterpret_cast<uint8_t*>(out.data()), f_order_strides({3, 3}, 2),
-                                                 Stores::Cached));
+                                                 MemoryWrites::Cached));
   std::vector<int16_t> expected;
   for (int col = 1; col < 4; ++col)
     for (int row = 0; row < 3; ++row) expected.push_back(v[static_cast<size_t>(row * 4 + col)]);

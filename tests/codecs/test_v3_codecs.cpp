@@ -8,7 +8,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 #include "zarr_config.h"
 
 using namespace zarr;

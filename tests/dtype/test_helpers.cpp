@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "dtype/float_text.h"
-#include "dtype/text_codecs.h"
+#include "dtype/text_encoding.h"
 
 namespace zarr::dtype_detail {
 namespace {

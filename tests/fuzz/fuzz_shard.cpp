@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/codec_chain.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 
 namespace {
 
@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   try {
     c.array_to_bytes()->partial_decode(read, c.decoded(), offset, count, reinterpret_cast<uint8_t*>(out.data()),
-                                       strides, zarr::Stores::Cached);
+                                       strides, zarr::MemoryWrites::Cached);
   } catch (const zarr::Error&) {
   }
   return 0;

@@ -11,7 +11,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
-#include "codecs/v3_codecs.h"
+#include "codecs/v3_chain.h"
 #include "metadata/v3_metadata.h"
 #include "support/test_support.h"
 #include "zarr_config.h"

@@ -86,7 +86,7 @@ class ChunkEngine {
     uint8_t* base;
     std::vector<int64_t> strides;
     std::vector<int64_t> chunk_strides;
-    Stores stores;
+    MemoryWrites stores;
   };
   // Where a region write takes its elements from.
   struct RegionSource {
@@ -142,9 +142,9 @@ class ChunkEngine {
   // (kept between calls: engine/shard_part_read.h), false when absent; a
   // shard the region covers, read whole.
   bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                       const std::vector<int64_t>& dst_strides, Stores stores) const;
+                       const std::vector<int64_t>& dst_strides, MemoryWrites stores) const;
   bool read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                       const std::vector<int64_t>& dst_strides, Stores stores) const;
+                       const std::vector<int64_t>& dst_strides, MemoryWrites stores) const;
   void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
 
   // read_cache.cpp: the cache_pool: whether it takes this array's chunks

@@ -34,7 +34,7 @@ constexpr size_t kReadPieceBytes = size_t{512} << 10;
 void ChunkEngine::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint8_t* out,
                               std::vector<int64_t> strides, uint64_t region_bytes) const {
   const RegionTarget target{out, std::move(strides), chunk_strides(),
-                            region_bytes >= kStreamingRegionBytes ? Stores::Streaming : Stores::Cached};
+                            region_bytes >= kStreamingRegionBytes ? MemoryWrites::Streaming : MemoryWrites::Cached};
   ChunkGrid grid(meta_.shape, meta_.chunks);
   if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
     // Remote stores: the store fetches a batch of chunks at once (many
@@ -76,7 +76,7 @@ void ChunkEngine::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& t
   // The kernel's copy into scattered rows cannot stream: for a large region,
   // reading a chunk it covers in cache-sized pieces and streaming their rows
   // into place is faster. Part of a chunk is still read alone into its rows.
-  const bool stream_from_scratch = target.stores == Stores::Streaming && ov.covers_chunk;
+  const bool stream_from_scratch = target.stores == MemoryWrites::Streaming && ov.covers_chunk;
   if (!read_in_region && chain.stores_native_layout() &&
       (stream_from_scratch ? read_in_pieces(key, ov, target) : read_scattered(key, ov, target))) {
     return;
@@ -108,7 +108,7 @@ void ChunkEngine::place_chunk(ByteView stored, const std::string& key, const Chu
     chain.decode_into(stored, target.base + byte_offset(ov.region_offset, target.strides), key);
     return;
   }
-  if (target.stores == Stores::Streaming && ov.covers_chunk && chain.may_decode_in_pieces() &&
+  if (target.stores == MemoryWrites::Streaming && ov.covers_chunk && chain.may_decode_in_pieces() &&
       place_in_pieces(stored, key, ov, target)) {
     return;
   }

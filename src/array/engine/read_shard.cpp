@@ -17,7 +17,7 @@ using engine::thread_scratch;
 constexpr int kShardReadAttempts = 3;
 
 bool ChunkEngine::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                            const std::vector<int64_t>& dst_strides, Stores stores) const {
+                            const std::vector<int64_t>& dst_strides, MemoryWrites stores) const {
   // A writer in this process replaces the shard under this lock: hold it so
   // that stores which cannot tell versions never pair an old index with new bytes.
   std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
@@ -40,7 +40,7 @@ bool ChunkEngine::read_chunk_part(const std::string& key, const ChunkOverlap& ov
 }
 
 bool ChunkEngine::read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                            const std::vector<int64_t>& dst_strides, Stores stores) const {
+                            const std::vector<int64_t>& dst_strides, MemoryWrites stores) const {
   const auto& codec = meta_.codecs.array_to_bytes();
   ShardPartRead part(*chunk_store_, key, chunk_read_limit(), codec->locating_request(), &shard_indexes_,
                      cache_ != nullptr);
