@@ -14,7 +14,7 @@
 #include "array/engine/chunk_engine.h"
 #include "base/strided_copy.h"
 #include "metadata/v3_metadata.h"
-#include "stores/store.h"
+#include "stores/memory_store.h"
 
 namespace zarr {
 namespace {
