@@ -41,7 +41,9 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
       std::string name = it->name.GetString();
       if (name == "store") continue;  // for resolve_url
-      if (name != "consolidated") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+      if (name != "consolidated") {
+        zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));
+      }
       if (!it->value.IsBool()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'consolidated' must be true or false");
       consolidated = it->value.GetBool() ? zarr::Group::Consolidated::Required : zarr::Group::Consolidated::Never;
     }
@@ -68,7 +70,7 @@ ZARR_API int zarr_erase(const char* url, const char* options_json) {
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
       std::string name = it->name.GetString();
-      if (name != "store") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+      if (name != "store") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));
     }
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kErase, options.store);
     zarr::erase_node(*loc.store, loc.path);
@@ -88,7 +90,9 @@ ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char*
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
       std::string name = it->name.GetString();
       if (name == "store") continue;  // for resolve_url
-      if (name != "zarr_format") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+      if (name != "zarr_format") {
+        zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));
+      }
       if (!it->value.IsInt()) zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'zarr_format' must be 2 or 3");
       format = it->value.GetInt();
     }

@@ -4,10 +4,10 @@
 #include "array/array.h"
 
 #include "array/engine/chunk_engine.h"
-#include "array/shape_text.h"
 #include "base/checked_math.h"
 #include "base/error.h"
 #include "base/strided_copy.h"
+#include "base/text.h"
 #include "concurrency/thread_pool.h"
 #include "grid/chunk_grid.h"
 #include "metadata/nodes.h"
@@ -43,8 +43,8 @@ void Array::check_bounds(const std::vector<uint64_t>& start, const std::vector<u
   const std::string where = "array " + describe_node(*store_, path_);
   for (size_t d = 0; d < ndim(); ++d) {
     if (!run_inside(start[d], count[d], meta_.shape[d])) {
-      fail(ZARR_ERR_OUT_OF_BOUNDS, where + ": region start " + shape_text(start) + " count " + shape_text(count) +
-                                       " lies outside shape " + shape_text(meta_.shape) + " on dimension " +
+      fail(ZARR_ERR_OUT_OF_BOUNDS, where + ": region start " + list_text(start) + " count " + list_text(count) +
+                                       " lies outside shape " + list_text(meta_.shape) + " on dimension " +
                                        std::to_string(d));
     }
   }
@@ -63,7 +63,7 @@ Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, con
   if (!strides) {
     if (bytes != nbytes) {
       fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but region " +
-                                     shape_text(count) + " of " + std::to_string(item_size()) +
+                                     list_text(count) + " of " + std::to_string(item_size()) +
                                      "-byte items needs " + byte_count_text(bytes));
     }
     return {c_order_strides(count, item_size()), *bytes};
@@ -73,7 +73,7 @@ Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, con
   if (!strided_extent(count, item_size(), s, lowest, end) || lowest < 0 ||
       static_cast<uint64_t>(end) > nbytes) {
     fail(ZARR_ERR_BUFFER_SIZE, where + ": byte strides reach outside the " + std::to_string(nbytes) +
-                                   "-byte buffer for region " + shape_text(count));
+                                   "-byte buffer for region " + list_text(count));
   }
   return {std::move(s), bytes.value_or(UINT64_MAX)};
 }
@@ -108,7 +108,7 @@ void Array::fail_out_of_memory(const char* operation, const std::vector<uint64_t
                                        " variable-length elements"
                                  : std::to_string(meta_.chunk_bytes()) + " bytes decoded";
   fail(ZARR_ERR_NO_MEMORY, "array " + describe_node(*store_, path_) + ": out of memory " + operation + " region " +
-                               shape_text(count) + ", with chunks of " + chunks);
+                               list_text(count) + ", with chunks of " + chunks);
 }
 
 }  // namespace zarr

@@ -8,6 +8,7 @@
 #include "base/checked_math.h"
 #include "base/error.h"
 #include "base/json.h"
+#include "base/metadata_keys.h"
 #include "base/path.h"
 #include "base/scrub.h"
 #include "codecs/sharding_codec.h"
@@ -40,7 +41,7 @@ void copy_member(JsonWriter& w, const rapidjson::Value& doc, const char* name) {
 }
 
 bool is_metadata_key(const std::string& key) {
-  return key == ".zarray" || key == ".zattrs" || key == "zarr.json" || key == "meta" || key == "attrs";
+  return key == kV2ArrayKey || key == kV2AttrsKey || key == kV3MetadataKey || key == kV1MetaKey || key == kV1AttrsKey;
 }
 
 // Adds the stored size of `key` to `total`. A store whose sizes add up past

@@ -14,12 +14,7 @@ namespace {
 uint64_t parse_cache_pool(const rapidjson::Value& value) {
   const char* what = "options: 'cache_pool' must be an object {\"total_bytes_limit\": bytes}";
   if (!value.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, what);
-  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
-    if (std::string(it->name.GetString()) != "total_bytes_limit") {
-      fail(ZARR_ERR_INVALID_ARGUMENT,
-           std::string("options: 'cache_pool' has unknown member '") + it->name.GetString() + "'");
-    }
-  }
+  json::check_members(value, {"total_bytes_limit"}, ZARR_ERR_INVALID_ARGUMENT, "options: 'cache_pool'");
   auto limit = value.FindMember("total_bytes_limit");
   if (limit == value.MemberEnd() || !limit->value.IsUint64()) {
     fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'cache_pool.total_bytes_limit' must be a number of bytes, 0 or more");
@@ -91,7 +86,7 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
       if (!usable) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' must be a non-empty folder path string");
       options.process_lock_dir = it->value.GetString();
     } else {
-      fail(ZARR_ERR_INVALID_ARGUMENT, "options: unknown option '" + name + "'");
+      fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + json::unknown("option", name));
     }
   }
   // Other processes rewrite the chunks of a locked array: a cache would go on

@@ -1,9 +1,9 @@
 // Changing an array's shape: resize and append (array/array.h).
 #include "array/array.h"
 #include "array/engine/chunk_engine.h"
-#include "array/shape_text.h"
 #include "base/checked_math.h"
 #include "base/error.h"
+#include "base/text.h"
 #include "metadata/nodes.h"
 
 namespace zarr {
@@ -12,7 +12,7 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
   require_writable("resize");
   std::unique_lock lock(shape_mutex_);
   // A shape that cannot be represented is refused before anything changes.
-  validate_shape(new_shape, meta_.dtype, "array " + describe_node(*store_, path_) + ": new shape " + shape_text(new_shape),
+  validate_shape(new_shape, meta_.dtype, "array " + describe_node(*store_, path_) + ": new shape " + list_text(new_shape),
                  ZARR_ERR_INVALID_ARGUMENT);
   std::vector<uint64_t> old_shape = meta_.shape;
   meta_.shape = new_shape;
@@ -36,15 +36,15 @@ void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* 
   }
   for (size_t d = 0; d < old_shape.size(); ++d) {
     if (d != axis && count[d] != old_shape[d]) {
-      fail(ZARR_ERR_INVALID_ARGUMENT, where + "count " + shape_text(count) + " must equal the array shape " +
-                                          shape_text(old_shape) + " on every axis but " + std::to_string(axis));
+      fail(ZARR_ERR_INVALID_ARGUMENT, where + "count " + list_text(count) + " must equal the array shape " +
+                                          list_text(old_shape) + " on every axis but " + std::to_string(axis));
     }
   }
   std::vector<uint64_t> grown = old_shape;
   const std::optional<uint64_t> grown_extent = checked_add(grown[axis], count[axis]);
   if (!grown_extent) {
     fail(ZARR_ERR_INVALID_ARGUMENT, where + std::to_string(count[axis]) + " more along axis " + std::to_string(axis) +
-                                        " would take the shape " + shape_text(old_shape) + " past 2^64 - 1");
+                                        " would take the shape " + list_text(old_shape) + " past 2^64 - 1");
   }
   grown[axis] = *grown_extent;
   // Check the buffer and the new shape before changing anything, so a bad
@@ -52,10 +52,10 @@ void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* 
   const std::optional<size_t> bytes =
       byte_count(checked_product(count, "append count", ZARR_ERR_INVALID_ARGUMENT), item_size());
   if (bytes != nbytes) {
-    fail(ZARR_ERR_BUFFER_SIZE, where + "buffer is " + std::to_string(nbytes) + " bytes but " + shape_text(count) +
+    fail(ZARR_ERR_BUFFER_SIZE, where + "buffer is " + std::to_string(nbytes) + " bytes but " + list_text(count) +
                                    " items need " + byte_count_text(bytes));
   }
-  validate_shape(grown, meta_.dtype, where + "new shape " + shape_text(grown), ZARR_ERR_INVALID_ARGUMENT);
+  validate_shape(grown, meta_.dtype, where + "new shape " + list_text(grown), ZARR_ERR_INVALID_ARGUMENT);
   resize(grown);
   std::vector<uint64_t> start(old_shape.size(), 0);
   start[axis] = old_shape[axis];

@@ -3,9 +3,9 @@
 // (array/engine/vlen.cpp).
 #include "array/array.h"
 #include "array/engine/chunk_engine.h"
-#include "array/shape_text.h"
 #include "base/checked_math.h"
 #include "base/error.h"
+#include "base/text.h"
 #include "metadata/nodes.h"
 
 namespace zarr {
@@ -19,7 +19,7 @@ uint64_t region_elements(const std::string& where, const std::vector<uint64_t>& 
   const std::optional<uint64_t> needed = checked_add<uint64_t>(n, 1);
   if (needed != n_offsets) {
     fail(ZARR_ERR_BUFFER_SIZE, where + ": offsets holds " + std::to_string(n_offsets) + " entries, region " +
-                                   shape_text(count) + " needs " +
+                                   list_text(count) + " needs " +
                                    (needed ? std::to_string(*needed) : "more than " + std::to_string(n)));
   }
   return n;

@@ -13,6 +13,7 @@
 #include <rapidjson/writer.h>
 
 #include "base/error.h"
+#include "base/utf8.h"
 
 namespace zarr::json {
 
@@ -156,17 +157,24 @@ std::string to_string(const rapidjson::Value& value) {
 
 namespace {
 
-void append_python_string(std::string& out, const char* s, size_t n) {
-  static const char* kHex = "0123456789abcdef";
-  auto escape_unit = [&](uint32_t unit) {
+// A string as json.dumps(ensure_ascii=True) writes it: printable ASCII as
+// is (but '"' and '\\'), the short escapes, everything else (DEL and all
+// non-ASCII included) as lowercase \uXXXX, a surrogate pair above the BMP.
+// Text that is not UTF-8 (RapidJSON does not validate it) has each byte
+// escaped, so the output is still ASCII JSON.
+void append_python_string(std::string& out, const std::string& s) {
+  auto unit = [&](uint32_t u) {
+    static const char kHex[] = "0123456789abcdef";
     out += "\\u";
-    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xf];
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(u >> shift) & 0xfu];
   };
   out += '"';
-  for (size_t i = 0; i < n;) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
+  const auto code_points = utf8_to_utf32(s);
+  if (!code_points) {
+    for (unsigned char c : s) unit(c);
+  } else {
+    for (uint32_t cp : *code_points) {
+      switch (cp) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
         case '\n': out += "\\n"; break;
@@ -175,39 +183,34 @@ void append_python_string(std::string& out, const char* s, size_t n) {
         case '\b': out += "\\b"; break;
         case '\f': out += "\\f"; break;
         default:
-          if (c < 0x20) escape_unit(c); else out += static_cast<char>(c);
+          if (cp >= 0x20 && cp <= 0x7e) {
+            out += static_cast<char>(cp);
+          } else if (cp < 0x10000) {
+            unit(cp);
+          } else {
+            const uint32_t v = cp - 0x10000;
+            unit(0xd800 + (v >> 10));
+            unit(0xdc00 + (v & 0x3ff));
+          }
       }
-      ++i;
-      continue;
-    }
-    // Decode one UTF-8 sequence (RapidJSON validated the document) and write
-    // it as UTF-16 escapes, a surrogate pair above the BMP.
-    int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
-    uint32_t cp = c & (0x3f >> extra);
-    for (int k = 1; k <= extra && i + k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
-    i += static_cast<size_t>(extra) + 1;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      escape_unit(0xd800 | (cp >> 10));
-      escape_unit(0xdc00 | (cp & 0x3ff));
-    } else {
-      escape_unit(cp);
     }
   }
   out += '"';
 }
 
-void append_python_number(std::string& out, const rapidjson::Value& v) {
+void append_python_number(std::string& out, const rapidjson::Value& v, NonFinite non_finite) {
   if (v.IsInt64()) {
     out += std::to_string(v.GetInt64());
   } else if (v.IsUint64()) {
     out += std::to_string(v.GetUint64());
+  } else if (non_finite == NonFinite::kQuoted && !std::isfinite(v.GetDouble())) {
+    out += '"' + python_float_repr(v.GetDouble()) + '"';
   } else {
     out += python_float_repr(v.GetDouble());
   }
 }
 
-void append_python_json(std::string& out, const rapidjson::Value& v, int depth, int width) {
+void append_python_json(std::string& out, const rapidjson::Value& v, int depth, int width, NonFinite non_finite) {
   const std::string indent = "\n" + std::string(static_cast<size_t>((depth + 1) * width), ' ');
   const std::string close = "\n" + std::string(static_cast<size_t>(depth * width), ' ');
   if (v.IsObject()) {
@@ -220,9 +223,9 @@ void append_python_json(std::string& out, const rapidjson::Value& v, int depth, 
     for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
       out += first ? indent : "," + indent;
       first = false;
-      append_python_string(out, it->name.GetString(), it->name.GetStringLength());
+      append_python_string(out, std::string(it->name.GetString(), it->name.GetStringLength()));
       out += ": ";
-      append_python_json(out, it->value, depth + 1, width);
+      append_python_json(out, it->value, depth + 1, width, non_finite);
     }
     out += close + '}';
   } else if (v.IsArray()) {
@@ -233,13 +236,13 @@ void append_python_json(std::string& out, const rapidjson::Value& v, int depth, 
     out += '[';
     for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
       out += i ? "," + indent : indent;
-      append_python_json(out, v[i], depth + 1, width);
+      append_python_json(out, v[i], depth + 1, width, non_finite);
     }
     out += close + ']';
   } else if (v.IsString()) {
-    append_python_string(out, v.GetString(), v.GetStringLength());
+    append_python_string(out, std::string(v.GetString(), v.GetStringLength()));
   } else if (v.IsNumber()) {
-    append_python_number(out, v);
+    append_python_number(out, v, non_finite);
   } else if (v.IsBool()) {
     out += v.GetBool() ? "true" : "false";
   } else {
@@ -249,9 +252,9 @@ void append_python_json(std::string& out, const rapidjson::Value& v, int depth, 
 
 }  // namespace
 
-std::string to_pretty_string(const rapidjson::Value& value, int indent) {
+std::string to_pretty_string(const rapidjson::Value& value, int indent, NonFinite non_finite) {
   std::string out;
-  append_python_json(out, value, 0, indent);
+  append_python_json(out, value, 0, indent, non_finite);
   return out;
 }
 
@@ -369,6 +372,23 @@ std::optional<bool> opt_bool(const rapidjson::Value& obj, const char* name, cons
   const rapidjson::Value* v = find(obj, name);
   if (!v || v->IsNull()) return std::nullopt;
   return get_bool(*v, name, where);
+}
+
+std::string unknown(const char* what, const std::string& name) {
+  constexpr size_t kMaxName = 80;
+  const std::string quoted = quote(name);
+  const std::string shown = quoted.size() <= kMaxName ? quoted : quoted.substr(0, kMaxName) + "...";
+  return std::string("unknown ") + what + " " + shown;
+}
+
+void check_members(const rapidjson::Value& object, std::initializer_list<const char*> known, int code,
+                   const std::string& where, const char* what) {
+  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+    const std::string name(it->name.GetString(), it->name.GetStringLength());
+    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return name == k; })) {
+      fail(code, where + ": " + unknown(what, name));
+    }
+  }
 }
 
 }  // namespace zarr::json

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,11 +31,18 @@ rapidjson::Document parse_object(const std::string& text, const std::string& whe
 
 // Compact serialisation of a value.
 std::string to_string(const rapidjson::Value& value);
+// How to_pretty_string writes NaN and the infinities: bare, as Python's
+// json.dumps does (zarr-python 2), or as the strings "NaN", "Infinity",
+// "-Infinity" that zarr-python 3 puts in their place in zarr.json.
+enum class NonFinite { kBare, kQuoted };
+
 // Serialisation as Python's json.dumps(value, indent=N, ensure_ascii=True)
-// writes it: zarr-python 2 writes .zarray, .zgroup and .zattrs with indent 4,
-// zarr-python 3 writes zarr.json with indent 2. Floats as repr(float), NaN
-// and Infinity bare, non-ASCII as lowercase \uXXXX escapes. Keys keep their order.
-std::string to_pretty_string(const rapidjson::Value& value, int indent = 4);
+// writes it, the one implementation: zarr-python 2 writes .zarray, .zgroup and
+// .zattrs with indent 4, zarr-python 3 writes zarr.json with indent 2 (and
+// NonFinite::kQuoted). Floats as repr(float); everything outside printable
+// ASCII (DEL included) as lowercase \uXXXX escapes. Keys keep their order.
+std::string to_pretty_string(const rapidjson::Value& value, int indent = 4,
+                             NonFinite non_finite = NonFinite::kBare);
 
 // Python's repr(float): the shortest digits that round-trip, positional for
 // decimal exponents -4..15 ("0.0001", "123.0"), scientific otherwise
@@ -47,6 +55,16 @@ void sort_keys(rapidjson::Value& value);
 
 // A JSON string literal for s (quoted and escaped).
 std::string quote(const std::string& s);
+
+// The one wording and quoting of a name a reader does not know: what + " " +
+// the name as a JSON string, cut after 80 characters (a hostile document's
+// name can be megabytes): unknown("member", "colour") is `unknown member
+// "colour"`; `what` is "member", "configuration member" or "option".
+std::string unknown(const char* what, const std::string& name);
+// Fails with `code` and "<where>: unknown <what> \"name\"" on the first member
+// of `object` whose name `known` does not hold (nothing when it holds all).
+void check_members(const rapidjson::Value& object, std::initializer_list<const char*> known, int code,
+                   const std::string& where, const char* what = "member");
 
 // Member access. `where` names the document; errors name "<where>: field <name>".
 const rapidjson::Value* find(const rapidjson::Value& obj, const char* name);

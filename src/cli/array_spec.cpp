@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "base/text.h"
 #include "cli_common.h"
 
 namespace zarrtool {
@@ -32,15 +33,15 @@ std::string v3_codec_chain(const std::string& codec_json) {
 
 std::string v3_document(const ArraySpec& spec) {
   const std::vector<uint64_t>& grid = spec.shards.empty() ? spec.chunks : spec.shards;
-  std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + json_extents(spec.shape) +
+  std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + zarr::list_text(spec.shape, ",") +
                     ",\"data_type\":" + json_string(v3_data_type(spec.data_type));
   if (!grid.empty()) {
-    doc += ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + json_extents(grid) + "}}";
+    doc += ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + zarr::list_text(grid, ",") + "}}";
   }
   if (!spec.shards.empty()) {
     if (spec.chunks.empty()) usage_error("--shards needs --chunks (the inner chunk shape)");
     doc += ",\"codecs\":[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":" +
-           json_extents(spec.chunks) + ",\"codecs\":" + v3_codec_chain(spec.codec_json) + "}}]";
+           zarr::list_text(spec.chunks, ",") + ",\"codecs\":" + v3_codec_chain(spec.codec_json) + "}}]";
   } else if (!spec.codec_json.empty()) {
     doc += ",\"codecs\":" + v3_codec_chain(spec.codec_json);
   }
@@ -54,9 +55,9 @@ std::string v3_document(const ArraySpec& spec) {
 
 std::string v2_document(const ArraySpec& spec) {
   if (!spec.shards.empty()) usage_error("--shards needs --format 3: Zarr v2 has no sharding");
-  std::string doc = "{\"zarr_format\":2,\"shape\":" + json_extents(spec.shape) +
+  std::string doc = "{\"zarr_format\":2,\"shape\":" + zarr::list_text(spec.shape, ",") +
                     ",\"dtype\":" + json_string(v2_data_type(spec.data_type));
-  if (!spec.chunks.empty()) doc += ",\"chunks\":" + json_extents(spec.chunks);
+  if (!spec.chunks.empty()) doc += ",\"chunks\":" + zarr::list_text(spec.chunks, ",");
   if (!spec.codec_json.empty()) {
     parse_json(spec.codec_json, "--codec");
     if (is_json_array(spec.codec_json)) usage_error("--codec for --format 2 is one compressor object or null");

@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/scrub.h"
+#include "base/text.h"
 
 namespace fs = std::filesystem;
 
@@ -189,7 +190,7 @@ std::vector<uint64_t> array_chunk_shape(const zarr_array* array) {
 
 uint64_t product(const std::vector<uint64_t>& extents) {
   const std::optional<uint64_t> n = zarr::product_of(extents);
-  if (!n) throw CliError(kExitOther, "a box of " + json_extents(extents) + " has more than 2^64 - 1 elements");
+  if (!n) throw CliError(kExitOther, "a box of " + zarr::list_text(extents, ",") + " has more than 2^64 - 1 elements");
   return *n;
 }
 
@@ -210,15 +211,6 @@ std::string python_shape(const std::vector<uint64_t>& extents) {
   }
   if (extents.size() == 1) text += ",";
   return text + ")";
-}
-
-std::string json_extents(const std::vector<uint64_t>& extents) {
-  std::string text = "[";
-  for (size_t i = 0; i < extents.size(); ++i) {
-    if (i) text += ",";
-    text += std::to_string(extents[i]);
-  }
-  return text + "]";
 }
 
 std::string display_data_type(const zarr_array* array) {

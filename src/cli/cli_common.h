@@ -101,8 +101,6 @@ size_t buffer_bytes(uint64_t elements, size_t item_size, const std::string& what
 
 // "(100, 100)" as Python prints a shape tuple; "(5,)" for one dimension.
 std::string python_shape(const std::vector<uint64_t>& extents);
-// "[100,100]" for JSON output.
-std::string json_extents(const std::vector<uint64_t>& extents);
 // zarr_data_type() without the JSON quotes it has for v2 dtype strings.
 std::string display_data_type(const zarr_array* array);
 

@@ -7,8 +7,13 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "dtype/float_text.h"
 
 namespace zarr::codecs {
+
+// IEEE half precision with numpy's rules (NaN payloads kept): dtype's.
+using dtype_detail::double_to_half;
+using dtype_detail::half_to_double;
 
 // --- numeric data types -----------------------------------------------------------
 
@@ -329,51 +334,6 @@ Num round_even(const Num& a, const NumType& t) {
   return r;
 }
 
-double half_to_double(uint16_t h) {
-  bool negative = (h & 0x8000) != 0;
-  unsigned exp = (h >> 10) & 0x1f;
-  unsigned man = h & 0x3ff;
-  double v;
-  if (exp == 0x1f) {
-    if (man == 0) {
-      v = std::numeric_limits<double>::infinity();
-    } else {
-      v = bits_double((uint64_t{0x7ff} << 52) | (uint64_t{man} << 42));
-    }
-  } else if (exp == 0) {
-    v = std::ldexp(static_cast<double>(man), -24);
-  } else {
-    v = std::ldexp(static_cast<double>(man | 0x400), static_cast<int>(exp) - 25);
-  }
-  return negative ? -v : v;
-}
-
-uint16_t double_to_half(double x) {
-  uint16_t sign = std::signbit(x) ? 0x8000 : 0;
-  if (std::isnan(x)) {
-    uint64_t bits;
-    std::memcpy(&bits, &x, 8);
-    uint16_t payload = static_cast<uint16_t>((bits & ((uint64_t{1} << 52) - 1)) >> 42);
-    return static_cast<uint16_t>(sign | 0x7c00 | (payload ? payload : 1));
-  }
-  double a = std::fabs(x);
-  // 65520 is halfway between the largest half (65504) and 65536: ties to even
-  // round it up, to infinity.
-  if (a >= 65520.0) return static_cast<uint16_t>(sign | 0x7c00);
-  if (a < 0x1p-14) {
-    // subnormal (or rounds up to the smallest normal, 0x0400)
-    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24)));
-  }
-  int e;
-  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
-  int exponent = e - 1;  // a in [2^exponent, 2^(exponent+1))
-  double q = std::nearbyint(std::ldexp(a, 10 - exponent));  // 1024..2048
-  if (q >= 2048.0) {
-    q = 1024.0;
-    ++exponent;
-  }
-  return static_cast<uint16_t>(sign | ((exponent + 15) << 10) | (static_cast<unsigned>(q) - 1024));
-}
 
 NumType promote_types(const NumType& a0, const NumType& b0) {
   NumType a = a0.native(), b = b0.native();
@@ -396,11 +356,6 @@ NumType promote_types(const NumType& a0, const NumType& b0) {
 }
 
 // --- Python numbers -------------------------------------------------------------------
-
-double PyNumber::as_double() const {
-  if (!is_int) return f;
-  return above_int64 ? static_cast<double>(u) : static_cast<double>(i);
-}
 
 std::string PyNumber::json() const {
   if (!is_int) return python_float_repr(f);

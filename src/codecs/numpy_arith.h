@@ -100,11 +100,6 @@ Num divide(const Num& a, const Num& b, const NumType& t);
 // np.around(x): floats to the nearest integer, ties to even; others unchanged.
 Num round_even(const Num& a, const NumType& t);
 
-// IEEE half precision.
-double half_to_double(uint16_t h);
-// Round to nearest, ties to even; NaN keeps the top of its payload as numpy.
-uint16_t double_to_half(double x);
-
 // numpy.promote_types for numeric types (the result is native).
 NumType promote_types(const NumType& a, const NumType& b);
 
@@ -119,7 +114,6 @@ struct PyNumber {
   uint64_t u = 0;
   double f = 0;
 
-  double as_double() const;
   // The number as Python's json.dumps writes it: "10", "0.1", "1000.0", "1e+16".
   std::string json() const;
 };

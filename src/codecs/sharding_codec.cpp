@@ -44,7 +44,6 @@ namespace {
 
 using codecs::inner_grid;
 using codecs::kEmpty;
-using codecs::list_text;
 constexpr const char* kPrefix = codecs::kShardingPrefix;
 
 // C-order coordinates of linear position i in a grid.

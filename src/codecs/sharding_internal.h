@@ -8,18 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "codecs/sharding_codec.h"
 
 namespace zarr::codecs {
 
 inline constexpr uint64_t kEmpty = std::numeric_limits<uint64_t>::max();  // index entry of an absent inner chunk
 inline constexpr const char* kShardingPrefix = "sharding_indexed: ";
-
-inline std::string list_text(const std::vector<uint64_t>& v, const char* sep = ", ") {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 // Inner chunks per shard along each dimension (the inner shape divides the
 // shard's), and their count. Each shard read holds its whole index (16 bytes

@@ -15,7 +15,6 @@ namespace zarr {
 namespace {
 
 using codecs::kEmpty;
-using codecs::list_text;
 constexpr const char* kPrefix = codecs::kShardingPrefix;
 
 }  // namespace

@@ -1,6 +1,5 @@
 // The sharding codec built from its v3 configuration (sharding_codec.h):
 // chunk_shape, codecs, index_codecs, index_location.
-#include <set>
 
 #include "base/error.h"
 #include "base/json.h"
@@ -13,15 +12,10 @@ namespace zarr {
 namespace {
 
 using codecs::inner_grid;
-using codecs::list_text;
 
 void check_members(const rapidjson::Value& c, const std::string& where) {
-  static const std::set<std::string> kMembers = {"chunk_shape", "codecs", "index_codecs", "index_location"};
-  for (auto it = c.MemberBegin(); it != c.MemberEnd(); ++it) {
-    if (!kMembers.count(it->name.GetString())) {
-      fail(ZARR_ERR_INVALID_METADATA, where + ": unknown configuration member '" + it->name.GetString() + "'");
-    }
-  }
+  json::check_members(c, {"chunk_shape", "codecs", "index_codecs", "index_location"}, ZARR_ERR_INVALID_METADATA,
+                      where, "configuration member");
 }
 
 // "chunk_shape": of the shard's rank, positive, dividing the shard shape.

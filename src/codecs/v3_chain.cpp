@@ -75,7 +75,7 @@ CodecSpec parse_spec(const rapidjson::Value& item, const std::string& where) {
       if (!it->value.IsObject()) fail(ZARR_ERR_INVALID_METADATA, spec.where + ": 'configuration' must be an object");
       spec.configuration = &it->value;
     } else if (key != "name" && key != "must_understand") {
-      fail(ZARR_ERR_INVALID_METADATA, spec.where + ": unknown member '" + key + "'");
+      fail(ZARR_ERR_INVALID_METADATA, spec.where + ": " + json::unknown("member", key));
     }
   }
   return spec;

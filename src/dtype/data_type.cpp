@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/text.h"
 #include "dtype/byte_order.h"
 #include "dtype/messages.h"
 
@@ -101,12 +102,6 @@ std::optional<std::string> parse_time_unit(const std::string& bracketed) {
   const auto multiplier = parse_decimal(inner.substr(0, split), std::numeric_limits<int32_t>::max());
   if (!multiplier || *multiplier == 0) return std::nullopt;
   return *multiplier == 1 ? unit : std::to_string(*multiplier) + unit;
-}
-
-std::string shape_to_json(const std::vector<uint64_t>& shape) {
-  std::string out = "[";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? "," : "") + std::to_string(shape[i]);
-  return out + "]";
 }
 
 // A field's subarray shape: a list of positive integers or, as numpy also
@@ -293,7 +288,7 @@ DataType DataType::parse_fields(const rapidjson::Value& list, const std::string&
 
     uint64_t size = field.type->item_size();
     for (uint64_t dim : field.subshape) {
-      if (dim > kMaxItemSize / size) invalid(field_where, "subarray " + shape_to_json(field.subshape) + " is too large");
+      if (dim > kMaxItemSize / size) invalid(field_where, "subarray " + list_text(field.subshape, ",") + " is too large");
       size *= dim;
       field.element_count *= static_cast<size_t>(dim);
     }
@@ -353,7 +348,7 @@ std::string DataType::fields_to_json() const {
   for (size_t i = 0; i < fields_.size(); ++i) {
     const Field& f = fields_[i];
     out += (i ? ",[" : "[") + json::quote(f.name) + "," + f.type->to_v2_json();
-    if (!f.subshape.empty()) out += "," + shape_to_json(f.subshape);
+    if (!f.subshape.empty()) out += "," + list_text(f.subshape, ",");
     out += "]";
   }
   return out + "]";

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/text.h"
 #include "dtype/bfloat16.h"
 #include "dtype/data_type.h"
 #include "dtype/float8.h"
@@ -27,32 +28,7 @@ uint16_t double_to_bfloat16(double value) {
   const auto sign = static_cast<uint16_t>((bits >> 48) & 0x8000u);
   if (std::isnan(value)) return sign | 0x7fc0u;
   if (std::isinf(value)) return sign | 0x7f80u;
-
-  const int biased = static_cast<int>((bits >> 52) & 0x7ffu);
-  uint64_t mantissa = bits & ((uint64_t{1} << 52) - 1);
-  int exponent = biased - 1023;
-  if (biased == 0) {
-    exponent = -1022;  // double subnormal: far below the bfloat16 range
-  } else {
-    mantissa |= uint64_t{1} << 52;
-  }
-  if (exponent > 127) return sign | 0x7f80u;
-
-  // Bits of the 53-bit significand below the bfloat16 quantum at this
-  // exponent (2^(e-7) for normal values, 2^-133 for subnormals) are rounded
-  // away, ties to even.
-  const int drop = 45 + (exponent < -126 ? -126 - exponent : 0);
-  if (drop >= 64) return sign;
-  uint64_t kept = mantissa >> drop;
-  const uint64_t rest = mantissa & ((uint64_t{1} << drop) - 1);
-  const uint64_t halfway = uint64_t{1} << (drop - 1);
-  if (rest > halfway || (rest == halfway && (kept & 1u))) ++kept;
-
-  // For normal values `kept` includes the implicit bit (128); a carry to 256
-  // bumps the exponent by itself, up to 0x7f80 (infinity).
-  uint64_t magnitude = kept;
-  if (exponent >= -126) magnitude = (static_cast<uint64_t>(exponent + 127) << 7) + kept - 128;
-  return static_cast<uint16_t>(sign | magnitude);
+  return round_to_binary16(value, 7, 127);
 }
 
 double bfloat16_to_double(uint16_t bits) {
@@ -329,12 +305,6 @@ std::optional<Bytes> byte_list(const rapidjson::Value& fill) {
   return out;
 }
 
-std::string byte_list_json(const uint8_t* data, size_t size) {
-  std::string out = "[";
-  for (size_t i = 0; i < size; ++i) out += (i ? "," : "") + std::to_string(data[i]);
-  return out + "]";
-}
-
 // Base64 as zarr-python 3 decodes it (Python's standard_b64decode).
 std::optional<Bytes> base64_value(const rapidjson::Value& fill) {
   if (!fill.IsString()) return std::nullopt;
@@ -468,7 +438,7 @@ std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
     }
     case DTypeKind::Unicode: return unicode_json(data, item_size_);
     case DTypeKind::Void:
-      if (v3_form_ == V3Form::RawBits) return byte_list_json(data, item_size_);
+      if (v3_form_ == V3Form::RawBits) return list_text(data, item_size_, ",");
       return json::quote(dtype_detail::base64_encode(data, item_size_));
     case DTypeKind::VarString:
     case DTypeKind::VarBytes:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/bytes.h"
+#include "base/utf8.h"
 
 namespace zarr::dtype_detail {
 
@@ -20,12 +21,8 @@ std::string base64_encode(const uint8_t* data, size_t size);
 // error. std::nullopt on error.
 std::optional<Bytes> base64_decode_lenient(const std::string& text);
 
-// UTF-8 to code points; std::nullopt for malformed UTF-8 (bad sequences,
-// overlong forms, surrogates, values past U+10FFFF).
-std::optional<std::vector<uint32_t>> utf8_to_utf32(const std::string& text);
-
-// Code points to UTF-8; std::nullopt when one is a surrogate or past U+10FFFF
-// (JSON text cannot carry it).
-std::optional<std::string> utf32_to_utf8(const std::vector<uint32_t>& code_points);
+// UTF-8 <-> code points live on the ground floor (the JSON writer needs them).
+using zarr::utf32_to_utf8;
+using zarr::utf8_to_utf32;
 
 }  // namespace zarr::dtype_detail

@@ -51,7 +51,7 @@ void expect_members(const rapidjson::Value& configuration, std::initializer_list
     bool known = false;
     for (const char* a : allowed) known = known || key == a;
     if (!known) {
-      invalid(where, "data type " + json::quote(name) + ": unknown configuration member " + excerpt(json::quote(key)));
+      invalid(where, "data type " + json::quote(name) + ": " + json::unknown("configuration member", key));
     }
   }
 }
@@ -173,7 +173,7 @@ DataType DataType::parse_v3(const rapidjson::Value& data_type, const std::string
         invalid(where, "data type " + json::quote(name_text) + ": \"must_understand\": false is not allowed for data types");
       }
     } else {
-      invalid(where, "data type " + json::quote(name_text) + ": unknown member " + excerpt(json::quote(key)));
+      invalid(where, "data type " + json::quote(name_text) + ": " + json::unknown("member", key));
     }
   }
   return parse_v3_name(name_text, configuration, where);

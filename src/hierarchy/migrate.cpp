@@ -4,7 +4,9 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/metadata_keys.h"
 #include "base/path.h"
+#include "base/text.h"
 #include "codecs/v3_chain.h"
 #include "metadata/nodes.h"
 #include "metadata/v1_metadata.h"
@@ -77,14 +79,9 @@ std::string v3_array_document(const ArrayMetadata& v2, const std::string& attrib
   for (size_t i = leading_array_filters; i < v2.v2_filters.size(); ++i) add(numcodecs_json(*v2.v2_filters[i]));
   if (v2.v2_compressor) add(v3_codec_json(*v2.v2_compressor, type.item_size()));
 
-  auto list = [](const std::vector<uint64_t>& v) {
-    std::string s;
-    for (uint64_t e : v) s += (s.empty() ? "" : ",") + std::to_string(e);
-    return "[" + s + "]";
-  };
-  std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + list(v2.shape) +
+  std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + list_text(v2.shape, ",") +
                     ",\"data_type\":" + data_type +
-                    ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list(v2.chunks) +
+                    ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list_text(v2.chunks, ",") +
                     "}},\"chunk_key_encoding\":{\"name\":\"v2\",\"configuration\":{\"separator\":" +
                     json::quote(std::string(1, v2.key_encoding.separator)) + "}},\"fill_value\":" + fill +
                     ",\"codecs\":[" + codecs + "],\"attributes\":" + attributes + "}";
@@ -143,7 +140,7 @@ size_t migrate_v2_to_v3(Store& store, const std::string& path) {
   // the chunks it names are the v2 ones, unchanged.
   for (const Conversion& c : conversions) store.set(path::join(c.path, kV3MetadataKey), c.document);
   for (const Conversion& c : conversions) {
-    for (const char* key : {kV2ArrayKey, kV2GroupKey, kV2AttrsKey, ".zmetadata"}) store.erase(path::join(c.path, key));
+    for (const char* key : {kV2ArrayKey, kV2GroupKey, kV2AttrsKey, kV2ConsolidatedKey}) store.erase(path::join(c.path, key));
   }
   return conversions.size();
 }

@@ -3,6 +3,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/text.h"
 #include "codecs/array_codecs.h"
 #include "codecs/vlen_codecs.h"
 #include "zarr_config.h"
@@ -167,12 +168,6 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
   return meta;
 }
 
-std::string uint_list(const std::vector<uint64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 }  // namespace
 
 ArrayMetadata parse_v2_array_metadata(const std::string& text, const std::string& where) {
@@ -190,12 +185,12 @@ std::string serialize_v2_array_metadata(const ArrayMetadata& meta) {
     for (const auto& f : meta.v2_filters) filters += (filters.size() > 1 ? "," : "") + f->config_json();
     filters += "]";
   }
-  std::string compact = "{\"chunks\":" + uint_list(meta.chunks) +
+  std::string compact = "{\"chunks\":" + list_text(meta.chunks) +
                         ",\"compressor\":" + (meta.v2_compressor ? meta.v2_compressor->config_json() : "null") +
                         ",\"dtype\":" + meta.dtype.to_v2_json() +
                         ",\"fill_value\":" + meta.dtype.fill_value_to_v2_json(meta.fill_value) +
                         ",\"filters\":" + filters + ",\"order\":" + json::quote(std::string(1, meta.order)) +
-                        ",\"shape\":" + uint_list(meta.shape) + ",\"zarr_format\":2";
+                        ",\"shape\":" + list_text(meta.shape) + ",\"zarr_format\":2";
   // zarr-python writes the separator only when it is not the default ".".
   if (meta.key_encoding.separator != '.') {
     compact += ",\"dimension_separator\":" + json::quote(std::string(1, meta.key_encoding.separator));

@@ -1,13 +1,12 @@
 #include "metadata/v3_metadata.h"
 
-#include <cmath>
 #include <set>
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/text.h"
 #include "codecs/sharding_codec.h"
 #include "codecs/v3_chain.h"
-#include "dtype/float_text.h"
 #include "dtype/text_encoding.h"
 
 namespace zarr {
@@ -43,7 +42,7 @@ void check_members(const rapidjson::Value& doc, const std::set<std::string>& kno
   for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
     const std::string key(it->name.GetString(), it->name.GetStringLength());
     if (known.count(key) || ignorable_extension(it->value)) continue;
-    fail(ZARR_ERR_UNSUPPORTED, where + ": unknown member " + json::quote(key) +
+    fail(ZARR_ERR_UNSUPPORTED, where + ": " + json::unknown("member", key) +
                                    " (an extension libzarr does not support; only objects with "
                                    "\"must_understand\": false may be ignored)");
   }
@@ -93,7 +92,7 @@ Named parse_named(const rapidjson::Value& v, const std::string& field, const std
       if (!it->value.IsBool()) invalid(fw, "\"must_understand\" must be true or false");
       if (!it->value.GetBool()) invalid(fw, "\"must_understand\": false is not allowed for " + field);
     } else {
-      invalid(fw, "unknown member " + json::quote(key));
+      invalid(fw, json::unknown("member", key));
     }
   }
   return out;
@@ -103,7 +102,7 @@ void expect_only(const rapidjson::Value* configuration, const char* allowed, con
   if (!configuration) return;
   for (auto it = configuration->MemberBegin(); it != configuration->MemberEnd(); ++it) {
     const std::string key(it->name.GetString(), it->name.GetStringLength());
-    if (key != allowed) invalid(fw, "unknown configuration member " + json::quote(key));
+    if (key != allowed) invalid(fw, json::unknown("configuration member", key));
   }
 }
 
@@ -278,108 +277,9 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
   return meta;
 }
 
-// ---- writing as Python's json.dumps(indent=2) does -------------------------------
-
-void append_escaped(const std::string& s, std::string& out) {
-  auto unit = [&](uint32_t u) {  // \uXXXX with lowercase hex, as Python writes it
-    static const char kHex[] = "0123456789abcdef";
-    out += "\\u";
-    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(u >> shift) & 0xfu];
-  };
-  out += '"';
-  const auto code_points = dtype_detail::utf8_to_utf32(s);
-  if (!code_points) {  // not UTF-8 (JSON text from RapidJSON normally is): escape each byte
-    for (unsigned char c : s) unit(c);
-  } else {
-    for (uint32_t cp : *code_points) {
-      switch (cp) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        default:
-          if (cp >= 0x20 && cp <= 0x7e) {
-            out += static_cast<char>(cp);
-          } else if (cp < 0x10000) {
-            unit(cp);
-          } else {  // a surrogate pair, as Python's ensure_ascii writes it
-            const uint32_t v = cp - 0x10000;
-            unit(0xd800 + (v >> 10));
-            unit(0xdc00 + (v & 0x3ff));
-          }
-      }
-    }
-  }
-  out += '"';
-}
-
-void dump(const rapidjson::Value& v, int level, std::string& out) {
-  const std::string pad(static_cast<size_t>(2 * (level + 1)), ' ');
-  const std::string close_pad(static_cast<size_t>(2 * level), ' ');
-  if (v.IsNull()) {
-    out += "null";
-  } else if (v.IsBool()) {
-    out += v.GetBool() ? "true" : "false";
-  } else if (v.IsUint64()) {
-    out += std::to_string(v.GetUint64());
-  } else if (v.IsInt64()) {
-    out += std::to_string(v.GetInt64());
-  } else if (v.IsNumber()) {
-    const double d = v.GetDouble();
-    // zarr-python 3 replaces non-finite floats by the spec's strings.
-    if (std::isnan(d)) {
-      out += "\"NaN\"";
-    } else if (std::isinf(d)) {
-      out += d > 0 ? "\"Infinity\"" : "\"-Infinity\"";
-    } else {
-      out += dtype_detail::python_float_repr(d);
-    }
-  } else if (v.IsString()) {
-    append_escaped(std::string(v.GetString(), v.GetStringLength()), out);
-  } else if (v.IsArray()) {
-    if (v.Empty()) {
-      out += "[]";
-      return;
-    }
-    out += "[\n";
-    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-      out += pad;
-      dump(v[i], level + 1, out);
-      out += i + 1 < v.Size() ? ",\n" : "\n";
-    }
-    out += close_pad + "]";
-  } else {
-    if (v.MemberCount() == 0) {
-      out += "{}";
-      return;
-    }
-    out += "{\n";
-    size_t i = 0;
-    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it, ++i) {
-      out += pad;
-      append_escaped(std::string(it->name.GetString(), it->name.GetStringLength()), out);
-      out += ": ";
-      dump(it->value, level + 1, out);
-      out += i + 1 < v.MemberCount() ? ",\n" : "\n";
-    }
-    out += close_pad + "}";
-  }
-}
-
+// As zarr-python 3 writes zarr.json: json.dumps(indent=2), NaN as "NaN".
 std::string python_dumps(const std::string& compact, const std::string& what) {
-  rapidjson::Document doc = json::parse(compact, what);
-  std::string out;
-  dump(doc, 0, out);
-  return out;
-}
-
-std::string uint_list(const std::vector<uint64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
+  return json::to_pretty_string(json::parse(compact, what), 2, json::NonFinite::kQuoted);
 }
 
 bool only_periods(const std::string& s) {
@@ -401,8 +301,8 @@ ArrayMetadata parse_v3_array_metadata_for_create(const std::string& text, const 
 
 std::string serialize_v3_array_metadata(const ArrayMetadata& meta) {
   const bool v2_keys = meta.key_encoding.kind == ChunkKeyEncoding::Kind::V2;
-  std::string c = "{\"shape\":" + uint_list(meta.shape) + ",\"data_type\":" + meta.dtype.to_v3_json() +
-                  ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + uint_list(meta.chunks) +
+  std::string c = "{\"shape\":" + list_text(meta.shape, ",") + ",\"data_type\":" + meta.dtype.to_v3_json() +
+                  ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list_text(meta.chunks, ",") +
                   "}},\"chunk_key_encoding\":{\"name\":\"" + (v2_keys ? "v2" : "default") +
                   "\",\"configuration\":{\"separator\":" + json::quote(std::string(1, meta.key_encoding.separator)) +
                   "}},\"fill_value\":" + meta.dtype.fill_value_to_v3_json(meta.fill_item()) +

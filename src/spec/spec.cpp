@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/path.h"
+#include "base/text.h"
 #include "concurrency/thread_pool.h"
 #include "dtype/data_type.h"
 #include "dtype/field_view.h"
@@ -35,18 +36,6 @@ using rapidjson::Value;
 }
 
 std::string text(const Value& v) { return json::to_string(v); }
-
-std::string signed_list_text(const std::vector<int64_t>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
-
-std::string list_text(const std::vector<uint64_t>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
 
 bool get_flag(const Value& v, const std::string& name) {
   if (!v.IsBool()) invalid("'" + name + "' must be true or false, got " + text(v));
@@ -70,8 +59,8 @@ void check_members(const Value& object, const std::string& where, const std::set
   for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
     const std::string name = it->name.GetString();
     const std::string full = where.empty() ? name : where + "." + name;
-    if (unsupported_members.count(name)) unsupported("member '" + full + "' is not supported by libzarr");
-    if (!known.count(name)) invalid("unknown member '" + full + "'");
+    if (unsupported_members.count(name)) unsupported("member " + json::quote(full) + " is not supported by libzarr");
+    if (!known.count(name)) invalid(json::unknown("member", full));
   }
 }
 
@@ -776,7 +765,7 @@ void check_against_stored(const SpecRequest& spec, const Array& array, const Fie
       const uint64_t want =
           hard[i] == kFullExtent ? std::max<uint64_t>(view.shape[i], 1) : static_cast<uint64_t>(hard[i]);
       if (hard[i] != kChooseChunkSize && want != stored_chunks[i]) {
-        contradicts("schema.chunk_layout shape", signed_list_text(hard), list_text(stored_chunks));
+        contradicts("schema.chunk_layout shape", list_text(hard), list_text(stored_chunks));
       }
     }
   }

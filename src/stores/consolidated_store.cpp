@@ -4,20 +4,12 @@
 #include <set>
 
 #include "base/error.h"
+#include "base/metadata_keys.h"
+#include "base/path.h"
 
 namespace zarr {
 
 namespace {
-
-std::string basename_of(const std::string& key) {
-  size_t slash = key.rfind('/');
-  return slash == std::string::npos ? key : key.substr(slash + 1);
-}
-
-std::string dirname_of(const std::string& key) {
-  size_t slash = key.rfind('/');
-  return slash == std::string::npos ? "" : key.substr(0, slash);
-}
 
 class ConsolidatedStore final : public Store {
  public:
@@ -142,7 +134,7 @@ class ConsolidatedStore final : public Store {
   // one missing there is absent, without asking the store.
   Source source(const std::string& key) const {
     if (documents_.count(key)) return Source::Consolidated;
-    if (is_metadata_key_name(basename_of(key)) && dirname_of(key) != root_) return Source::Absent;
+    if (is_metadata_key_name(path::basename(key)) && path::parent(key) != root_) return Source::Absent;
     return Source::Inner;
   }
 
@@ -161,7 +153,8 @@ class ConsolidatedStore final : public Store {
 }  // namespace
 
 bool is_metadata_key_name(const std::string& name) {
-  return name == ".zarray" || name == ".zgroup" || name == ".zattrs" || name == "zarr.json" || name == ".zmetadata";
+  return name == kV2ArrayKey || name == kV2GroupKey || name == kV2AttrsKey || name == kV3MetadataKey ||
+         name == kV2ConsolidatedKey;
 }
 
 std::shared_ptr<Store> make_consolidated_store(std::shared_ptr<Store> inner, std::string root,

@@ -26,6 +26,7 @@
 #include "stores/filesystem_store.h"
 
 #include "base/error.h"
+#include "base/text.h"
 #include "stores/filesystem_tree.h"
 #include "stores/key_rules.h"
 
@@ -56,10 +57,6 @@ std::string parent_key(const std::string& key) {
 
 // "a/b/c" -> "c".
 std::string last_segment(const std::string& key) { return key.substr(key.rfind('/') + 1); }
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
 
 std::string join_key(const std::string& dir, const std::string& name) {
   return dir.empty() ? name : dir + "/" + name;

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "base/path.h"
 #include "base/plugin_output.h"
+#include "base/text.h"
 #include "stores/key_rules.h"
 #include "stores/sorted_keys.h"
 
@@ -102,7 +103,7 @@ class PluginStore final : public Store {
     // could not have written: keep the valid keys under the prefix, sorted.
     std::vector<std::string> found;
     for (std::string& key : output.keys) {
-      if (sorted_keys::starts_with(key, prefix) && keys::is_valid_key(key)) found.push_back(std::move(key));
+      if (starts_with(key, prefix) && keys::is_valid_key(key)) found.push_back(std::move(key));
     }
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());

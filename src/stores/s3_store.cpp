@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "base/path.h"
 #include "base/scrub.h"
+#include "base/text.h"
 #include "stores/http_range.h"
 #include "stores/key_rules.h"
 #include "stores/remote_options.h"
@@ -441,10 +442,6 @@ bool looks_like_ipv4(const std::string& name) {
     begin = dot + 1;
   }
   return parts == 4;
-}
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace

@@ -7,13 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "stores/store.h"
 
 namespace zarr::sorted_keys {
-
-inline bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
 
 // Every key starting with prefix.
 template <typename Map>

@@ -121,6 +121,21 @@ TEST(Json, PrettyOutputIsPythonJsonDumps) {
             "    \"s\": \"\\u00e9\\u2603\\ud83d\\ude00\\\"\\\\\\n\\u0001\",\n    \"t\": true,\n    \"n\": null\n}");
 }
 
+// The one Python-style writer serves both formats: zarr.json (indent 2,
+// non-finite floats as strings, as zarr-python 3 writes them) and the v2
+// documents (indent 4, bare NaN). json.dumps(ensure_ascii=True) escapes DEL
+// (0x7f) too; text that is not UTF-8 has each byte escaped.
+TEST(Json, PrettyOutputEscapesAsPythonAndQuotesNonFiniteOnRequest) {
+  auto doc = json::parse("{\"x\": [NaN, -Infinity, 1.5], \"d\": \"a\x7f\"}", "m");
+  EXPECT_EQ(json::to_pretty_string(doc, 2, json::NonFinite::kQuoted),
+            "{\n  \"x\": [\n    \"NaN\",\n    \"-Infinity\",\n    1.5\n  ],\n  \"d\": \"a\\u007f\"\n}");
+  EXPECT_EQ(json::to_pretty_string(doc, 2),
+            "{\n  \"x\": [\n    NaN,\n    -Infinity,\n    1.5\n  ],\n  \"d\": \"a\\u007f\"\n}");
+  rapidjson::Document bad;
+  bad.SetString("\xff\xc3", 2, bad.GetAllocator());
+  EXPECT_EQ(json::to_pretty_string(bad), "\"\\u00ff\\u00c3\"");
+}
+
 TEST(Json, PythonFloatRepr) {
   EXPECT_EQ(json::python_float_repr(0.1), "0.1");
   EXPECT_EQ(json::python_float_repr(1e16), "1e+16");

@@ -190,7 +190,7 @@ TEST(CachePool, OptionErrorsNameTheOption) {
   }
   ArrayPtr a;
   EXPECT_STATUS(zarr_open_ex(a.out(), url.c_str(), "r", R"({"cache_pool": {"limit": 5}})"),
-                ZARR_ERR_INVALID_ARGUMENT, "unknown member 'limit'");
+                ZARR_ERR_INVALID_ARGUMENT, "unknown member \"limit\"");
   EXPECT_STATUS(zarr_open_ex(a.out(), url.c_str(), "r+",
                              (R"({"cache_pool": {"total_bytes_limit": 1000}, "process_lock_dir": ")" + dir / "locks" + "\"}").c_str()),
                 ZARR_ERR_INVALID_ARGUMENT, "'cache_pool' and 'process_lock_dir' do not go together");

@@ -22,6 +22,7 @@
 #include "codecs/checksum32.h"
 #include "codecs/codec.h"
 #include "codecs/numpy_arith.h"
+#include "dtype/float_text.h"
 #include "filter_test_util.h"
 #include "support/test_support.h"
 
@@ -150,14 +151,14 @@ TEST(FilterNumerics, TypestrsAndNames) {
 TEST(FilterNumerics, HalfPrecisionConversions) {
   // every half survives half -> double -> half (NaN payloads included)
   for (uint32_t h = 0; h < 0x10000; ++h) {
-    ASSERT_EQ(codecs::double_to_half(codecs::half_to_double(static_cast<uint16_t>(h))), h) << h;
+    ASSERT_EQ(dtype_detail::double_to_half(dtype_detail::half_to_double(static_cast<uint16_t>(h))), h) << h;
   }
   // rounding: np.array([...], 'f8').astype('f2').view('u2')
   const std::pair<double, uint16_t> cases[] = {
       {65504.0, 0x7bff}, {65519.99, 0x7bff}, {65520.0, 0x7c00}, {1e10, 0x7c00},  {-1e10, 0xfc00},
       {2049.0, 0x6800},  {2051.0, 0x6802},   {6e-8, 0x0001},    {2.9e-8, 0x0000}, {3.0e-8, 0x0001},
       {0.1, 0x2e66},     {-0.0, 0x8000},     {6.1035e-05, 0x0400}, {1.0009765625, 0x3c01}};
-  for (auto [x, h] : cases) EXPECT_EQ(codecs::double_to_half(x), h) << x;
+  for (auto [x, h] : cases) EXPECT_EQ(dtype_detail::double_to_half(x), h) << x;
 }
 
 TEST(FilterNumerics, CastsAsNumpyOnX86) {

@@ -572,7 +572,7 @@ TEST(Sharding, ConfigurationErrorsNameTheField) {
        "field 'index_location' must be \"start\" or \"end\""},
       {sharding(R"({"chunk_shape": [2, 3], "index_location": 1})"), ZARR_ERR_INVALID_METADATA, "index_location"},
       {sharding(R"({"chunk_shape": [2, 3], "shard_order": "morton"})"), ZARR_ERR_INVALID_METADATA,
-       "unknown configuration member 'shard_order'"},
+       "unknown configuration member \"shard_order\""},
       {sharding(R"({"chunk_shape": [2, 3], "codecs": [{"name": "gzip"}]})"), ZARR_ERR_INVALID_METADATA,
        "field 'codecs'"},
       {sharding(R"({"chunk_shape": [2, 3], "codecs": [)" + kLE + R"(, {"name": "nonesuch"}]})"), ZARR_ERR_UNSUPPORTED,

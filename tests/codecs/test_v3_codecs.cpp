@@ -288,7 +288,7 @@ TEST(V3Codecs, OrderIsValidatedNamingTheCodec) {
       {R"([{"name": "numcodecs.pcodec"}, {"name": "bytes", "configuration": {"endian": "little"}}])",
        ZARR_ERR_UNSUPPORTED, "unsupported codec 'numcodecs.pcodec'"},
       {R"([{"name": "bytes", "configuration": 3}])", ZARR_ERR_INVALID_METADATA, "'configuration' must be an object"},
-      {R"([{"name": "bytes", "colour": "red"}])", ZARR_ERR_INVALID_METADATA, "unknown member 'colour'"},
+      {R"([{"name": "bytes", "colour": "red"}])", ZARR_ERR_INVALID_METADATA, "unknown member \"colour\""},
       {R"([42])", ZARR_ERR_INVALID_METADATA, "item 0"},
       {R"({"name": "bytes"})", ZARR_ERR_INVALID_METADATA, "list of codecs"},
   };
