@@ -461,8 +461,8 @@ ZARR_API int zarr_group_close(zarr_group *group);
 ZARR_API int zarr_group_list(zarr_group *group, char **json_out);
 
 /**
- * Number of direct children; refreshes the listing that zarr_group_child_name and
- * zarr_group_child_kind index into.
+ * Number of direct children; lists them afresh (sorted by name) into the group's
+ * listing, which zarr_group_child indexes into until the next call.
  */
 ZARR_API int zarr_group_child_count(zarr_group *group, size_t *count);
 

@@ -114,8 +114,10 @@ TEST(Stress, ThreadsSharingOneHandleLoseNothingAndNeverTear) {
   RecordProperty("reads", static_cast<int>(tally.reads.load()));
 }
 
-// Handles do not share chunk locks, so writers on separate handles own whole
-// chunk rows here (writer w the rows of chunk row w); readers still race them.
+// Separate handles on one array share the process's chunk locks
+// (Threads.SeparateHandlesOnOneArrayLoseNoWrite shows that no write is lost);
+// this test is about tearing, so writers own whole chunk rows here (writer w
+// the rows of chunk row w) and readers race them through handles of their own.
 TEST(Stress, ThreadsWithAHandleEachNeverTear) {
   TempDir dir;
   create_array(dir / "a", metadata());
