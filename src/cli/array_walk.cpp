@@ -1,9 +1,5 @@
 #include "array_walk.h"
 
-#include <cmath>
-#include <complex>
-#include <cstring>
-#include <sstream>
 
 #include "base/checked_math.h"
 #include "cli_common.h"
@@ -54,83 +50,6 @@ void for_each_chunk(const std::vector<uint64_t>& shape, const std::vector<uint64
     const ChunkAt chunk = chunk_at(shape, chunks, i);
     visit(chunk.index, chunk.box);
   }
-}
-
-ElementFormatter::ElementFormatter(std::string data_type, size_t item_size)
-    : type_(std::move(data_type)), item_size_(item_size) {}
-
-template <typename T>
-static T load(const unsigned char* p) {
-  T value;
-  std::memcpy(&value, p, sizeof value);
-  return value;
-}
-
-// IEEE half precision to float, by hand: C++17 has no half type.
-static float half_to_float(uint16_t h) {
-  const int sign = (h >> 15) ? -1 : 1;
-  const int exponent = (h >> 10) & 0x1f;
-  const int mantissa = h & 0x3ff;
-  if (exponent == 0) return sign * std::ldexp(static_cast<float>(mantissa), -24);
-  if (exponent == 31) return mantissa ? NAN : sign * INFINITY;
-  return sign * std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
-}
-
-// Shortest text that reads back as the same value, as Python's repr gives.
-template <typename F>
-static std::string float_text(F value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::ostringstream out;
-    out.precision(precision);
-    out << value;
-    std::istringstream back(out.str());
-    F parsed{};
-    back >> parsed;
-    if (parsed == value) return out.str();
-  }
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  return out.str();
-}
-
-template <typename F>
-static std::string complex_text(const unsigned char* p) {
-  F re = load<F>(p), im = load<F>(p + sizeof(F));
-  std::string imag = float_text(im);
-  if (imag[0] != '-') imag = "+" + imag;
-  return "(" + float_text(re) + imag + "j)";
-}
-
-static std::string hex_text(const unsigned char* p, size_t n) {
-  static const char digits[] = "0123456789abcdef";
-  std::string text = "0x";
-  for (size_t i = 0; i < n; ++i) {
-    text += digits[p[i] >> 4];
-    text += digits[p[i] & 15];
-  }
-  return text;
-}
-
-std::string ElementFormatter::format(const unsigned char* p) const {
-  const std::string& t = type_;
-  if (t == "bool") return *p ? "true" : "false";
-  if (t == "int8") return std::to_string(load<int8_t>(p));
-  if (t == "uint8") return std::to_string(load<uint8_t>(p));
-  if (t == "int16") return std::to_string(load<int16_t>(p));
-  if (t == "uint16") return std::to_string(load<uint16_t>(p));
-  if (t == "int32") return std::to_string(load<int32_t>(p));
-  if (t == "uint32") return std::to_string(load<uint32_t>(p));
-  if (t == "int64") return std::to_string(load<int64_t>(p));
-  if (t == "uint64") return std::to_string(load<uint64_t>(p));
-  if (t == "float16") return float_text(half_to_float(load<uint16_t>(p)));
-  if (t == "float32") return float_text(load<float>(p));
-  if (t == "float64") return float_text(load<double>(p));
-  if (t == "complex64") return complex_text<float>(p);
-  if (t == "complex128") return complex_text<double>(p);
-  return hex_text(p, item_size_);
 }
 
 }  // namespace zarrtool

@@ -36,18 +36,6 @@ ChunkAt chunk_at(const std::vector<uint64_t>& shape, const std::vector<uint64_t>
 // Number of chunks of a grid (ceil per dimension).
 uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks);
 
-// Formats one element of a data type as zarr_data_type() names it; types
-// without a text form (structured, fixed bytes) print as hex bytes.
-class ElementFormatter {
- public:
-  ElementFormatter(std::string data_type, size_t item_size);
-  std::string format(const unsigned char* element) const;
-
- private:
-  std::string type_;
-  size_t item_size_;
-};
-
 }  // namespace zarrtool
 
 namespace zarrtool {

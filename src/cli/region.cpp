@@ -43,12 +43,32 @@ Integer parse_integer(const std::string& text, const std::string& region) {
   return value;
 }
 
-// Python's rule for a slice bound: negative counts from the end, then clip.
-uint64_t slice_bound(const std::string& text, uint64_t extent, uint64_t fallback, const std::string& region) {
+// Python's rule for a slice bound walking forwards: negative counts from the
+// end, then clip to 0..extent.
+uint64_t forward_bound(const std::string& text, uint64_t extent, uint64_t fallback, const std::string& region) {
   if (text.empty()) return fallback;
   const Integer value = parse_integer(text, region);
   if (value.negative) return extent - std::min(value.magnitude, extent);
   return std::min(value.magnitude, extent);
+}
+
+// A slice bound walking backwards clips to -1..extent - 1 instead, where -1
+// (before_first) is "past the first element".
+struct BackwardBound {
+  bool before_first = false;
+  uint64_t at = 0;
+};
+
+BackwardBound backward_bound(const std::string& text, uint64_t extent, BackwardBound fallback,
+                             const std::string& region) {
+  if (text.empty()) return fallback;
+  const Integer value = parse_integer(text, region);
+  if (value.negative) {
+    if (value.magnitude > extent) return {true, 0};
+    return {false, extent - value.magnitude};
+  }
+  if (extent == 0) return {true, 0};
+  return {false, std::min(value.magnitude, extent - 1)};
 }
 
 DimSelection parse_index(const std::string& item, uint64_t extent, const std::string& region) {
@@ -56,23 +76,42 @@ DimSelection parse_index(const std::string& item, uint64_t extent, const std::st
   const bool inside = value.negative ? value.magnitude <= extent : value.magnitude < extent;
   if (!inside) usage_error("--region: index " + item + " is outside an extent of " + std::to_string(extent));
   DimSelection dim;
-  dim.start = value.negative ? extent - value.magnitude : value.magnitude;
-  dim.stop = dim.start + 1;  // start < extent <= 2^64 - 1
+  dim.first = value.negative ? extent - value.magnitude : value.magnitude;
+  dim.count = 1;
   dim.dropped = true;
+  return dim;
+}
+
+DimSelection backward_slice(const std::vector<std::string>& parts, uint64_t extent, const std::string& region,
+                            DimSelection dim) {
+  const BackwardBound last = extent == 0 ? BackwardBound{true, 0} : BackwardBound{false, extent - 1};
+  const BackwardBound start = backward_bound(parts[0], extent, last, region);
+  const BackwardBound stop = backward_bound(parts[1], extent, BackwardBound{true, 0}, region);
+  dim.first = start.at;
+  if (start.before_first) {
+    dim.count = 0;
+  } else if (stop.before_first) {
+    dim.count = start.at / dim.step + 1;
+  } else {
+    dim.count = start.at > stop.at ? zarr::ceil_div(start.at - stop.at, dim.step) : 0;
+  }
   return dim;
 }
 
 DimSelection parse_slice(const std::vector<std::string>& parts, uint64_t extent, const std::string& region) {
   if (parts.size() > 3) usage_error("--region: too many ':' in '" + region + "'");
   DimSelection dim;
-  dim.start = slice_bound(parts[0], extent, 0, region);
-  dim.stop = slice_bound(parts[1], extent, extent, region);
   if (parts.size() == 3 && !parts[2].empty()) {
     const Integer step = parse_integer(parts[2], region);
-    if (step.negative || step.magnitude == 0) usage_error("--region: steps must be positive in '" + region + "'");
+    if (step.magnitude == 0) usage_error("--region: a step cannot be zero in '" + region + "'");
     dim.step = step.magnitude;
+    dim.descending = step.negative;
   }
-  if (dim.stop < dim.start) dim.stop = dim.start;
+  if (dim.descending) return backward_slice(parts, extent, region, dim);
+  const uint64_t start = forward_bound(parts[0], extent, 0, region);
+  const uint64_t stop = forward_bound(parts[1], extent, extent, region);
+  dim.first = start;
+  dim.count = stop > start ? zarr::ceil_div(stop - start, dim.step) : 0;
   return dim;
 }
 
@@ -96,9 +135,8 @@ std::vector<DimSelection> parse_region(const std::string& text, const std::vecto
 Box bounding_box(const std::vector<DimSelection>& region) {
   Box box;
   for (const DimSelection& dim : region) {
-    uint64_t n = dim.selected_count();
-    box.start.push_back(dim.start);
-    box.count.push_back(n == 0 ? 0 : (n - 1) * dim.step + 1);
+    box.start.push_back(dim.lowest());
+    box.count.push_back(dim.count == 0 ? 0 : dim.highest() - dim.lowest() + 1);
   }
   return box;
 }
