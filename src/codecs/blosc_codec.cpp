@@ -316,6 +316,19 @@ class BloscCodec final : public SizedDecoderCodec {
   std::set<std::string> available_;
 };
 
+// "shuffle": numcodecs' integer (-1 auto, 0 none, 1 byte, 2 bit), or the
+// name GDAL 3.6 writes ("NONE", "BYTE", "BIT"), which zarr-python and GDAL
+// read too (a tolerated deviation: docs/compressors.md).
+int read_shuffle(const ConfigReader& cfg) {
+  const rapidjson::Value* named = cfg.find("shuffle");
+  if (!named || !named->IsString()) return static_cast<int>(cfg.integer("shuffle", 1, kAutoShuffle, BLOSC_BITSHUFFLE));
+  const std::string name = named->GetString();
+  if (name == "NONE") return BLOSC_NOSHUFFLE;
+  if (name == "BYTE") return BLOSC_SHUFFLE;
+  if (name == "BIT") return BLOSC_BITSHUFFLE;
+  cfg.invalid("shuffle", "an integer -1..2 or \"NONE\", \"BYTE\" or \"BIT\"", *named);
+}
+
 }  // namespace
 
 std::unique_ptr<BytesCodec> make_blosc_codec_limited(const rapidjson::Value& config, const ChunkRepr& repr,
@@ -330,7 +343,7 @@ std::unique_ptr<BytesCodec> make_blosc_codec_limited(const rapidjson::Value& con
     cfg.unsupported("cname '" + cname + "' is not in this build's c-blosc (it has " + available + ")");
   }
   int clevel = static_cast<int>(cfg.integer("clevel", 5, 0, 9));
-  int shuffle = static_cast<int>(cfg.integer("shuffle", 1, kAutoShuffle, BLOSC_BITSHUFFLE));
+  int shuffle = read_shuffle(cfg);
   int blocksize = static_cast<int>(cfg.integer("blocksize", 0, 0, INT_MAX));
   size_t typesize = repr.item_size == 0 ? 1 : repr.item_size;
   return std::make_unique<BloscCodec>(cname, clevel, shuffle, blocksize, typesize, std::move(have));
