@@ -73,8 +73,36 @@ struct GroupCloser { void operator()(zarr_group* g) const { zarr_group_close(g);
 using ArrayHandle = std::unique_ptr<zarr_array, ArrayCloser>;
 using GroupHandle = std::unique_ptr<zarr_group, GroupCloser>;
 
+// --store-options JSON (a global option, before or after the subcommand):
+// options of the store every URL names, passed to each open, create and
+// erase as the "store" member of the C API's options (docs/urls.md). Not a
+// JSON object is a usage error.
+void set_store_options(const std::string& json);
+// The options JSON of the C API's _ex functions: `members` (e.g.
+// "\"zarr_format\":3", or "") and the store options.
+std::string api_options(const std::string& members = "");
+
+// The URL libzarr is given for one a user typed: a path to a zip archive, or
+// to a node inside one (data.zip, data.zip/group/a), opens inside it
+// (data.zip|zip:, data.zip|zip:group/a); everything else is left as it is.
+std::string store_url(const std::string& url);
+
 ArrayHandle open_array(const std::string& url, const char* mode);
 GroupHandle open_group(const std::string& url, const char* mode);
+// zarr_create_ex / zarr_group_create_ex with the store options; a group of
+// `format` (2 or 3), attributes_json may be empty.
+ArrayHandle create_array(const std::string& url, const std::string& document);
+GroupHandle create_group(const std::string& url, const std::string& attributes_json, int format);
+// zarr_erase with the store options.
+void erase_node(const std::string& url);
+
+// The children of a group, as its listing gives them: name and
+// ZARR_NODE_ARRAY or ZARR_NODE_GROUP.
+struct Child {
+  std::string name;
+  int kind;
+};
+std::vector<Child> group_children(zarr_group* group, const std::string& url);
 
 // Opens url as an array, or failing that as a group; exactly one is set.
 // Neither there is a CliError with exit code 3.

@@ -68,9 +68,7 @@ std::string copy_document(zarr_array* source, const Args& args) {
 }
 
 ArrayHandle create_copy(zarr_array* source, const std::string& url, const std::string& document) {
-  zarr_array* raw = nullptr;
-  check(zarr_create(&raw, url.c_str(), document.c_str()), "cannot create array " + url);
-  ArrayHandle copy(raw);
+  ArrayHandle copy = create_array(url, document);
   // A v2 document holds no attributes; a v3 one already carries them.
   if (zarr_format(copy.get()) == 2) {
     check(zarr_set_attributes(copy.get(), array_attributes_json(source).c_str()), "cannot set attributes of " + url);
@@ -94,9 +92,10 @@ void write_piece(zarr_array* array, const Box& box, const PieceData& piece, cons
 // one chunk per thread and no destination chunk is read back and rewritten.
 void copy_chunks(zarr_array* source, zarr_array* copy, const std::string& source_url, const std::string& copy_url) {
   const std::vector<uint64_t> shape = array_shape(source);
-  const std::vector<uint64_t> grid = read_layout(copy).storage_shape;
+  const ArrayLayout layout = read_layout(copy);
+  const std::vector<uint64_t> grid = layout.storage_shape;
   const uint64_t total = chunk_count(shape, grid);
-  Progress progress("zarrtool cp " + source_url, "chunks", total);
+  Progress progress("zarrtool cp " + source_url, layout.sharded() ? "shards" : "chunks", total);
   std::atomic<uint64_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -137,21 +136,8 @@ void copy_group(zarr_group* source, const std::string& source_url, const std::st
   char* attributes = nullptr;
   check(zarr_group_get_attributes(source, &attributes), "cannot read attributes of " + source_url);
   const std::string attributes_json = take_json(attributes);
-  const std::string options = "{\"zarr_format\": " + std::to_string(format) + "}";
-  zarr_group* raw = nullptr;
-  check(zarr_group_create_ex(&raw, copy_url.c_str(), attributes_json.c_str(), options.c_str()),
-        "cannot create group " + copy_url);
-  GroupHandle copy(raw);
-  size_t count = 0;
-  check(zarr_group_child_count(source, &count), "cannot list " + source_url);
-  std::vector<std::pair<std::string, int>> children;
-  for (size_t i = 0; i < count; ++i) {
-    const char* name = nullptr;
-    int kind = 0;
-    check(zarr_group_child(source, i, &name, &kind), "cannot list " + source_url);
-    children.emplace_back(name, kind);
-  }
-  for (const auto& [name, kind] : children) {
+  GroupHandle copy = create_group(copy_url, attributes_json, format);
+  for (const auto& [name, kind] : group_children(source, source_url)) {
     const std::string child_source = join_url(source_url, name), child_copy = join_url(copy_url, name);
     if (kind == ZARR_NODE_GROUP) {
       GroupHandle child = open_group(child_source, "r");

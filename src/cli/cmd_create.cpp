@@ -33,14 +33,10 @@ int parse_format(const std::string& text) {
   usage_error("--format must be 2 or 3, not '" + text + "'");
 }
 
-int create_group(const std::string& url, const Args& args, int format) {
-  const std::string options = "{\"zarr_format\":" + std::to_string(format) + "}";
+int run_create_group(const std::string& url, const Args& args, int format) {
   std::string attributes = args.get("--attrs");
   if (!attributes.empty()) parse_json(attributes, "--attrs");
-  zarr_group* raw = nullptr;
-  check(zarr_group_create_ex(&raw, url.c_str(), attributes.empty() ? nullptr : attributes.c_str(), options.c_str()),
-        "cannot create group " + url);
-  GroupHandle group(raw);
+  GroupHandle group = create_group(url, attributes, format);
   check(zarr_group_close(group.release()), "cannot finish writing " + url);
   return kExitOk;
 }
@@ -53,7 +49,7 @@ int run_create(int argc, char** argv) {
                          OptionSpec{{"--group"}, {"--shape", "--dtype", "--chunks", "--shards", "--codec", "--fill", "--format",
                                          "--attrs"}});
   require_positionals(args, 1, "zarrtool create URL --shape S --dtype T [options]");
-  if (args.has("--group")) return create_group(args.positionals[0], args, parse_format(args.get("--format", "3")));
+  if (args.has("--group")) return run_create_group(args.positionals[0], args, parse_format(args.get("--format", "3")));
   if (!args.has("--shape") || !args.has("--dtype")) usage_error("create needs --shape and --dtype");
   ArraySpec spec;
   spec.zarr_format = parse_format(args.get("--format", "3"));
@@ -69,9 +65,7 @@ int run_create(int argc, char** argv) {
   }
   const std::string& url = args.positionals[0];
   std::string document = metadata_document(spec);
-  zarr_array* raw = nullptr;
-  check(zarr_create(&raw, url.c_str(), document.c_str()), "cannot create array " + url);
-  ArrayHandle array(raw);
+  ArrayHandle array = create_array(url, document);
   // v2 attributes live beside the .zarray document, so they are set apart.
   if (spec.zarr_format == 2 && !spec.attributes_json.empty()) {
     check(zarr_set_attributes(array.get(), spec.attributes_json.c_str()), "cannot set attributes of " + url);

@@ -15,7 +15,9 @@ const char kInfoHelp[] =
     "Describe the array or group at URL: Zarr format, data type, shape, chunk and shard\n"
     "shape, codecs (with the v2 order, or the v3 transpose), fill value, dimension names,\n"
     "attributes, logical and stored bytes, storage ratio and how many chunks are written\n"
-    "out of the total. Stored figures need a store that lists its keys (not HTTP).\n\n"
+    "out of the total. Stored figures need a store that lists its keys (not HTTP); the\n"
+    "storage ratio shows once a chunk is stored. A group: format, attributes, and its\n"
+    "members counted and named (arrays, then groups), as zarr-python's group info.\n\n"
     "  --json   print one JSON object instead of text\n";
 
 void print_row(const char* label, const std::string& value) { std::printf("%-19s: %s\n", label, value.c_str()); }
@@ -49,7 +51,10 @@ void print_array_text(const rapidjson::Document& info) {
     return;
   }
   print_row("No. bytes stored", std::to_string(stored.GetUint64()));
-  if (!nbytes.IsNull() && stored.GetUint64() > 0) {
+  // Stored bytes count the metadata too: with no chunk written the ratio
+  // would compare the logical size with the metadata's (76.48 for an empty
+  // array), so it is shown only once data is stored.
+  if (!nbytes.IsNull() && stored.GetUint64() > 0 && info["chunks_initialized"].GetUint64() > 0) {
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(nbytes.GetUint64()) / stored.GetUint64());
     print_row("Storage ratio", ratio);
@@ -59,23 +64,41 @@ void print_array_text(const rapidjson::Document& info) {
                 std::to_string(info["chunks_total"].GetUint64()));
 }
 
+// "a, b, c" of the children of one kind.
+std::string names_of(const std::vector<Child>& children, int kind, size_t& count) {
+  std::string names;
+  count = 0;
+  for (const Child& child : children) {
+    if (child.kind != kind) continue;
+    names += (count++ ? ", " : "") + child.name;
+  }
+  return names;
+}
+
 void print_group(const std::string& url, zarr_group* group, bool as_json) {
   char* attributes = nullptr;
   check(zarr_group_get_attributes(group, &attributes), "cannot read group attributes");
   std::string attributes_json = take_json(attributes);
-  char* members = nullptr;
-  check(zarr_group_list(group, &members), "cannot list group " + url);
-  std::string members_json = take_json(members);
   const int format = zarr_group_format(group);
   if (as_json) {
+    char* members = nullptr;
+    check(zarr_group_list(group, &members), "cannot list group " + url);
     std::printf("{\"node_type\":\"group\",\"zarr_format\":%d,\"attributes\":%s,\"members\":%s}\n", format,
-                attributes_json.c_str(), members_json.c_str());
+                attributes_json.c_str(), take_json(members).c_str());
     return;
   }
+  const std::vector<Child> children = group_children(group, url);
+  size_t arrays = 0, groups = 0;
+  const std::string array_names = names_of(children, ZARR_NODE_ARRAY, arrays);
+  const std::string group_names = names_of(children, ZARR_NODE_GROUP, groups);
   print_row("Type", "Group");
   print_row("Zarr format", std::to_string(format));
   print_row("Attributes", attributes_json);
-  print_row("Members", members_json);
+  print_row("No. members", std::to_string(children.size()));
+  print_row("No. arrays", std::to_string(arrays));
+  print_row("No. groups", std::to_string(groups));
+  if (arrays) print_row("Arrays", array_names);
+  if (groups) print_row("Groups", group_names);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ int run_rm(int argc, char** argv) {
     if (!::isatty(STDIN_FILENO)) usage_error("rm erases data: add --yes to confirm (stdin is not a terminal)");
     if (!confirmed_on_terminal(url)) throw CliError(kExitOther, "not erased: " + url);
   }
-  check(zarr_erase(url.c_str(), nullptr), "cannot erase " + url);
+  erase_node(url);
   return kExitOk;
 }
 

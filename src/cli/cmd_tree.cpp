@@ -15,30 +15,12 @@ const char kTreeHelp[] =
     "Draw the hierarchy of the group at URL; each array is followed by its shape and\n"
     "data type, as zarr-python's Group.tree() shows them. An array URL prints its line only.\n";
 
-struct Child {
-  std::string name;
-  int kind;
-};
-
-std::vector<Child> list_children(zarr_group* group, const std::string& url) {
-  size_t count = 0;
-  check(zarr_group_child_count(group, &count), "cannot list group " + url);
-  std::vector<Child> children;
-  for (size_t i = 0; i < count; ++i) {
-    const char* name = nullptr;
-    int kind = 0;
-    check(zarr_group_child(group, i, &name, &kind), "cannot list group " + url);
-    children.push_back({name, kind});
-  }
-  return children;
-}
-
 std::string array_label(const std::string& name, const zarr_array* array) {
   return name + " " + python_shape(array_shape(array)) + " " + display_data_type(array);
 }
 
 void print_group_children(zarr_group* group, const std::string& url, const std::string& indent) {
-  std::vector<Child> children = list_children(group, url);
+  std::vector<Child> children = group_children(group, url);
   for (size_t i = 0; i < children.size(); ++i) {
     const bool last = i + 1 == children.size();
     const Child& child = children[i];

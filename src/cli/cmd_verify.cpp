@@ -70,7 +70,7 @@ Box box_of(const std::vector<uint64_t>& index, const std::vector<uint64_t>& shap
 void verify_chunk(const std::string& url, zarr_array* array, const ArrayLayout& layout,
                   const std::vector<uint64_t>& index, const Box& box, Tally& tally) {
   try {
-    read_piece(array, box, "chunk " + layout.chunk_key(index));
+    read_piece(array, box, (layout.sharded() ? "shard " : "chunk ") + layout.chunk_key(index));
   } catch (const CliError& e) {
     ++(e.code == kExitCorrupt ? tally.corrupt : tally.unreadable);
     std::printf("%s: %s: %s\n", shown(url).c_str(), e.code == kExitCorrupt ? "corrupt" : "unreadable",
@@ -98,8 +98,8 @@ int verify_array(const std::string& url, zarr_array* array) {
       verify_chunk(url, array, layout, index, box, tally);
     });
   }
-  std::printf("%s: %llu chunks, %s missing, %llu corrupt, %llu unreadable, %llu stray keys\n", shown(url).c_str(),
-              static_cast<unsigned long long>(tally.chunks),
+  std::printf("%s: %llu %s, %s missing, %llu corrupt, %llu unreadable, %llu stray keys\n", shown(url).c_str(),
+              static_cast<unsigned long long>(tally.chunks), layout.sharded() ? "shards" : "chunks",
               stored ? std::to_string(tally.missing).c_str() : "unknown",
               static_cast<unsigned long long>(tally.corrupt), static_cast<unsigned long long>(tally.unreadable),
               static_cast<unsigned long long>(tally.stray));
@@ -108,18 +108,8 @@ int verify_array(const std::string& url, zarr_array* array) {
 }
 
 int verify_group(const std::string& url, zarr_group* group) {
-  size_t count = 0;
-  check(zarr_group_child_count(group, &count), "cannot list group " + url);
-  // Copy the listing first: opening children may refresh it.
-  std::vector<std::pair<std::string, int>> children;
-  for (size_t i = 0; i < count; ++i) {
-    const char* name = nullptr;
-    int kind = 0;
-    check(zarr_group_child(group, i, &name, &kind), "cannot list group " + url);
-    children.emplace_back(name, kind);
-  }
   int result = kExitOk;
-  for (const auto& [name, kind] : children) {
+  for (const auto& [name, kind] : group_children(group, url)) {
     const std::string child_url = join_url(url, name);
     if (kind == ZARR_NODE_GROUP) {
       zarr_group* raw = nullptr;

@@ -5,6 +5,7 @@
 namespace zarrtool {
 
 int run_info(int argc, char** argv);
+int run_dump(int argc, char** argv);
 int run_tree(int argc, char** argv);
 int run_cat(int argc, char** argv);
 int run_create(int argc, char** argv);

@@ -398,6 +398,20 @@ TEST(Cli, CpShowsProgressOnATerminalOnly) {
   EXPECT_EQ(piped.err, "") << "no progress into a pipe or file";
 }
 
+// The progress line and verify's summary said "chunks" when they counted shards.
+TEST(Cli, ProgressAndVerifyCountShardsOfAShardedCopy) {
+  if (!have_script()) GTEST_SKIP() << "util-linux `script` is not installed";
+  TempDir dir;
+  const std::string source = make_counting_array(dir, "a");
+  const std::string copy = dir / "b";
+  RunResult r = run_on_terminal(shell_quote(ZARRTOOL_PATH) + " cp " + shell_quote(source) + " " + shell_quote(copy) +
+                                " --shards 6,4 --chunks 3,4");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("2/2 shards"), std::string::npos) << r.out;
+  RunResult verify = run_tool({"verify", copy});
+  EXPECT_NE(verify.out.find(": 2 shards, 0 missing"), std::string::npos) << verify.out;
+}
+
 TEST(Cli, RmAsksOnATerminal) {
   if (!have_script()) GTEST_SKIP() << "util-linux `script` is not installed";
   TempDir dir;

@@ -97,8 +97,15 @@ TEST(CliRemote, S3CopyInfoVerifyAndErase) {
   EXPECT_EQ(run_tool({"cat", url}, environment).out, run_tool({"cat", local}).out);
   RunResult verify = run_tool({"verify", url}, environment);
   EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
-  EXPECT_NE(verify.out.find("1 chunks, 0 missing, 0 corrupt, 0 unreadable, 0 stray keys"), std::string::npos)
+  EXPECT_NE(verify.out.find("1 shards, 0 missing, 0 corrupt, 0 unreadable, 0 stray keys"), std::string::npos)
       << verify.out;
+  // The same store through --store-options alone, with no environment.
+  const std::string options = std::string(R"({"endpoint":")") + s3.endpoint() + R"(","region":"us-east-1",)" +
+                              R"("access_key_id":")" + zarr::test::S3rver::kAccessKey +
+                              R"(","secret_access_key":")" + zarr::test::S3rver::kSecretKey + R"("})";
+  RunResult with_options = run_tool({"--store-options", options, "cat", url});
+  EXPECT_EQ(with_options.exit_code, 0) << with_options.err;
+  EXPECT_EQ(with_options.out, run_tool({"cat", local}).out);
   RunResult rm = run_tool({"rm", url, "--yes"}, environment);
   EXPECT_EQ(rm.exit_code, 0) << rm.err;
   EXPECT_EQ(run_tool({"info", url}, environment).exit_code, 3) << "erased";

@@ -1,0 +1,226 @@
+// zarrtool as a daily tool: help for every command, info of groups and empty
+// arrays, dump of a whole hierarchy, zip paths, --store-options, and arrays
+// other writers made (GDAL's blosc metadata).
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cli_runner.h"
+#include "support/test_support.h"
+#include "zarr/zarr.h"
+#include "zarr_config.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using namespace zarrtool_test;
+using zarr::test::TempDir;
+
+const char* const kCommands[] = {"info", "dump", "tree", "cat", "create", "verify", "rm", "cp"};
+
+// `zarrtool help cp` printed the top-level usage.
+TEST(CliTool, HelpNamesEveryCommand) {
+  for (const char* command : kCommands) {
+    SCOPED_TRACE(command);
+    RunResult help = run_tool({"help", command});
+    EXPECT_EQ(help.exit_code, 0) << help.err;
+    EXPECT_EQ(help.out.rfind(std::string("usage: zarrtool ") + command + " ", 0), 0u) << help.out;
+    EXPECT_EQ(help.out, run_tool({command, "--help"}).out);
+    EXPECT_NE(run_tool({"--help"}).out.find(std::string("  ") + command + " "), std::string::npos);
+  }
+  EXPECT_EQ(run_tool({"help"}).out, run_tool({"--help"}).out);
+  RunResult unknown = run_tool({"help", "frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("'frobnicate' is not one"), std::string::npos) << unknown.err;
+}
+
+// info of a group printed its members as raw JSON.
+TEST(CliTool, InfoOfAGroupIsASummary) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group", "--attrs", R"({"title":"t"})"}).exit_code, 0);
+  make_counting_array(dir, "g/b");
+  make_counting_array(dir, "g/a");
+  ASSERT_EQ(run_tool({"create", group + "/sub", "--group"}).exit_code, 0);
+  RunResult r = run_tool({"info", group});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Type               : Group\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Attributes         : {\"title\":\"t\"}\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("No. members        : 3\nNo. arrays         : 2\nNo. groups         : 1\n"
+                       "Arrays             : a, b\nGroups             : sub\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("\"kind\""), std::string::npos) << r.out;
+  rapidjson::Document json = parse(run_tool({"info", group, "--json"}).out);
+  EXPECT_EQ(json["members"].Size(), 3u) << "--json keeps the listing";
+}
+
+// An empty array's "storage ratio" compared its logical size with its
+// metadata's (76.48).
+TEST(CliTool, InfoOfAnEmptyArrayShowsNoStorageRatio) {
+  TempDir dir;
+  const std::string url = dir / "a";
+  ASSERT_EQ(run_tool({"create", url, "--shape", "100,100", "--dtype", "float64", "--chunks", "10,10"}).exit_code, 0);
+  RunResult r = run_tool({"info", url});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("Storage ratio"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Chunks initialized : 0/100"), std::string::npos) << r.out;
+  const std::string written = make_counting_array(dir, "b");
+  EXPECT_NE(run_tool({"info", written}).out.find("Storage ratio"), std::string::npos);
+}
+
+TEST(CliTool, DumpShowsEveryNodesMetadataAndAttributes) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group", "--format", "2", "--attrs", R"({"title":"demo"})"}).exit_code, 0);
+  ASSERT_EQ(run_tool({"create", group + "/t", "--shape", "4,6", "--dtype", "float32", "--chunks", "2,3", "--format",
+                      "2", "--fill", "NaN", "--attrs", R"({"units":"K","scale":[1,2]})"})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_tool({"create", group + "/sub", "--group", "--format", "2"}).exit_code, 0);
+  make_counting_array(dir, "g/sub/c", "2");
+  RunResult r = run_tool({"dump", group});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "group / (Zarr v2)\n"
+            "    attributes:\n"
+            "        title = \"demo\"\n"
+            "group /sub (Zarr v2)\n"
+            "array /sub/c (Zarr v2)\n"
+            "    data type: int32\n"
+            "    shape: (6, 8)\n"
+            "    chunk shape: (3, 4)\n"
+            "    fill value: -1\n"
+            "    codecs: [{\"id\":\"zlib\",\"level\":1}]\n"
+            "array /t (Zarr v2)\n"
+            "    data type: float32\n"
+            "    shape: (4, 6)\n"
+            "    chunk shape: (2, 3)\n"
+            "    fill value: \"NaN\"\n"
+            "    codecs: [{\"blocksize\":0,\"clevel\":5,\"cname\":\"lz4\",\"id\":\"blosc\",\"shuffle\":1}]\n"
+            "    attributes:\n"
+            "        units = \"K\"\n"
+            "        scale = [1,2]\n");
+  RunResult json = run_tool({"dump", group, "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  rapidjson::Document doc = parse(json.out);
+  ASSERT_TRUE(doc.IsObject()) << json.out;
+  EXPECT_EQ(doc.MemberCount(), 4u);
+  EXPECT_STREQ(doc["/"]["node_type"].GetString(), "group");
+  EXPECT_STREQ(doc["/t"]["attributes"]["units"].GetString(), "K");
+  EXPECT_EQ(extents(doc["/sub/c"]["metadata"]["shape"]), (std::vector<uint64_t>{6, 8}));
+  // An array URL dumps that array; nothing there exits 3.
+  EXPECT_EQ(run_tool({"dump", group + "/sub/c"}).out.rfind("array / (Zarr v2)\n", 0), 0u);
+  EXPECT_EQ(run_tool({"dump", dir / "nothing"}).exit_code, 3);
+}
+
+// A path to a zip archive was "no array or group" unless the user knew to
+// add "|zip:".
+TEST(CliTool, ZipPathsOpenInsideTheArchive) {
+  TempDir dir;
+  // A hierarchy made in a folder, then zipped (an existing archive is read-only).
+  ASSERT_EQ(run_tool({"create", dir / "h", "--group"}).exit_code, 0);
+  make_counting_array(dir, "h/g/a");
+  const std::string archive = dir / "data.zip";
+  const std::string zip = "cd " + shell_quote(dir / "h") + " && python3 -m zipfile -c ../data.zip zarr.json g";
+  ASSERT_EQ(std::system(zip.c_str()), 0);
+  const std::string expected = run_tool({"cat", archive + "|zip:g/a"}).out;
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(run_tool({"cat", archive + "/g/a"}).out, expected);
+  RunResult tree = run_tool({"tree", archive});
+  EXPECT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_NE(tree.out.find("a (6, 8) int32"), std::string::npos) << tree.out;
+  EXPECT_EQ(run_tool({"verify", archive + "/"}).exit_code, 0);
+  // A file that is not a zip archive: the error says how archives open.
+  std::ofstream(dir / "notes.zip") << "not an archive";
+  for (const std::string& file : {dir / "notes.zip", archive + "x"}) {
+    if (!fs::exists(file)) std::ofstream(file) << "plain";
+    RunResult r = run_tool({"info", file});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find(file + " is a file: a zip archive opens as " + file + "|zip:"), std::string::npos) << r.err;
+  }
+}
+
+// --store-options reaches the store of every URL, before or after the command.
+TEST(CliTool, StoreOptionsReachTheStore) {
+  TempDir dir;
+  const std::string url = make_counting_array(dir, "a");
+  const std::string rows = run_tool({"cat", url}).out;
+  RunResult r = run_tool({"--store-options", R"({"max_value_bytes": 1000000})", "cat", url});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, rows);
+  r = run_tool({"--store-options", R"({"no_such_option": 1})", "info", url});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no_such_option"), std::string::npos) << r.err;
+  r = run_tool({"info", url, "--store-options={\"no_such_option\": 1}"});
+  EXPECT_NE(r.err.find("no_such_option"), std::string::npos) << r.err;
+  // A limit smaller than the metadata document: the store refuses to read it.
+  r = run_tool({"cat", url, "--store-options", R"({"max_value_bytes": 10})"});
+  EXPECT_NE(r.exit_code, 0);
+  // Options of creation too: a zip archive written with deflate.
+  const std::string archive = dir / "d.zip";
+  ASSERT_EQ(run_tool({"--store-options", R"({"compression":"deflate"})", "create", archive + "|zip:a", "--shape",
+                      "1000", "--dtype", "uint8"})
+                .exit_code,
+            0);
+  EXPECT_EQ(run_tool({"info", archive + "/a"}).exit_code, 0);
+  for (const char* bad : {"[1]", "{", "\"s\""}) {
+    r = run_tool({"--store-options", bad, "info", url});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--store-options"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run_tool({"--store-options"}).exit_code, 2);
+}
+
+std::string python() {
+  const char* env = std::getenv("ZARR_TEST_PYTHON");
+  return env && *env ? env : "/usr/bin/python3";
+}
+
+// GDAL 3.6 writes blosc's shuffle by name ("BIT", "BYTE", "NONE"); zarr-python
+// and GDAL read such arrays, libzarr refused them. The chunks here are
+// numcodecs' own Blosc encodings.
+TEST(CliTool, ReadsGdalsBloscShuffleNames) {
+#if !ZARR_HAVE_BLOSC
+  GTEST_SKIP() << "built without blosc";
+#endif
+  if (std::system((python() + " -c 'import numcodecs, numpy' >/dev/null 2>&1").c_str()) != 0) {
+    GTEST_SKIP() << python() << " has no numcodecs";
+  }
+  TempDir dir;
+  const struct {
+    const char* name;
+    int code;
+  } shuffles[] = {{"NONE", 0}, {"BYTE", 1}, {"BIT", 2}};
+  for (const auto& shuffle : shuffles) {
+    SCOPED_TRACE(shuffle.name);
+    const fs::path array = dir / shuffle.name;
+    fs::create_directories(array);
+    const std::string script =
+        "import numcodecs, numpy, sys\n"
+        "codec = numcodecs.Blosc(cname='lz4', clevel=5, shuffle=" + std::to_string(shuffle.code) + ")\n"
+        "open(sys.argv[1] + '/0', 'wb').write(codec.encode(numpy.arange(6, dtype='<u2') * 1000))\n";
+    ASSERT_EQ(std::system((python() + " -c " + shell_quote(script) + " " + shell_quote(array.string())).c_str()), 0);
+    std::ofstream(array / ".zarray")
+        << R"({"zarr_format":2,"shape":[6],"chunks":[6],"dtype":"<u2","order":"C","fill_value":0,"filters":null,)"
+        << R"("compressor":{"id":"blosc","cname":"lz4","clevel":5,"shuffle":")" << shuffle.name
+        << R"(","blocksize":0}})";
+    RunResult r = run_tool({"cat", array.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "0,1000,2000,3000,4000,5000\n");
+  }
+  const fs::path bad = fs::path(dir / "NONE") / ".zarray";
+  std::string text = read_text(bad);
+  text.replace(text.find("\"NONE\""), 6, "\"AUTO\"");
+  std::ofstream(bad, std::ios::trunc) << text;
+  RunResult r = run_tool({"cat", dir / "NONE"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("\"NONE\", \"BYTE\" or \"BIT\", got \"AUTO\""), std::string::npos) << r.err;
+}
+
+}  // namespace
