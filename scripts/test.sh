@@ -41,7 +41,7 @@ if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
   # shared-handle tests, per-thread errors): the library and that one test
   # program are all this build compiles.
   if [ ! -f build-tsan/build.ninja ]; then
-    meson setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dpython_binding=disabled \
+    meson setup build-tsan --buildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false -Dpython_binding=disabled \
       -Dbinding_rust=disabled -Dbinding_go=disabled -Dbinding_fortran=disabled -Dbinding_julia=disabled || exit 1
   fi
   ninja -C build-tsan tests/capi/test_capi || exit 1

@@ -40,6 +40,29 @@ check zarrtool_runs_against_installed_library bash -c \
   "LD_LIBRARY_PATH='$(dirname "$lib")' '$root/bin/zarrtool' create '$dest/t.zarr' --shape 4 --dtype int8 &&
    LD_LIBRARY_PATH='$(dirname "$lib")' '$root/bin/zarrtool' info '$dest/t.zarr' --json | grep -q '\"chunks_total\":1'"
 
+# The manual page stands alone: it points at no docs file, which is not installed.
+check zarrtool_man_page_names_no_docs_file bash -c "! grep -E 'docs/|\\.md' '$root/share/man/man1/zarrtool.1'"
+
+# The install script runs ldconfig for a system-wide install only (a fake
+# ldconfig records the calls): never for a staged one (DESTDIR), and for
+# root; a libdir the loader does not search is named with what to do.
+fakebin="$dest/fakebin"
+mkdir -p "$fakebin"
+printf '#!/bin/sh\necho "$*" >> "%s/ldconfig.log"\n' "$dest" > "$fakebin/ldconfig"
+chmod +x "$fakebin/ldconfig"
+check install_script_skips_staged_installs bash -c \
+  "DESTDIR=/staged PATH='$fakebin:/usr/bin:/bin' sh '$source_dir/scripts/install_ldconfig.sh' /opt/z/lib &&
+   test ! -e '$dest/ldconfig.log'"
+if [ "$(id -u)" -eq 0 ]; then
+  check install_script_runs_ldconfig_system_wide bash -c \
+    "out=\$(env -u DESTDIR PATH='$fakebin:/usr/bin:/bin' sh '$source_dir/scripts/install_ldconfig.sh' /opt/z/lib) &&
+     grep -qx '' '$dest/ldconfig.log' && grep -qx -- '-p' '$dest/ldconfig.log' &&
+     echo \"\$out\" | grep -q '/opt/z/lib is not among the loader'\''s folders'"
+else
+  echo "skipped: install_script_runs_ldconfig_system_wide (not root)"
+  skipped=$((skipped + 1))
+fi
+
 # Build the documented demo against the installed copy through pkg-config, as a user would.
 export PKG_CONFIG_PATH="$pc_dir" PKG_CONFIG_SYSROOT_DIR="$dest"
 cflags=$(pkg-config --cflags zarr)
@@ -59,7 +82,7 @@ if command -v gfortran >/dev/null 2>&1; then
     env LD_LIBRARY_PATH="$(dirname "$lib")" "$dest/demo_fortran" "$dest/demo_fortran.zarr"
 else
   echo "skipped: the Fortran demo (gfortran not installed)"
-  skipped=2
+  skipped=$((skipped + 2))
 fi
 
 echo "[==========] $((ran + skipped)) tests ran."
