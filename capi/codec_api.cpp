@@ -20,9 +20,9 @@ ChunkRepr repr_from(const rapidjson::Value* parameters, const std::string& where
   ChunkRepr repr;
   const rapidjson::Value* dtype = parameters ? json::find(*parameters, "dtype") : nullptr;
   if (dtype && dtype->IsString()) {
-    DataType t = DataType::from_typestr(dtype->GetString(), where + ": field 'dtype'");
+    DataType t = DataType::from_typestr(json::text(*dtype), where + ": field 'dtype'");
     repr.item_size = t.item_size();
-    repr.dtype = dtype->GetString();
+    repr.dtype = json::text(*dtype);
   }
   return repr;
 }
@@ -33,7 +33,7 @@ std::shared_ptr<const BytesCodec> make_codec(const std::string& text) {
   if (!config.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, where + ": expected a JSON object, got " + text);
   // Errors about the dtype hint name the codec, as the codecs' own errors do.
   auto named = [&](const rapidjson::Value* name) {
-    return name && name->IsString() ? "codec '" + std::string(name->GetString()) + "'" : where;
+    return name && name->IsString() ? "codec '" + json::text(*name) + "'" : where;
   };
   if (const rapidjson::Value* id = json::find(config, "id")) {
     return make_bytes_codec(config, repr_from(&config, named(id)));

@@ -39,7 +39,7 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     auto consolidated = zarr::Group::Consolidated::Auto;
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
-      std::string name = it->name.GetString();
+      std::string name = zarr::json::text(it->name);
       if (name == "store") continue;  // for resolve_url
       if (name != "consolidated") {
         zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));
@@ -69,7 +69,7 @@ ZARR_API int zarr_erase(const char* url, const char* options_json) {
   return guarded(__func__, [&] {
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
-      std::string name = it->name.GetString();
+      std::string name = zarr::json::text(it->name);
       if (name != "store") zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));
     }
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kErase, options.store);
@@ -88,7 +88,7 @@ ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char*
     int format = 2;
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
-      std::string name = it->name.GetString();
+      std::string name = zarr::json::text(it->name);
       if (name == "store") continue;  // for resolve_url
       if (name != "zarr_format") {
         zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));

@@ -24,7 +24,7 @@ std::string Array::metadata_like(const std::string& overrides_json) const {
   if (!overrides_json.empty()) {
     rapidjson::Document overrides = json::parse_object(overrides_json, "metadata overrides");
     for (auto it = overrides.MemberBegin(); it != overrides.MemberEnd(); ++it) {
-      const std::string name = it->name.GetString();
+      const std::string name = json::text(it->name);
       if (name == "zarr_format" || name == "node_type") {
         fail(ZARR_ERR_INVALID_ARGUMENT, "metadata overrides: '" + name +
                                             "' cannot change (the copy has the format of the array it copies)");

@@ -32,11 +32,11 @@ size_t thread_limit_option(const rapidjson::Value& value, const std::string& whe
                            std::to_string(kMaxThreadCount) + " or \"shared\"}, got " + json::to_string(value);
   if (!value.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, what);
   for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
-    if (std::string(it->name.GetString()) != "limit") fail(ZARR_ERR_INVALID_ARGUMENT, what);
+    if (json::text(it->name) != "limit") fail(ZARR_ERR_INVALID_ARGUMENT, what);
   }
   const auto limit = value.FindMember("limit");
   if (limit == value.MemberEnd()) return 0;
-  if (limit->value.IsString() && std::string(limit->value.GetString()) == "shared") return 0;
+  if (limit->value.IsString() && json::text(limit->value) == "shared") return 0;
   if (!limit->value.IsUint64() || limit->value.GetUint64() < 1 || limit->value.GetUint64() > kMaxThreadCount) {
     fail(ZARR_ERR_INVALID_ARGUMENT, what);
   }
@@ -45,13 +45,13 @@ size_t thread_limit_option(const rapidjson::Value& value, const std::string& whe
 
 ChunkStoreOption chunk_store_option(const rapidjson::Value& value) {
   const char* what = "options: 'chunk_store' must be a URL string or {\"url\": URL, \"store\": {...}}";
-  if (value.IsString() && value.GetStringLength() > 0) return {value.GetString(), nullptr};
+  if (value.IsString() && value.GetStringLength() > 0) return {json::nul_free_text(value, "options: 'chunk_store'"), nullptr};
   if (!value.IsObject()) fail(ZARR_ERR_INVALID_ARGUMENT, what);
   ChunkStoreOption option;
   for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
-    const std::string member = it->name.GetString();
+    const std::string member = json::text(it->name);
     if (member == "url" && it->value.IsString() && it->value.GetStringLength() > 0) {
-      option.url = it->value.GetString();
+      option.url = json::nul_free_text(it->value, "options: 'chunk_store.url'");
     } else if (member == "store" && it->value.IsObject()) {
       option.store_options = &it->value;
     } else {
@@ -66,7 +66,7 @@ ChunkStoreOption chunk_store_option(const rapidjson::Value& value) {
 ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
   ArrayOptions options;
   for (auto it = options_object.MemberBegin(); it != options_object.MemberEnd(); ++it) {
-    std::string name = it->name.GetString();
+    std::string name = json::text(it->name);
     if (name == "store") continue;  // the URL's store takes it (stores/url.h)
     if (name == "write_empty_chunks") {
       if (!it->value.IsBool()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'write_empty_chunks' must be true or false");
@@ -84,7 +84,7 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
     } else if (name == "process_lock_dir") {
       const bool usable = it->value.IsString() && it->value.GetStringLength() > 0;
       if (!usable) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' must be a non-empty folder path string");
-      options.process_lock_dir = it->value.GetString();
+      options.process_lock_dir = json::nul_free_text(it->value, "options: 'process_lock_dir'");
     } else {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + json::unknown("option", name));
     }

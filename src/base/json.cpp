@@ -299,13 +299,26 @@ void sort_keys(rapidjson::Value& value) {
   if (!value.IsObject()) return;
   for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) sort_keys(it->value);
   std::sort(value.MemberBegin(), value.MemberEnd(), [](const auto& a, const auto& b) {
-    return std::strcmp(a.name.GetString(), b.name.GetString()) < 0;
+    return text(a.name) < text(b.name);  // byte order is code point order in UTF-8, as Python sorts
   });
 }
 
 std::string quote(const std::string& s) {
   rapidjson::Value v(rapidjson::StringRef(s.data(), s.size()));
   return to_string(v);
+}
+
+std::string text(const rapidjson::Value& v) { return std::string(v.GetString(), v.GetStringLength()); }
+
+std::string nul_free_text(const rapidjson::Value& v, const std::string& member) {
+  std::string out = text(v);
+  const size_t nul = out.find('\0');
+  // The text itself is not shown: it may be a secret (a store's key).
+  if (nul != std::string::npos) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, member + " holds a NUL byte (at byte " + std::to_string(nul) +
+                                        "), where a path, URL or name would end");
+  }
+  return out;
 }
 
 const rapidjson::Value* find(const rapidjson::Value& obj, const char* name) {
@@ -332,7 +345,7 @@ uint64_t get_uint(const rapidjson::Value& v, const std::string& field, const std
 
 std::string get_string(const rapidjson::Value& v, const std::string& field, const std::string& where) {
   if (!v.IsString()) fail(ZARR_ERR_INVALID_METADATA, field_error(where, field, "a string"));
-  return std::string(v.GetString(), v.GetStringLength());
+  return text(v);
 }
 
 bool get_bool(const rapidjson::Value& v, const std::string& field, const std::string& where) {

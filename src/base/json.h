@@ -66,6 +66,17 @@ std::string unknown(const char* what, const std::string& name);
 void check_members(const rapidjson::Value& object, std::initializer_list<const char*> known, int code,
                    const std::string& where, const char* what = "member");
 
+// The text of a JSON string (a value or a member's name), whole: its length
+// comes from the document, so an escaped NUL ("\u0000") stays in it instead
+// of ending it as GetString() read as a C string would. `v` must be a string.
+// Every JSON string that becomes a std::string goes through here.
+std::string text(const rapidjson::Value& v);
+// text() of a string that becomes a path, URL, name or key: the C library,
+// the kernel or a server would end it at a NUL, so a NUL inside is
+// ZARR_ERR_INVALID_ARGUMENT "<member> holds a NUL byte (at byte N)..." (the
+// text is not repeated: it may be a secret).
+std::string nul_free_text(const rapidjson::Value& v, const std::string& member);
+
 // Member access. `where` names the document; errors name "<where>: field <name>".
 const rapidjson::Value* find(const rapidjson::Value& obj, const char* name);
 const rapidjson::Value& require(const rapidjson::Value& obj, const char* name, const std::string& where);

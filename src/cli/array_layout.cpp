@@ -4,6 +4,7 @@
 
 #include "array_walk.h"
 #include "cli_common.h"
+#include "base/json.h"
 
 namespace fs = std::filesystem;
 
@@ -36,7 +37,7 @@ static const rapidjson::Value* member(const rapidjson::Value& object, const char
 static void read_v2_layout(const rapidjson::Document& doc, ArrayLayout& layout) {
   if (const auto* chunks = member(doc, "chunks")) layout.storage_shape = extents_of(*chunks);
   if (const auto* sep = member(doc, "dimension_separator"); sep && sep->IsString()) {
-    layout.key_separator = sep->GetString();
+    layout.key_separator = zarr::json::text(*sep);
   }
   rapidjson::Document codecs(rapidjson::kArrayType);
   auto& alloc = codecs.GetAllocator();
@@ -51,10 +52,10 @@ static void read_v2_layout(const rapidjson::Document& doc, ArrayLayout& layout) 
 
 static void read_v3_key_encoding(const rapidjson::Value& encoding, ArrayLayout& layout) {
   const auto* name = member(encoding, "name");
-  const bool v2_keys = name && name->IsString() && std::string(name->GetString()) == "v2";
+  const bool v2_keys = name && name->IsString() && zarr::json::text(*name) == "v2";
   layout.key_separator = v2_keys ? "." : "/";
   if (const auto* config = member(encoding, "configuration")) {
-    if (const auto* sep = member(*config, "separator"); sep && sep->IsString()) layout.key_separator = sep->GetString();
+    if (const auto* sep = member(*config, "separator"); sep && sep->IsString()) layout.key_separator = zarr::json::text(*sep);
   }
   layout.key_prefix = v2_keys ? "" : "c" + layout.key_separator;
   layout.scalar_key = v2_keys ? "0" : "c";
@@ -72,7 +73,7 @@ static void read_v3_layout(const rapidjson::Document& doc, ArrayLayout& layout) 
     // A sharded array names sharding_indexed as its array->bytes codec.
     for (const auto& codec : codecs->GetArray()) {
       const auto* name = member(codec, "name");
-      if (!name || !name->IsString() || std::string(name->GetString()) != "sharding_indexed") continue;
+      if (!name || !name->IsString() || zarr::json::text(*name) != "sharding_indexed") continue;
       if (const auto* config = member(codec, "configuration")) {
         if (const auto* inner = member(*config, "chunk_shape")) layout.inner_chunk_shape = extents_of(*inner);
       }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "base/json.h"
 #include "commands.h"
 
 namespace zarrtool {
@@ -28,7 +29,7 @@ std::vector<uint64_t> extents_of(const rapidjson::Value& list) {
   return out;
 }
 
-std::string text_of(const rapidjson::Value& v) { return v.IsString() ? v.GetString() : to_json(v); }
+std::string text_of(const rapidjson::Value& v) { return v.IsString() ? zarr::json::text(v) : to_json(v); }
 
 void print_array_text(const rapidjson::Document& info) {
   print_row("Type", "Array");
@@ -42,7 +43,7 @@ void print_array_text(const rapidjson::Document& info) {
   print_row("Codecs", to_json(info["codecs"]));
   if (!info["dimension_names"].IsNull()) print_row("Dimension names", to_json(info["dimension_names"]));
   print_row("Attributes", to_json(info["attributes"]));
-  print_row("Store", shown(info["store"].GetString()));
+  print_row("Store", shown(zarr::json::text(info["store"])));
   const rapidjson::Value& nbytes = info["nbytes"];
   print_row("No. bytes", nbytes.IsNull() ? "unknown (variable-length elements)" : std::to_string(nbytes.GetUint64()));
   const rapidjson::Value& stored = info["nbytes_stored"];

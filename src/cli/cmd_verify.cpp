@@ -9,6 +9,7 @@
 #include "array_layout.h"
 #include "array_walk.h"
 #include "cli_common.h"
+#include "base/json.h"
 #include "commands.h"
 
 namespace zarrtool {
@@ -54,7 +55,7 @@ std::optional<StoredChunks> stored_chunks(const std::string& url, const zarr_arr
     for (const auto& i : index.GetArray()) coords.push_back(i.GetUint64());
     stored.chunks.push_back(std::move(coords));
   }
-  for (const auto& key : doc["stray_keys"].GetArray()) stored.stray_keys.emplace_back(key.GetString());
+  for (const auto& key : doc["stray_keys"].GetArray()) stored.stray_keys.emplace_back(zarr::json::text(key));
   return stored;
 }
 

@@ -89,7 +89,7 @@ std::vector<size_t> transpose_order(const V3CodecRequest& request, size_t ndim) 
   if (!request.configuration) fail(ZARR_ERR_INVALID_METADATA, request.where + ": 'configuration' is required");
   const rapidjson::Value& order = json::require(*request.configuration, "order", request.where);
   if (order.IsString()) {
-    const std::string o = order.GetString();
+    const std::string o = json::text(order);
     if (o == "F") return fortran_order(ndim);
     if (o != "C") fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'order' must be a permutation list");
     std::vector<size_t> identity(ndim);

@@ -63,14 +63,14 @@ CodecSpec parse_spec(const rapidjson::Value& item, const std::string& where) {
   CodecSpec spec;
   spec.where = where;
   if (item.IsString()) {
-    spec.name = item.GetString();
+    spec.name = json::text(item);
     return spec;
   }
   if (!item.IsObject()) fail(ZARR_ERR_INVALID_METADATA, where + " must be a name or an object");
   spec.name = json::get_string(json::require(item, "name", where), "name", where);
   spec.where = where + " ('" + spec.name + "')";
   for (auto it = item.MemberBegin(); it != item.MemberEnd(); ++it) {
-    std::string key = it->name.GetString();
+    std::string key = json::text(it->name);
     if (key == "configuration") {
       if (!it->value.IsObject()) fail(ZARR_ERR_INVALID_METADATA, spec.where + ": 'configuration' must be an object");
       spec.configuration = &it->value;

@@ -9,7 +9,7 @@ std::string v2_config(const std::string& id, const rapidjson::Value* configurati
   std::string out = "{\"id\":" + json::quote(id);
   if (configuration) {
     for (auto it = configuration->MemberBegin(); it != configuration->MemberEnd(); ++it) {
-      if (std::string(it->name.GetString()) == "id") continue;
+      if (json::text(it->name) == "id") continue;
       out += "," + json::to_string(it->name) + ":" + json::to_string(it->value);
     }
   }

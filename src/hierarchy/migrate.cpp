@@ -62,7 +62,7 @@ std::string v3_array_document(const ArrayMetadata& v2, const std::string& attrib
   std::string data_type, fill;
   if (type.kind() == DTypeKind::Object) {
     rapidjson::Document codec = json::parse(v2.v2_object_codec, "object codec");
-    const std::string id = codec["id"].GetString();
+    const std::string id = json::text(codec["id"]);
     if (id == "json2") fail(ZARR_ERR_UNSUPPORTED, where + ": the json2 object codec has no Zarr v3 form");
     data_type = id == "vlen-bytes" ? "\"variable_length_bytes\"" : "\"string\"";
     fill = "\"\"";

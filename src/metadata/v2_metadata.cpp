@@ -74,7 +74,7 @@ CodecChain v2_codec_chain(const ArrayMetadata& meta) {
   std::shared_ptr<const ArrayToBytesCodec> elements;
   if (!meta.v2_object_codec.empty()) {
     rapidjson::Document codec = json::parse(meta.v2_object_codec, "object codec");
-    std::string id = codec["id"].GetString();
+    std::string id = json::text(codec["id"]);
     elements = id == "json2" ? vlen::make_json2_codec(codec) : vlen::make_vlen_codec(id);
   } else {
     elements = make_bytes_layout_codec(meta.dtype, std::nullopt);
@@ -89,7 +89,7 @@ rapidjson::SizeType take_object_codec(ArrayMetadata& meta, const rapidjson::Valu
   if (meta.dtype.kind() != DTypeKind::Object) return 0;
   const rapidjson::Value* first = filters.IsArray() && !filters.Empty() ? &filters[0] : nullptr;
   const rapidjson::Value* id = first ? json::find(*first, "id") : nullptr;
-  const std::string name = id && id->IsString() ? id->GetString() : "";
+  const std::string name = id && id->IsString() ? json::text(*id) : "";
   if (!vlen::is_object_codec(name)) {
     fail(ZARR_ERR_UNSUPPORTED, where + ": field 'filters': object arrays (\"|O\") need an object codec "
                                        "(vlen-utf8, vlen-bytes or json2) as their first filter" +

@@ -182,7 +182,7 @@ void check_storage_transformers(const rapidjson::Value& v, const std::string& wh
     if (t.IsString()) {
       name.assign(t.GetString(), t.GetStringLength());
     } else if (t.IsObject() && json::find(t, "name") && json::find(t, "name")->IsString()) {
-      name = json::find(t, "name")->GetString();
+      name = json::text(*json::find(t, "name"));
     } else {
       invalid(fw, "item " + std::to_string(i) + " must be a name or an object with \"name\", got " + excerpt(t));
     }

@@ -118,7 +118,7 @@ void check_against_stored(const SpecRequest& spec, const Array& array, const Fie
   if (chunks != wanted.MemberEnd()) resolve_full_extent_chunks(chunks->value, shape);
 
   for (auto it = wanted.MemberBegin(); it != wanted.MemberEnd(); ++it) {
-    const std::string field = std::string("metadata.") + it->name.GetString();
+    const std::string field = "metadata." + json::text(it->name);
     auto found = stored.FindMember(it->name);
     if (found == stored.MemberEnd() && field == "metadata.dimension_separator") {
       // zarr-python leaves the default "." out of .zarray.

@@ -81,7 +81,7 @@ std::string kvstore_object_url(const Value& kvstore, const std::string& where) {
 
 std::string kvstore_url(const Value& kvstore, const std::string& where) {
   if (kvstore.IsString()) {
-    std::string url = kvstore.GetString();
+    std::string url = get_text(kvstore, where);
     if (url.empty()) invalid("'" + where + "' is an empty URL");
     return url;
   }

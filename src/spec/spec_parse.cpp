@@ -13,9 +13,11 @@
 
 namespace zarr::spec_detail {
 
+// Every string of a spec names something (a path, URL, driver, type,
+// field): a NUL inside is refused rather than read as its end.
 std::string get_text(const Value& v, const std::string& name) {
   if (!v.IsString()) invalid("'" + name + "' must be a string, got " + text(v));
-  return v.GetString();
+  return json::nul_free_text(v, "spec: '" + name + "'");
 }
 
 // Members of an object that are neither known nor unsupported are a mistake
@@ -23,7 +25,7 @@ std::string get_text(const Value& v, const std::string& name) {
 void check_members(const Value& object, const std::string& where, const std::set<std::string>& known,
                    const std::set<std::string>& unsupported_members) {
   for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
+    const std::string name = json::text(it->name);
     const std::string full = where.empty() ? name : where + "." + name;
     if (unsupported_members.count(name)) unsupported("member " + json::quote(full) + " is not supported by libzarr");
     if (!known.count(name)) invalid(json::unknown("member", full));
@@ -140,7 +142,7 @@ void parse_grid(const Value& grid, const std::string& member, ChunkLayoutRequest
                 {"shape", "shape_soft_constraint", "aspect_ratio", "aspect_ratio_soft_constraint", "elements",
                  "elements_soft_constraint"});
   for (auto it = grid.MemberBegin(); it != grid.MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
+    const std::string name = json::text(it->name);
     const std::string full = member + "." + name;
     if (name == "shape") {
       merge_per_dimension(layout.shape, grid_shape(it->value, full), seen.shape, full);
@@ -170,7 +172,7 @@ void parse_chunk_layout(const Value& v, SpecRequest& spec) {
                 {"codec_chunk"});
   GridMembers seen;
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
+    const std::string name = json::text(it->name);
     const std::string full = where + "." + name;
     if (name == "rank") {
       set_rank(spec, rank_of(it->value, full), full);
@@ -205,7 +207,7 @@ void parse_domain(const Value& v, SpecRequest& spec) {
   check_members(v, where, {"rank", "inclusive_min", "exclusive_max", "inclusive_max", "shape"},
                 {"labels", "implicit_lower_bounds", "implicit_upper_bounds"});
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
+    const std::string name = json::text(it->name);
     const std::string full = where + "." + name;
     if (name == "rank") {
       set_rank(spec, rank_of(it->value, full), full);
@@ -241,7 +243,7 @@ void parse_codec(const Value& v, SpecRequest& spec) {
                             : std::set<std::string>{"driver", "compressor", "filters"};
   check_members(v, where, members);
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
+    const std::string name = json::text(it->name);
     if (name == "driver") continue;
     auto given = spec.metadata.FindMember(name.c_str());
     if (given != spec.metadata.MemberEnd()) {
@@ -259,7 +261,7 @@ void parse_schema(const Value& v, SpecRequest& spec) {
   check_members(v, "schema", {"rank", "dtype", "domain", "shape", "chunk_layout", "codec", "fill_value"},
                 {"dimension_units"});
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
+    const std::string name = json::text(it->name);
     const std::string full = "schema." + name;
     if (name == "rank") {
       set_rank(spec, rank_of(it->value, full), full);
@@ -285,8 +287,8 @@ void parse_schema(const Value& v, SpecRequest& spec) {
 uint64_t parse_cache_pool(const Value& v) {
   if (v.IsString()) {
     // The default context's cache pool holds nothing (total_bytes_limit 0).
-    if (std::string(v.GetString()) == "cache_pool") return 0;
-    unsupported("'cache_pool' \"" + std::string(v.GetString()) + "\": context resource references are not supported");
+    if (json::text(v) == "cache_pool") return 0;
+    unsupported("'cache_pool' " + text(v) + ": context resource references are not supported");
   }
   require_object(v, "cache_pool");
   check_members(v, "cache_pool", {"total_bytes_limit"}, {"queued_for_writeback_bytes_limit"});
@@ -299,9 +301,8 @@ uint64_t parse_cache_pool(const Value& v) {
 // The threads each region call of the handle may use (0: the shared count).
 size_t parse_data_copy_concurrency(const Value& v) {
   if (v.IsString()) {
-    if (std::string(v.GetString()) == "data_copy_concurrency") return 0;
-    unsupported("'data_copy_concurrency' \"" + std::string(v.GetString()) +
-                "\": context resource references are not supported");
+    if (json::text(v) == "data_copy_concurrency") return 0;
+    unsupported("'data_copy_concurrency' " + text(v) + ": context resource references are not supported");
   }
   return thread_limit_option(v, "spec");
 }
@@ -310,7 +311,7 @@ size_t parse_data_copy_concurrency(const Value& v) {
 // Returns whether it asks to recheck on every read (true).
 bool parse_recheck(const Value& v, const std::string& member, bool& time_bound) {
   if (v.IsBool()) return v.GetBool();
-  if (v.IsString() && std::string(v.GetString()) == "open") return false;
+  if (v.IsString() && json::text(v) == "open") return false;
   if (v.IsNumber()) {
     time_bound = true;
     return false;
@@ -323,7 +324,7 @@ void parse_key_encoding(const Value& v, SpecRequest& spec) {
   if (separator != "." && separator != "/") invalid("'key_encoding' must be \".\" or \"/\", got \"" + separator + "\"");
   auto given = spec.metadata.FindMember("dimension_separator");
   if (given != spec.metadata.MemberEnd()) {
-    if (!given->value.IsString() || given->value.GetString() != separator) {
+    if (!given->value.IsString() || json::text(given->value) != separator) {
       invalid("'key_encoding' and 'metadata.dimension_separator' differ");
     }
     return;
@@ -354,7 +355,7 @@ void parse_metadata(const Value& v, SpecRequest& spec) {
     auto merged = spec.metadata.FindMember(it->name);
     if (merged != spec.metadata.MemberEnd()) {
       if (merged->value != it->value) {
-        const std::string name = it->name.GetString();
+        const std::string name = json::text(it->name);
         invalid("'metadata." + name + "' and 'schema.codec." + name + "' differ");
       }
       continue;
@@ -479,7 +480,7 @@ SpecRequest parse_spec(const std::string& spec_json) {
   if (metadata != doc.MemberEnd()) parse_metadata(metadata->value, spec);
 
   ModeMembers mode;
-  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) parse_member(it->name.GetString(), it->value, spec, mode);
+  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) parse_member(json::text(it->name), it->value, spec, mode);
   apply_mode_rules(mode, spec);
   apply_cache_rules(mode, spec);
   if (spec.field && spec.has_fill_value) {

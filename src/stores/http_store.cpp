@@ -186,7 +186,7 @@ std::vector<std::string> read_headers(const StoreRequest& request) {
     fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'headers' must be an object of header names and values");
   }
   for (auto it = headers.MemberBegin(); it != headers.MemberEnd(); ++it) {
-    std::string name = it->name.GetString();
+    std::string name = json::text(it->name);
     bool good_name = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                                              "0123456789!#$%&'*+-.^_`|~") == std::string::npos;
     if (!good_name) {
@@ -195,7 +195,7 @@ std::vector<std::string> read_headers(const StoreRequest& request) {
     if (!it->value.IsString()) {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'headers': the value of '" + name + "' must be a string");
     }
-    std::string value(it->value.GetString(), it->value.GetStringLength());
+    std::string value = json::text(it->value);
     if (value.find_first_of("\r\n", 0) != std::string::npos || value.find('\0') != std::string::npos) {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'headers': the value of '" + name +
                                           "' must be one line without NUL bytes");

@@ -1,6 +1,7 @@
 #include "stores/store_request.h"
 
 #include "base/error.h"
+#include "base/json.h"
 #include "base/scrub.h"
 
 namespace zarr {
@@ -18,7 +19,7 @@ void StoreRequest::fail_url(const std::string& why) const {
 void StoreRequest::allow_only(const char* store_kind, std::initializer_list<const char*> known) const {
   if (!options) return;
   for (auto it = options->MemberBegin(); it != options->MemberEnd(); ++it) {
-    const std::string name = it->name.GetString();
+    const std::string name = json::text(it->name);
     bool is_known = name == kMaxValueBytes;
     for (const char* k : known) is_known = is_known || name == k;
     if (is_known) continue;
@@ -41,7 +42,7 @@ std::optional<std::string> StoreRequest::string_option(const char* name) const {
   if (!options || !options->HasMember(name)) return std::nullopt;
   const rapidjson::Value& v = (*options)[name];
   if (!v.IsString()) fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + option_name(name) + " must be a string");
-  return std::string(v.GetString(), v.GetStringLength());
+  return json::nul_free_text(v, "options: " + option_name(name));
 }
 
 std::optional<int64_t> StoreRequest::int_option(const char* name, int64_t min, int64_t max) const {

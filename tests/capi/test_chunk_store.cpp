@@ -105,6 +105,23 @@ TEST(ChunkStore, ObjectFormTakesTheChunkStoresOwnOptions) {
   EXPECT_TRUE(fs::exists(dir / "chunks/1.1"));
 }
 
+// A NUL inside the option's URL ("\u0000") is refused naming the option,
+// never read as the URL's end (the chunks went to the folder before it:
+// audit of issue 20, finding 3).
+TEST(ChunkStore, ANulInTheUrlIsRefusedNotTruncated) {
+  TempDir dir;
+  const std::string meta = array_meta("[8, 8]", "[4, 4]");
+  for (const std::string& options : {R"({"chunk_store": ")" + dir / "chunks" + R"(\u0000-suffix"})",
+                                     R"({"chunk_store": {"url": ")" + dir / "chunks" + R"(\u0000-suffix"}})"}) {
+    SCOPED_TRACE(options);
+    ArrayPtr a;
+    EXPECT_STATUS(zarr_create_ex(a.out(), (dir / "a").c_str(), meta.c_str(), options.c_str()),
+                  ZARR_ERR_INVALID_ARGUMENT, "holds a NUL byte");
+  }
+  EXPECT_FALSE(fs::exists(dir / "chunks"));
+  EXPECT_FALSE(fs::exists(dir / "a"));
+}
+
 TEST(ChunkStore, OptionErrorsNameTheOption) {
   TempDir dir;
   create_array(dir / "a", array_meta("[8, 8]", "[4, 4]"));

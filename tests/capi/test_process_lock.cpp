@@ -149,6 +149,16 @@ TEST(ProcessLock, OptionMustBeAFolderPath) {
                 ZARR_ERR_INVALID_ARGUMENT, "process_lock_dir");
 }
 
+// A NUL in the folder ("\u0000") is refused naming the option, never read
+// as the path's end (audit of issue 20, finding 3).
+TEST(ProcessLock, ANulInTheFolderIsRefusedNotTruncated) {
+  TempDir dir;
+  ArrayPtr array;
+  const std::string options = R"({"process_lock_dir": ")" + dir / "locks" + R"(\u0000/elsewhere"})";
+  EXPECT_STATUS(zarr_create_ex(array.out(), (dir / "a.zarr").c_str(), kMetadata.c_str(), options.c_str()),
+                ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' holds a NUL byte");
+}
+
 TEST(ProcessLock, UncreatableLockFolderIsAnIoErrorNamingIt) {
   TempDir dir;
   const std::string url = dir / "a.zarr";

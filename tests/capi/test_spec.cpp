@@ -216,6 +216,41 @@ TEST(Spec, PathsCannotClimbOutOfTheirStore) {
   EXPECT_FALSE(fs::exists(dir / "z.zip"));
 }
 
+// A NUL inside a JSON string ("\u0000") is part of it: a string that names
+// a path, URL or driver is refused whole, naming the member, never read up
+// to the NUL ("h.zarr\u0000/sub" with delete_existing erased all of h.zarr:
+// audit of issue 20, finding 3). A member name with a NUL is no known member.
+TEST(Spec, ANulInsideAStringIsRefusedNotTruncated) {
+  TempDir dir;
+  const std::string victim = make_v2_array(dir);  // <dir>/a
+  const std::string create = R"(, "create": true, "delete_existing": true, "open": false,
+                                 "metadata": {"shape": [2], "chunks": [2], "dtype": "<i4"})";
+  struct Case {
+    std::string spec, member;
+  };
+  const std::vector<Case> cases = {
+      {R"("kvstore": {"driver": "file", "path": ")" + dir.path() + R"(/"}, "path": "a\u0000/sub")", "'path'"},
+      {R"("kvstore": {"driver": "file", "path": ")" + dir / "a" + R"(\u0000/x"})", "'kvstore.path'"},
+      {R"("kvstore": ")" + dir / "a" + R"(\u0000/x")", "'kvstore'"},
+      {R"("kvstore": {"driver": "file\u0000x", "path": ")" + dir / "a" + "\"}", "'kvstore.driver'"},
+      {R"("kvstore": {"driver": "s3", "bucket": "bkt\u0000x", "path": "a"})", "'kvstore.bucket'"},
+      {R"("kvstore": {"driver": "http", "base_url": "http://127.0.0.1:9/\u0000x", "path": "a"})",
+       "'kvstore.base_url'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.spec);
+    ArrayPtr a;
+    EXPECT_STATUS(open_spec(a, R"({"driver": "zarr", )" + c.spec + create + "}"), ZARR_ERR_INVALID_ARGUMENT,
+                  "spec: " + c.member + " holds a NUL byte");
+  }
+  ArrayPtr a;
+  EXPECT_STATUS(open_spec(a, R"({"driver": "zarr", "kvstore": ")" + dir / "x" + R"(", "path\u0000x": "a")" + create +
+                                 "}"),
+                ZARR_ERR_INVALID_ARGUMENT, "unknown member");
+  a = open_array(victim);
+  EXPECT_EQ(read_all<int32_t>(a)[19], 19);
+}
+
 // ---- open / create / delete_existing -----------------------------------------------------
 
 TEST(Spec, OpenIsTheDefaultAndMissingIsNotFound) {

@@ -163,3 +163,15 @@ def test_a_nul_inside_json_text_is_escaped_and_kept(tmp_path):
     group = libzarr.group(str(tmp_path / "g.zarr"))
     group.attrs["k"] = "a\0b"
     assert libzarr.open_group(str(tmp_path / "g.zarr")).attrs["k"] == "a\0b"
+
+
+@pytest.mark.parametrize("option", ["chunk_store", "process_lock_dir"])
+def test_a_nul_in_a_path_option_is_refused_not_truncated(tmp_path, option):
+    """A NUL inside an option that names a path is refused naming the option; the
+    library read such a string up to the NUL (audit of issue 20, findings 3 and 9)."""
+    target = str(tmp_path / "elsewhere")
+    with pytest.raises(libzarr.InvalidArgumentError, match=f"'{option}' holds a NUL byte"):
+        array = libzarr.open(str(tmp_path / "a.zarr"), mode="w", shape=(4,), chunks=(2,), dtype="u1",
+                             **{option: target + "\0-suffix"})
+        array[:] = 1
+    assert not (tmp_path / "elsewhere").exists()
