@@ -14,6 +14,7 @@
 #include "base/checked_math.h"
 #include "base/error.h"
 #include "base/json.h"
+#include "base/path.h"
 #include "base/scrub.h"
 #include "base/text.h"
 
@@ -351,20 +352,11 @@ bool is_local(const std::string& url) {
 }
 
 // A local URL's path: a plain path as it is, a file:// URL's with its
-// percent escapes decoded (a bad escape is kept: opening the URL reports it).
+// percent escapes decoded (a bad escape leaves it as it is: opening the URL
+// reports it).
 std::string local_path(const std::string& url) {
   if (url.rfind("file://", 0) != 0) return url;
-  std::string out;
-  for (size_t i = 7; i < url.size(); ++i) {
-    if (url[i] == '%' && i + 2 < url.size() && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
-      out += static_cast<char>(std::stoi(url.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += url[i];
-    }
-  }
-  return out;
+  return zarr::path::percent_decode(url.substr(7)).value_or(url.substr(7));
 }
 
 // The folder the kernel reaches from a local URL; the part that does not

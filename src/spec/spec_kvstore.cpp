@@ -2,6 +2,7 @@
 // libzarr's syntax or a kvstore object) joined with the spec's "path", as a
 // URL of libzarr's syntax (stores/url.h).
 #include <atomic>
+#include <optional>
 #include <string>
 
 #include "base/error.h"
@@ -14,26 +15,44 @@ namespace {
 
 std::string kvstore_url(const Value& kvstore, const std::string& where);
 
-// "a/b" joined after a URL: directly after "...://", "|zip:" or a trailing
-// "/", else with a "/".
-std::string join_url(const std::string& base, std::string path) {
-  while (!path.empty() && path.front() == '/') path.erase(0, 1);
-  if (path.empty()) return base;
-  const char last = base.empty() ? '/' : base.back();
-  return (last == '/' || last == ':') ? base + path : base + "/" + path;
-}
-
 // A kvstore's "path", or the spec's: relative to what holds it (for the
 // file driver, where the store is), so a "." or ".." segment, which could
 // climb out of it, is refused for every driver, as TensorStore's key rules
-// refuse them. A leading '/' is dropped when joined (join_url): it stays inside.
-std::string checked_path(const Value& v, const std::string& name) {
-  std::string text = get_text(v, name);
+// refuse them. The text checked is the text used: paths are literal
+// ("%2e%2e" is a name), and path::join_url encodes them where a URL is
+// decoded, so no decoding after this check can make a dot segment. A
+// leading '/' is dropped when joined: it stays inside.
+void check_no_dot_segment(const std::string& text, const std::string& name) {
   const std::string dot = path::dot_segment(text);
   if (!dot.empty()) {
     invalid("'" + name + "' \"" + text + "\": segment '" + dot + "' is not allowed (a path must stay in its store)");
   }
+}
+
+std::string checked_path(const Value& v, const std::string& name) {
+  std::string text = get_text(v, name);
+  check_no_dot_segment(text, name);
   return text;
+}
+
+// The file driver's path is a filesystem path, as in TensorStore; one given
+// as a file:// URL is decoded first, so that its check sees what the
+// filesystem will. It reaches the URL resolver as written when the URL
+// syntax reads it so, else as a file:// URL of it with every byte encoded.
+std::string file_kvstore_url(const Value& kvstore, const std::string& where) {
+  auto it = kvstore.FindMember("path");
+  if (it == kvstore.MemberEnd()) invalid("'" + where + ".path' is required for the file driver");
+  std::string file_path = get_text(it->value, where + ".path");
+  if (file_path.rfind("file://", 0) == 0) {
+    std::optional<std::string> decoded = path::percent_decode(file_path.substr(7));
+    if (!decoded) invalid("'" + where + ".path' \"" + file_path + "\": bad percent escape");
+    file_path = *decoded;
+    if (file_path.find('\0') != std::string::npos) invalid("'" + where + ".path' holds a NUL byte (%00)");
+  }
+  check_no_dot_segment(file_path, where + ".path");
+  if (file_path.empty()) invalid("'" + where + ".path' is required for the file driver");
+  const bool plain = file_path.find('|') == std::string::npos && file_path.find("://") == std::string::npos;
+  return plain ? file_path : path::file_url(file_path);
 }
 
 std::string optional_path(const Value& kvstore, const std::string& where) {
@@ -45,15 +64,14 @@ std::string kvstore_object_url(const Value& kvstore, const std::string& where) {
   auto driver_it = kvstore.FindMember("driver");
   if (driver_it == kvstore.MemberEnd()) invalid("'" + where + "' needs a 'driver'");
   const std::string driver = get_text(driver_it->value, where + ".driver");
-  const std::string path = optional_path(kvstore, where);
   if (driver == "file") {
     check_members(kvstore, where, {"driver", "path"}, {"context", "file_io_concurrency", "file_io_sync"});
-    if (path.empty()) invalid("'" + where + ".path' is required for the file driver");
-    return path;
+    return file_kvstore_url(kvstore, where);
   }
+  const std::string path = optional_path(kvstore, where);
   if (driver == "memory") {
     check_members(kvstore, where, {"driver", "path"}, {"context", "atomic", "memory_key_value_store"});
-    return join_url("memory://", path);
+    return path::join_url("memory://", path);
   }
   if (driver == "zip") {
     check_members(kvstore, where, {"driver", "path", "base"}, {"context", "cache_pool", "data_copy_concurrency"});
@@ -66,7 +84,7 @@ std::string kvstore_object_url(const Value& kvstore, const std::string& where) {
                                                                     "http_request_retries"});
     auto base = kvstore.FindMember("base_url");
     if (base == kvstore.MemberEnd()) invalid("'" + where + ".base_url' is required for the http driver");
-    return join_url(get_text(base->value, where + ".base_url"), path);
+    return path::join_url(get_text(base->value, where + ".base_url"), path);
   }
   if (driver == "s3") {
     check_members(kvstore, where, {"driver", "path", "bucket"},
@@ -74,7 +92,7 @@ std::string kvstore_object_url(const Value& kvstore, const std::string& where) {
                    "s3_request_concurrency", "s3_request_retries", "experimental_s3_rate_limiter"});
     auto bucket = kvstore.FindMember("bucket");
     if (bucket == kvstore.MemberEnd()) invalid("'" + where + ".bucket' is required for the s3 driver");
-    return join_url("s3://" + get_text(bucket->value, where + ".bucket"), path);
+    return path::join_url("s3://" + get_text(bucket->value, where + ".bucket"), path);
   }
   unsupported("'" + where + ".driver' \"" + driver + "\" is not a store libzarr has (file, memory, zip, http, s3)");
 }
@@ -106,7 +124,7 @@ std::string parse_location(const Value& doc) {
   if (kvstore == doc.MemberEnd()) invalid("member 'kvstore' is required");
   std::string url = kvstore_url(kvstore->value, "kvstore");
   auto path = doc.FindMember("path");
-  if (path != doc.MemberEnd()) url = join_url(url, checked_path(path->value, "path"));
+  if (path != doc.MemberEnd()) url = path::join_url(url, checked_path(path->value, "path"));
   return name_anonymous_memory_store(url);
 }
 

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/path.h"
 #include "base/plugin_hook.h"
 #include "stores/filesystem_store.h"
 #include "stores/http_store.h"
@@ -16,27 +17,10 @@ namespace {
 
 // ---- parsing ------------------------------------------------------------------
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string percent_decode(const StoreRequest& request, const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out += s[i];
-      continue;
-    }
-    int hi = i + 2 < s.size() ? hex_value(s[i + 1]) : -1;
-    int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
-    if (hi < 0 || lo < 0) request.fail_url("bad percent escape");
-    out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-  }
-  return out;
+  std::optional<std::string> decoded = path::percent_decode(s);
+  if (!decoded) request.fail_url("bad percent escape");
+  return *decoded;
 }
 
 // RFC 3986 scheme names, lower case only: "s3", "file", "http".

@@ -216,6 +216,34 @@ TEST(Spec, PathsCannotClimbOutOfTheirStore) {
   EXPECT_FALSE(fs::exists(dir / "z.zip"));
 }
 
+// A spec's paths are literal: "%2e%2e" is a name, whatever URL it is joined
+// to (a file:// URL is percent-decoded, so joining it as text made it ".."
+// and reached the array at <dir>/victim: audit of issue 20, finding 1). A
+// file kvstore path given as a file:// URL is decoded before its check.
+TEST(Spec, PercentEscapesInPathsStayNamesInTheirStore) {
+  TempDir dir;
+  const std::string victim = make_v2_array(dir);  // <dir>/a
+  fs::create_directories(dir / "data");
+  const std::string create = R"(, "create": true, "delete_existing": true, "open": false,
+                                 "metadata": {"shape": [2], "chunks": [2], "dtype": "<i4"})";
+  const std::string file_url = "file://" + dir / "data/";
+  for (const std::string& kvstore : {"\"" + file_url + "\"", R"({"driver": "file", "path": ")" + file_url + "\"}",
+                                     R"({"driver": "file", "path": ")" + dir / "data/" + "\"}"}) {
+    SCOPED_TRACE(kvstore);
+    ArrayPtr a;
+    ASSERT_OK(open_spec(a, R"({"driver": "zarr", "kvstore": )" + kvstore + R"(, "path": "%2e%2e/a")" + create + "}"));
+    EXPECT_TRUE(fs::exists(dir / "data/%2e%2e/a/.zarray"));
+    fs::remove_all(dir / "data/%2e%2e");
+  }
+  ArrayPtr a;
+  EXPECT_STATUS(open_spec(a, R"({"driver": "zarr", "kvstore": {"driver": "file", "path": ")" + file_url +
+                                 R"(%2e%2e/a"})" + create + "}"),
+                ZARR_ERR_INVALID_ARGUMENT, "segment '..' is not allowed");
+  a = open_array(victim);
+  EXPECT_EQ(read_all<int32_t>(a)[19], 19);
+  EXPECT_TRUE(fs::is_empty(dir / "data"));
+}
+
 // A NUL inside a JSON string ("\u0000") is part of it: a string that names
 // a path, URL or driver is refused whole, naming the member, never read up
 // to the NUL ("h.zarr\u0000/sub" with delete_existing erased all of h.zarr:
