@@ -41,6 +41,14 @@ std::string normalize(const std::string& path) {
   return out;
 }
 
+std::string segment_problem(const std::string& name) {
+  if (name.empty()) return "an empty name";
+  if (name == "." || name == "..") return "'" + name + "' is not a name";
+  if (name.find('\0') != std::string::npos) return "it holds a NUL byte";
+  if (name.find_first_of("/\\") != std::string::npos) return "it holds a path separator ('/' or '\\')";
+  return "";
+}
+
 std::string percent_encode(const std::string& text, bool keep_slash) {
   static const char kHex[] = "0123456789ABCDEF";
   std::string out;

@@ -17,6 +17,13 @@ std::string normalize(const std::string& path);
 // whatever it is relative to.
 std::string dot_segment(const std::string& path);
 
+// Why `name` cannot be one segment of a node path, or "" when it can. A
+// name that comes from a listing or a document (a group's child, a
+// consolidated entry, a member a tool copies) must be exactly one segment,
+// unchanged by normalize(): empty, "." or "..", a '/' or '\\' (separators)
+// or a NUL (the end of a C string) would make it name another node.
+std::string segment_problem(const std::string& name);
+
 // RFC 3986 percent-encoding: unreserved characters (A-Z a-z 0-9 - _ . ~)
 // are kept, every other byte becomes %XX (upper-case hex); '/' is kept when
 // keep_slash (paths) and encoded otherwise (query values).

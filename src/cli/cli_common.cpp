@@ -388,8 +388,13 @@ bool is_within(const Location& inner, const Location& outer) {
 }
 
 std::string join_url(const std::string& url, const std::string& child) {
-  if (url.empty() || url.back() == '/' || url.back() == ':') return url + child;
-  return url + "/" + child;
+  // The library lists only node names; a name from elsewhere is checked
+  // here too, before it can become a separator or a dot segment.
+  const std::string problem = zarr::path::segment_problem(child);
+  if (!problem.empty()) {
+    throw CliError(kExitOther, "child " + json_string(child) + " of " + url + " is not a node name: " + problem);
+  }
+  return zarr::path::join_url(url, child);
 }
 
 }  // namespace zarrtool

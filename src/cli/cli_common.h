@@ -150,7 +150,9 @@ Location locate(const std::string& url);
 // True when `inner` is `outer` or lies below it.
 bool is_within(const Location& inner, const Location& outer);
 
-// Joins a relative child path onto a URL ("a" + "b" -> "a/b").
+// The URL of the child named `child` (one node name) of the node at `url`
+// ("a" + "b" -> "a/b"): zarr::path::join_url, which encodes the name where
+// the URL is decoded. A name that is not one segment is a CliError.
 std::string join_url(const std::string& url, const std::string& child);
 
 }  // namespace zarrtool

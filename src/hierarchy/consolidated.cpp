@@ -1,11 +1,14 @@
 #include "hierarchy/consolidated.h"
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "base/json.h"
 #include "base/path.h"
 #include "metadata/nodes.h"
 #include "metadata/v2_metadata.h"
 #include "metadata/v3_metadata.h"
+#include "stores/key_rules.h"
 
 namespace zarr {
 
@@ -34,14 +37,22 @@ std::string relative_to(const std::string& root, const std::string& key) {
 }
 
 // A node path named in a consolidated document: the document is data from
-// the store, so a path that climbs out (`..`) is bad metadata, not a bad
-// argument of the caller.
-std::string consolidated_path(const std::string& root, const std::string& name, const std::string& document) {
-  try {
-    return path::join(root, path::normalize(name));
-  } catch (const Error& e) {
-    fail(ZARR_ERR_INVALID_METADATA, document + ": consolidated entry '" + name + "': " + e.what());
+// the store, so each of its '/'-separated parts must be one segment as it
+// stands (path::segment_problem: no "." or "..", no '\\', no NUL, none
+// empty), else it is bad metadata naming the entry, not a bad argument of
+// the caller. A name that normalising would change could name another node.
+std::string consolidated_path(const std::string& root, const rapidjson::Value& name, const std::string& document) {
+  const std::string entry = json::text(name);
+  for (size_t begin = 0; begin <= entry.size();) {
+    const size_t end = std::min(entry.find('/', begin), entry.size());
+    const std::string problem = path::segment_problem(entry.substr(begin, end - begin));
+    if (!problem.empty()) {
+      fail(ZARR_ERR_INVALID_METADATA, document + ": consolidated entry " + keys::quote(entry) +
+                                          " is not a path of node names: " + problem);
+    }
+    begin = end + 1;
   }
+  return path::join(root, entry);
 }
 
 }  // namespace
@@ -54,7 +65,7 @@ std::optional<std::map<std::string, std::string>> read_consolidated(const Store&
     const rapidjson::Value& metadata = json::require(doc, "metadata", v2_key);
     if (!metadata.IsObject()) fail(ZARR_ERR_INVALID_METADATA, v2_key + ": field 'metadata' must be an object");
     for (auto it = metadata.MemberBegin(); it != metadata.MemberEnd(); ++it) {
-      documents[consolidated_path(root, it->name.GetString(), v2_key)] = json::to_string(it->value);
+      documents[consolidated_path(root, it->name, v2_key)] = json::to_string(it->value);
     }
     return documents;
   }
@@ -71,7 +82,7 @@ std::optional<std::map<std::string, std::string>> read_consolidated(const Store&
     fail(ZARR_ERR_INVALID_METADATA, v3_key + ": field 'consolidated_metadata.metadata' must be an object");
   }
   for (auto it = metadata.MemberBegin(); it != metadata.MemberEnd(); ++it) {
-    const std::string node = consolidated_path(root, it->name.GetString(), v3_key);
+    const std::string node = consolidated_path(root, it->name, v3_key);
     documents[path::join(node, kV3MetadataKey)] = json::to_string(it->value);
   }
   return documents;

@@ -7,6 +7,7 @@
 #include "metadata/v2_metadata.h"
 #include "metadata/v3_metadata.h"
 #include "stores/consolidated_store.h"
+#include "stores/key_rules.h"
 
 namespace zarr {
 
@@ -77,9 +78,19 @@ std::vector<ChildNode> Group::children() const {
   std::vector<ChildNode> out;
   DirListing listing = store_->list_dir(path_.empty() ? "" : path_ + "/");
   for (const std::string& name : listing.prefixes) {
+    // A child is opened (and copied, and joined into URLs) by its name: one
+    // that is not a single segment as it stands would name another node.
+    // Names no key can hold ("..", NUL) have no node below them.
+    const std::string problem = path::segment_problem(name);
+    if (!problem.empty() && !keys::is_valid_key(path::join(path_, name) + "/" + kV2GroupKey)) continue;
     NodeKind kind = node_kind(*store_, path::join(path_, name));
     if (kind == NodeKind::LegacyV1Array) kind = NodeKind::Array;
-    if (kind != NodeKind::None) out.push_back({name, kind});
+    if (kind == NodeKind::None) continue;
+    if (!problem.empty()) {
+      fail(ZARR_ERR_INVALID_METADATA, "group " + describe_node(*store_, path_) + ": child " + keys::quote(name) +
+                                          " is not a node name: " + problem);
+    }
+    out.push_back({name, kind});
   }
   return out;  // list_dir gives prefixes sorted
 }

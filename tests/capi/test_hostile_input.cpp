@@ -111,6 +111,36 @@ TEST_F(HostilePaths, ALinkedFolderInAnArrayLetsNoWriteOrEraseOutTheStore) {
   EXPECT_EQ(files_outside_root(), before);
 }
 
+// Names from a listing or a consolidated document are node names, one
+// segment each as they stand: a folder named "x\\y" holding a node (the
+// library would open "x/y" by that name) or a consolidated entry "a\\b" is
+// bad metadata naming it (audit of issue 20, finding 2).
+TEST_F(HostilePaths, ListedAndConsolidatedNamesAreSingleSegments) {
+  fs::create_directories(root() + "/x\\y");
+  std::ofstream(root() + "/x\\y/.zgroup") << "{\"zarr_format\": 2}";
+  const char* name = nullptr;
+  int kind = 0;
+  size_t count = 0;
+  EXPECT_STATUS(zarr_group_child_count(group_, &count), ZARR_ERR_INVALID_METADATA,
+                "child 'x\\y' is not a node name: it holds a path separator");
+  fs::remove_all(root() + "/x\\y");
+  fs::create_directories(root() + "/z\\w");  // not a node: left out, as any other folder
+  ASSERT_OK(zarr_group_child_count(group_, &count));
+  EXPECT_EQ(count, 1u);
+  ASSERT_OK(zarr_group_child(group_, 0, &name, &kind));
+  EXPECT_STREQ(name, "a");
+  const std::string meta = array_meta("[2]", "[2]");
+  for (const char* entry : {"x\\\\y/.zarray", "x//y/.zarray", "/x/.zarray", "x\\u0000y/.zarray"}) {
+    SCOPED_TRACE(entry);
+    std::ofstream(dir_ / "root/.zmetadata", std::ios::trunc)
+        << "{\"zarr_consolidated_format\": 1, \"metadata\": {\".zgroup\": {\"zarr_format\": 2}, \"" << entry
+        << "\": " << meta << "}}";
+    GroupPtr g;
+    EXPECT_STATUS(zarr_group_open_ex(g.out(), root().c_str(), "r", "{\"consolidated\": true}"),
+                  ZARR_ERR_INVALID_METADATA, "is not a path of node names");
+  }
+}
+
 // zarr_erase and zarr_create resolve a path as zarr_open does: the kernel
 // follows "a/link" and then "..", to the folder above the link's target
 // (outside the hierarchy here), never to the hierarchy's array "a".

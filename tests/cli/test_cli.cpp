@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -485,6 +486,30 @@ TEST(Cli, CpRefusesACopyIntoItsOwnSubtree) {
   EXPECT_EQ(list_tree(root), files_before);
   ASSERT_EQ(run_tool({"cp", root, dir / "g2"}).exit_code, 0);  // beside it, its name starting with "g"
   EXPECT_EQ(run_tool({"cat", dir / "g2/a"}).out, run_tool({"cat", root + "/a"}).out);
+}
+
+// A member named "%2e%2e%2f%2e%2e%2fpwned" is a name: copied into a file://
+// destination it stays below it, spelled as it is (the old copy joined it
+// into the URL as text, which decoding made "../../pwned", two folders
+// above the destination: audit of issue 20, finding 2).
+TEST(Cli, CpKeepsPercentEscapedMemberNamesBelowTheDestination) {
+  TempDir dir;
+  const std::string root = dir / "src/g.zarr";
+  ASSERT_EQ(run_tool({"create", root, "--group", "--format", "2"}).exit_code, 0);
+  const std::string name = "%2e%2e%2f%2e%2e%2fpwned";
+  make_counting_array(dir, "src/g.zarr/" + name, "2");
+  fs::create_directories(dir / "dst/inner");
+  RunResult r = run_tool({"cp", root, "file://" + dir / "dst/inner/copy.zarr"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(run_tool({"cat", dir / "dst/inner/copy.zarr/" + name}).out, run_tool({"cat", root + "/" + name}).out);
+  EXPECT_FALSE(fs::exists(dir / "pwned"));
+  EXPECT_FALSE(fs::exists(dir / "dst/pwned"));
+  std::set<std::string> top;
+  for (const std::string& entry : list_tree(dir.path())) top.insert(entry.substr(0, entry.find('/')));
+  EXPECT_EQ(top, (std::set<std::string>{"dst", "src"}));
+  for (const std::string& entry : list_tree(dir / "dst")) {
+    EXPECT_TRUE(entry == "inner" || entry.rfind("inner/copy.zarr", 0) == 0) << entry;
+  }
 }
 
 }  // namespace
