@@ -18,24 +18,68 @@ bool is_scheme_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
 }
 
+// Only white space and control characters end a URL in a text: any other
+// character may be part of it (a quote in a password or a path).
 bool ends_url(char c) {
   const unsigned char u = static_cast<unsigned char>(c);
-  return std::isspace(u) || std::iscntrl(u) || c == '\'' || c == '"' || c == '<' || c == '>' || c == '`';
+  return std::isspace(u) || std::iscntrl(u);
 }
 
-// One URL, "scheme://" included: userinfo, query and fragment hidden.
-std::string scrub_url(std::string_view url) {
-  const size_t authority = url.find("://") + 3;
+// The quote that closes one opening a URL ("'http://...'"), or 0.
+char closing_quote(char opening) {
+  switch (opening) {
+    case '\'': return '\'';
+    case '"': return '"';
+    case '`': return '`';
+    case '<': return '>';
+    case '(': return ')';
+    case '[': return ']';
+    default: return 0;
+  }
+}
+
+// Where a URL starting at text[begin] ("scheme://" at sep) ends: at white
+// space or a control character; when a quote opens it, at the last closing
+// quote before that (the quote may appear inside the URL too: everything up
+// to the last one is taken, so nothing of it is left out); otherwise
+// without the sentence punctuation after it.
+size_t url_end(std::string_view text, size_t begin, size_t sep) {
+  size_t end = sep + 3;
+  while (end < text.size() && !ends_url(text[end])) ++end;
+  const char closing = begin > 0 ? closing_quote(text[begin - 1]) : 0;
+  if (closing) {
+    const size_t last = text.substr(0, end).rfind(closing);
+    if (last != std::string_view::npos && last > sep + 3) return last;
+  }
+  while (end > sep + 3 && kTrailingPunctuation.find(text[end - 1]) != std::string_view::npos) --end;
+  return end;
+}
+
+struct UrlParts {
+  std::string_view head;      // "scheme://"
+  std::string_view userinfo;  // before the last '@' of the authority, or empty
+  bool has_userinfo = false;
+  std::string_view host_and_path;
+  std::string_view query;  // from the first '?' or '#' on, or empty
+};
+
+UrlParts split_url(std::string_view url) {
+  UrlParts parts;
+  const size_t sep = url.find("://");
+  const size_t authority = sep == std::string_view::npos ? 0 : sep + 3;
+  parts.head = url.substr(0, authority);
   const size_t authority_end = std::min(url.find_first_of("/?#", authority), url.size());
-  const std::string_view host_part = url.substr(authority, authority_end - authority);
-  const size_t at = host_part.rfind('@');
-  std::string out(url.substr(0, authority));
-  out += at == std::string_view::npos ? host_part : "***@" + std::string(host_part.substr(at + 1));
-  const std::string_view rest = url.substr(authority_end);
-  const size_t query = rest.find_first_of("?#");
-  out += rest.substr(0, query);
-  if (query != std::string_view::npos) out += std::string(1, rest[query]) + "...";
-  return out;
+  const size_t at = url.substr(authority, authority_end - authority).rfind('@');
+  size_t host = authority;
+  if (at != std::string_view::npos) {
+    parts.has_userinfo = true;
+    parts.userinfo = url.substr(authority, at);
+    host = authority + at + 1;
+  }
+  const size_t query = std::min(url.find_first_of("?#", authority), url.size());
+  parts.host_and_path = url.substr(host, query - host);
+  parts.query = url.substr(query);
+  return parts;
 }
 
 std::string scrub_urls(std::string_view text) {
@@ -44,15 +88,13 @@ std::string scrub_urls(std::string_view text) {
   for (size_t sep = text.find("://"); sep != std::string_view::npos; sep = text.find("://", sep)) {
     size_t begin = sep;
     while (begin > copied && is_scheme_char(text[begin - 1])) --begin;
-    size_t end = sep + 3;
-    while (end < text.size() && !ends_url(text[end])) ++end;
-    while (end > sep + 3 && kTrailingPunctuation.find(text[end - 1]) != std::string_view::npos) --end;
     if (begin == sep) {  // "://" without a scheme: not a URL
       sep += 3;
       continue;
     }
+    const size_t end = url_end(text, begin, sep);
     out.append(text.substr(copied, begin - copied));
-    out += scrub_url(text.substr(begin, end - begin));
+    out += scrubbed_url(text.substr(begin, end - begin));
     copied = end;
     sep = end;
   }
@@ -85,6 +127,25 @@ void replace_all(std::string& text, const std::string& secret) {
 }
 
 }  // namespace
+
+std::string scrubbed_url(std::string_view url) {
+  if (url.find("://") == std::string_view::npos) return std::string(url);
+  const UrlParts parts = split_url(url);
+  std::string out(parts.head);
+  if (parts.has_userinfo) out += "***@";
+  out += parts.host_and_path;
+  if (!parts.query.empty()) out += std::string(1, parts.query.front()) + "...";
+  return out;
+}
+
+std::vector<std::string> url_secrets(std::string_view url) {
+  std::vector<std::string> out;
+  if (url.find("://") == std::string_view::npos) return out;
+  const UrlParts parts = split_url(url);
+  if (!parts.userinfo.empty()) out.emplace_back(parts.userinfo);
+  if (parts.query.size() > 1) out.emplace_back(parts.query.substr(1));
+  return out;
+}
 
 std::string scrub_secrets(std::string_view text, const std::vector<std::string>& secrets) {
   std::string out = scrub_urls(text);

@@ -20,7 +20,7 @@ struct BaseUrl {
 };
 
 [[noreturn]] void fail_base(const std::string& url, const std::string& why) {
-  fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("HTTP store URL '" + url + "': " + why));
+  fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("HTTP store URL '" + scrubbed_url(url) + "': " + why, url_secrets(url)));
 }
 
 BaseUrl parse_base_url(const std::string& url) {
@@ -51,7 +51,9 @@ std::string attempts_text(const HttpResponse& response) {
 class HttpStore final : public Store {
  public:
   HttpStore(BaseUrl base, HttpStoreOptions options)
-      : base_(std::move(base)), headers_(std::move(options.headers)), client_(client_options(options, headers_)) {}
+      : base_(std::move(base)),
+        headers_(std::move(options.headers)),
+        client_(client_options(options, headers_, base_)) {}
 
   std::optional<Bytes> get(const std::string& key, uint64_t max_size) const override {
     return std::move(get_many({key}, max_size).front());
@@ -101,9 +103,10 @@ class HttpStore final : public Store {
 
   bool writable() const override { return false; }
   bool listable() const override { return false; }
-  // The URL's userinfo and query may hold secrets: messages leave them out.
+  // The URL's userinfo and query may hold secrets: messages leave them out
+  // (the URL as the store parsed it, shown from its parts).
   std::string describe() const override {
-    return client_.scrub(base_.root + (base_.query.empty() ? "" : "?" + base_.query));
+    return client_.scrub(scrubbed_url(base_.root + (base_.query.empty() ? "" : "?" + base_.query)));
   }
 
  private:
@@ -160,10 +163,16 @@ class HttpStore final : public Store {
   // Web servers redirect (a folder to its name with '/', a moved file):
   // the store's policy decides where to. The header values are the
   // client's secrets: no message shows them.
-  static HttpClientOptions client_options(const HttpStoreOptions& options, const std::vector<std::string>& headers) {
+  // The URL's userinfo and query are secrets as well, hidden wherever a
+  // message (a transport error) repeats them.
+  static HttpClientOptions client_options(const HttpStoreOptions& options, const std::vector<std::string>& headers,
+                                          const BaseUrl& base) {
     HttpClientOptions client = options.client;
     client.redirects = options.redirects;
     for (const std::string& header : headers) client.secrets.push_back(trim_value(header));
+    for (std::string& part : url_secrets(base.root + (base.query.empty() ? "" : "?" + base.query))) {
+      client.secrets.push_back(std::move(part));
+    }
     return client;
   }
   static std::string trim_value(const std::string& header) {
@@ -225,7 +234,7 @@ NodeLocation open_http_store(const StoreRequest& request) {
   request.allow_only("http", {"headers", "redirects", "timeout_ms", "connect_timeout_ms", "max_concurrency",
                               "max_retries"});
   if (request.writes()) {
-    fail(ZARR_ERR_READ_ONLY, scrub_secrets("URL '" + request.url + "': HTTP stores are read-only: open with mode \"r\""));
+    fail(ZARR_ERR_READ_ONLY, request.shown("HTTP stores are read-only: open with mode \"r\""));
   }
   HttpStoreOptions options;
   options.client = read_client_options(request);

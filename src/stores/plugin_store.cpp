@@ -270,13 +270,13 @@ NodeLocation open_plugin_store(const StoreRequest& request) {
                                     &handle, &out);
   if (output.out_of_memory) {
     if (status == ZARR_OK && handle) vt->table.close(handle);  // opened, then ran out
-    fail(ZARR_ERR_NO_MEMORY, "URL '" + request.url + "': store '" + request.scheme + "://" + name +
-                                 "': open: " + output.out_of_memory_text());
+    fail(ZARR_ERR_NO_MEMORY, request.shown("store '" + request.scheme + "://" + name + "': open: " +
+                                           output.out_of_memory_text()));
   }
   if (status != ZARR_OK || !handle) {
     const std::string why = output.error.empty() ? "its open callback failed" : output.error;
-    fail(plugin_status(status, ZARR_ERR_IO), "URL '" + request.url + "': store '" + request.scheme + "://" + name +
-                                                 "': " + why + " (status " + std::to_string(status) + ")");
+    fail(plugin_status(status, ZARR_ERR_IO), request.shown("store '" + request.scheme + "://" + name + "': " + why +
+                                                           " (status " + std::to_string(status) + ")"));
   }
   try {
     return {std::make_shared<PluginStore>(vt, handle, name, request.writes()), node};

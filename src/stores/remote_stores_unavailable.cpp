@@ -9,8 +9,8 @@ namespace zarr {
 namespace {
 
 [[noreturn]] void fail_without_curl(const StoreRequest& request) {
-  fail(ZARR_ERR_UNSUPPORTED, "URL '" + request.url + "': libzarr was built without libcurl, which the " +
-                                 request.scheme + " store needs (meson option -Dcurl=enabled)");
+  fail(ZARR_ERR_UNSUPPORTED, request.shown("libzarr was built without libcurl, which the " + request.scheme +
+                                           " store needs (meson option -Dcurl=enabled)"));
 }
 
 }  // namespace

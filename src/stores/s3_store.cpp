@@ -33,7 +33,7 @@ struct Endpoint {
 
 Endpoint parse_endpoint(const std::string& url) {
   auto bad = [&](const std::string& why) {
-    fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("S3 endpoint '" + url + "': " + why));
+    fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("S3 endpoint '" + scrubbed_url(url) + "': " + why, url_secrets(url)));
   };
   Endpoint out;
   size_t scheme_end = url.find("://");
@@ -205,7 +205,9 @@ class S3Store final : public Store {
 
   static Endpoint endpoint_of(const S3StoreOptions& options) {
     if (std::string problem = bucket_name_problem(options.bucket); !problem.empty()) {
-      fail(ZARR_ERR_INVALID_ARGUMENT, "S3 bucket name " + json::quote(options.bucket) + ": " + problem);
+      // Quoted as a scrubbed URL shows it: "KEY:SECRET@bucket" hides its userinfo.
+      fail(ZARR_ERR_INVALID_ARGUMENT,
+           "S3 bucket name " + json::quote(scrubbed_url("s3://" + options.bucket).substr(5)) + ": " + problem);
     }
     if (!is_valid_region(options.region)) {
       fail(ZARR_ERR_INVALID_ARGUMENT,
@@ -476,7 +478,10 @@ NodeLocation open_s3_store(const StoreRequest& request) {
   S3StoreOptions options;
   options.bucket = location.substr(0, slash);
   if (std::string problem = bucket_name_problem(options.bucket); !problem.empty()) {
-    request.fail_url("expected s3://BUCKET[/PREFIX]; bucket " + json::quote(options.bucket) + ": " + problem +
+    // The bucket is the URL's authority: quoted as messages show a URL
+    // (userinfo given as "KEY:SECRET@bucket" hidden).
+    const std::string shown_bucket = scrubbed_url("s3://" + options.bucket).substr(5);
+    request.fail_url("expected s3://BUCKET[/PREFIX]; bucket " + json::quote(shown_bucket) + ": " + problem +
                      " (AWS's naming rules)");
   }
   options.max_list_pages = request.int_option("max_list_pages", 1, INT64_MAX).value_or(options.max_list_pages);

@@ -13,7 +13,11 @@ std::string option_name(const char* name) { return std::string("store option '")
 }  // namespace
 
 void StoreRequest::fail_url(const std::string& why) const {
-  fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("URL '" + url + "': " + why));
+  fail(ZARR_ERR_INVALID_ARGUMENT, shown(why));
+}
+
+std::string StoreRequest::shown(const std::string& message) const {
+  return scrub_secrets("URL '" + scrubbed_url(url) + "': " + message, url_secrets(url));
 }
 
 void StoreRequest::allow_only(const char* store_kind, std::initializer_list<const char*> known) const {
@@ -27,7 +31,8 @@ void StoreRequest::allow_only(const char* store_kind, std::initializer_list<cons
     for (const char* k : known) list += std::string(k) + ", ";
     fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("options: " + option_name(name.c_str()) +
                                                   " is not an option of the " + store_kind + " store (URL '" +
-                                                  url + "'; its options: " + list + kMaxValueBytes + ")"));
+                                                  scrubbed_url(url) + "'; its options: " + list + kMaxValueBytes + ")",
+                                                  url_secrets(url)));
   }
 }
 

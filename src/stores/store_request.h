@@ -44,9 +44,12 @@ struct StoreRequest {
   std::optional<std::string> string_option(const char* name) const;
   std::optional<int64_t> int_option(const char* name, int64_t min, int64_t max) const;
 
-  // ZARR_ERR_INVALID_ARGUMENT "URL '<url>': <why>" (the URL scrubbed of
-  // secrets: base/scrub.h).
+  // ZARR_ERR_INVALID_ARGUMENT "URL '<url>': <why>" (shown()).
   [[noreturn]] void fail_url(const std::string& why) const;
+  // "URL '<url>': <message>" with the URL scrubbed from its parts
+  // (scrubbed_url) and its userinfo and query hidden wherever the message
+  // repeats them (url_secrets): base/scrub.h.
+  std::string shown(const std::string& message) const;
 
   // "max_value_bytes": an option of every store, libzarr's own (allow_only
   // accepts it whatever the store; plugin stores never see it).

@@ -4,6 +4,7 @@
 #include "base/json.h"
 #include "base/path.h"
 #include "base/plugin_hook.h"
+#include "base/scrub.h"
 #include "stores/filesystem_store.h"
 #include "stores/http_store.h"
 #include "stores/memory_store.h"
@@ -49,7 +50,8 @@ Pipeline split_pipeline(const std::string& url) {
     std::string adapter = url.substr(bar + 1, colon - bar - 1);
     if (!is_scheme_name(adapter)) continue;
     if (adapter != "zip") {
-      fail(ZARR_ERR_INVALID_ARGUMENT, "URL '" + url + "': unknown adapter '" + adapter + ":' (known: zip:)");
+      fail(ZARR_ERR_INVALID_ARGUMENT, scrub_secrets("URL '" + scrubbed_url(url) + "': unknown adapter '" + adapter +
+                                                    ":' (known: zip:)", url_secrets(url)));
     }
     return {url.substr(0, bar), true, url.substr(colon + 1)};
   }
@@ -141,8 +143,7 @@ NodeLocation resolve_url(const std::string& url, StoreAccess access, const rapid
   if (!plugin_store_registered(base.scheme)) plugin_failures = load_new_plugins();
   if (plugin_store_registered(base.scheme)) {
     if (pipeline.zip) {
-      fail(ZARR_ERR_UNSUPPORTED, "URL '" + url + "': zip archives are read from local files only, not over " +
-                                     base.scheme);
+      fail(ZARR_ERR_UNSUPPORTED, base.shown("zip archives are read from local files only, not over " + base.scheme));
     }
     return limited(open_plugin_store(base));
   }

@@ -32,8 +32,7 @@ ZipStoreOptions zip_options(const StoreRequest& request) {
 // The archive is the file the base of the URL names.
 NodeLocation open_zip_url(const StoreRequest& archive, const std::string& path_in_zip) {
   if (archive.scheme != "file") {
-    fail(ZARR_ERR_UNSUPPORTED, "URL '" + archive.url + "': zip archives are read from local files only, not over " +
-                                   archive.scheme);
+    fail(ZARR_ERR_UNSUPPORTED, archive.shown("zip archives are read from local files only, not over " + archive.scheme));
   }
   ZipStoreOptions options = zip_options(archive);
   std::string node = path::normalize(path_in_zip);  // checked before the archive is touched

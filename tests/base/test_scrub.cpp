@@ -37,3 +37,34 @@ TEST(Scrub, ScrubbingTwiceChangesNothing) {
   const std::string once = scrub_secrets("GET http://u:p@h/x?t=1#f and AKIDEXAMPLE", {"AKIDEXAMPLE"});
   EXPECT_EQ(scrub_secrets(once, {"AKIDEXAMPLE"}), once);
 }
+
+// Any character a URL may hold (RFC 3986 allows ' in userinfo and paths)
+// stays in it: only white space and control characters end a URL, and a
+// quote that opened it ends it at its last closing quote (the old scrubber
+// ended a URL at ' " < > `, and printed the password or token after it:
+// audit of issue 20, finding 4).
+TEST(Scrub, QuotesInsideAUrlDoNotEndIt) {
+  EXPECT_EQ(scrub_secrets("URL 'http://alice:pa'ssw0rd@127.0.0.1:9/data.zarr': refused"),
+            "URL 'http://***@127.0.0.1:9/data.zarr': refused");
+  EXPECT_EQ(scrub_secrets("URL 'http://h:9/bob's.zarr?X-Amz-Signature=SECRET123': refused"),
+            "URL 'http://h:9/bob's.zarr?...': refused");
+  for (const char* quote : {"\"", "`", "<", ">"}) {
+    EXPECT_EQ(scrub_secrets(std::string("GET http://alice:pa") + quote + "ss@h/x failed"), "GET http://***@h/x failed");
+  }
+  EXPECT_EQ(scrub_secrets("see <http://h/x?t=1>, then"), "see <http://h/x?...>, then");
+  EXPECT_EQ(scrub_secrets("(http://u:p@h/a)."), "(http://***@h/a).");
+}
+
+// A URL as a store knows it, shown from its parts, and the parts that may
+// be secrets, which scrub_secrets hides wherever a message repeats them.
+TEST(Scrub, UrlsAreShownFromTheirParts) {
+  EXPECT_EQ(scrubbed_url("http://a:b'c@h:1/x y?t=1#f"), "http://***@h:1/x y?...");
+  EXPECT_EQ(scrubbed_url("s3://KEY:SECRET@bucket/p"), "s3://***@bucket/p");
+  EXPECT_EQ(scrubbed_url("/plain/path?x"), "/plain/path?x");
+  EXPECT_EQ(url_secrets("http://a:b'c@h/x?t=1#f"), (std::vector<std::string>{"a:b'c", "t=1#f"}));
+  EXPECT_TRUE(url_secrets("http://h/x").empty());
+  const std::string url = "http://user:pass word@h/x?token=abc def";
+  const std::string shown = scrub_secrets("cannot open " + url + ": refused", url_secrets(url));
+  EXPECT_EQ(shown.find("pass word"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("abc def"), std::string::npos) << shown;
+}

@@ -228,6 +228,32 @@ TEST_F(HostileHttp, ZarrInfoShowsTheStoreWithoutUserinfoOrQuery) {
   expect_no_secret(store, kUrlSecrets);
 }
 
+// A quote, '<' or '`' is a character a URL may hold (RFC 3986 allows ' in
+// userinfo and paths): it never ends the URL that scrubbing hides parts of,
+// neither in messages nor in zarr_info's "store" (the old scrubber stopped
+// at it and printed the rest, password and token: audit of issue 20,
+// finding 4).
+TEST_F(HostileHttp, QuotesInAUrlLetNoSecretThrough) {
+  const int closed_port = test::free_local_port();
+  const std::string host = "127.0.0.1:" + std::to_string(closed_port);
+  for (const std::string& url : {"http://alice:pa'ssw0rd@" + host + "/a", "http://" + host + "/bob's?token=ab'sekrit123",
+                                 "http://alice:pa\"ssw0rd@" + host + "/a", "http://alice:pa`ssw0rd@" + host + "/a",
+                                 "http://alice:pa<ssw0rd@" + host + "/a"}) {
+    SCOPED_TRACE(url);
+    Outcome refused = remote_test::open_outcome(url, "r", R"({"store": {"max_retries": 0}})");
+    EXPECT_EQ(refused.status, ZARR_ERR_IO) << refused.message;
+    EXPECT_NE(refused.message.find(host), std::string::npos) << refused.message;
+    expect_no_secret(refused.message, {"ssw0rd", "sekrit123"});
+  }
+  test::ScriptedHttpServer server(
+      [&](const test::ScriptedRequest& r) { return test::ScriptedHttpServer::serve_file(dir_.path(), r); });
+  test::ArrayPtr a;
+  ASSERT_OK(zarr_open(a.out(), ("http://alice:pa'ssw0rd@" + server.url().substr(7) + "/a?token=ab'sekrit123").c_str(),
+                      "r"));
+  const std::string store = test::info_of(a)["store"].GetString();
+  EXPECT_EQ(store, "http://***@127.0.0.1:" + std::to_string(server.port()) + "/a?...");
+}
+
 // ---- S3 ------------------------------------------------------------------------------------------
 
 constexpr const char* kAccessKey = "AKIDHOSTILE0001";
@@ -325,6 +351,21 @@ TEST(HostileS3, RedirectsAreNotFollowed) {
   EXPECT_EQ(outcome.status, ZARR_ERR_IO) << outcome.message;
   EXPECT_NE(outcome.message.find("status 307"), std::string::npos) << outcome.message;
   EXPECT_EQ(elsewhere.requests(), 0);
+}
+
+// A bucket spelled with userinfo ("KEY:SECRET@bucket", as some tools take
+// it) is refused by the naming rules, and the message quotes it as messages
+// show a URL: the key and secret stay out (the old message quoted the raw
+// text: audit of issue 20, finding 5).
+TEST(HostileS3, UserinfoBeforeTheBucketStaysOutOfMessages) {
+  test::clear_proxy_environment();
+  test::ScriptedHttpServer server([](const test::ScriptedRequest&) { return test::ScriptedReply::respond(404); });
+  const std::string url = std::string("s3://") + kAccessKey + ":" + kSecretKey + "@my-bucket/arr.zarr";
+  Outcome outcome = remote_test::open_outcome(url, "r", s3_options(server).c_str());
+  EXPECT_EQ(outcome.status, ZARR_ERR_INVALID_ARGUMENT) << outcome.message;
+  EXPECT_NE(outcome.message.find("bucket \"***@my-bucket\""), std::string::npos) << outcome.message;
+  expect_no_secret(outcome.message, {kAccessKey, kSecretKey});
+  EXPECT_EQ(server.requests(), 0);
 }
 
 // AWS's bucket naming rules: a name that breaks one is refused, naming the
