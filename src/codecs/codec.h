@@ -28,6 +28,7 @@
 #include <rapidjson/document.h>
 
 #include "base/bytes.h"
+#include "base/size_limits.h"
 #include "base/strided_copy.h"
 #include "dtype/data_type.h"
 
@@ -112,6 +113,11 @@ struct ArrayRepr {
   std::vector<uint64_t> shape;
   DataType dtype;
   Bytes fill_item;
+  // Variable-length elements: the most bytes one decoded chunk (its offsets
+  // and elements) may take where codecs build it from parts (a shard of
+  // inner chunks). The chain sets it to its open limit (the store option
+  // "max_value_bytes", CodecChain::limit_open_sizes).
+  uint64_t vlen_limit = kDefaultMaxValueBytes;
 
   uint64_t elements() const;
   size_t byte_size() const;  // elements() * dtype.item_size()
@@ -204,6 +210,16 @@ class ArrayToBytesCodec {
   virtual void decode_box(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
                           const std::vector<uint64_t>& count, uint8_t* out, const std::vector<int64_t>& out_strides,
                           MemoryWrites writes) const;
+  // decode() for a read of the box [chunk_offset, chunk_offset + count)
+  // only: elements outside it may come back as the fill value. A codec made
+  // of parts (sharding, variable-length elements) decodes only the parts
+  // the box needs; the default decodes everything.
+  virtual Bytes decode_part(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
+                            const std::vector<uint64_t>& count) const {
+    (void)chunk_offset;
+    (void)count;
+    return decode(stored, decoded);
+  }
 };
 
 using BytesCodecFactory =

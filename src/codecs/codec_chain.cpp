@@ -25,9 +25,9 @@ CodecChain::CodecChain(std::vector<std::shared_ptr<const ArrayToArrayCodec>> arr
   }
 }
 
-size_t CodecChain::decoded_most(size_t i) const {
+size_t CodecChain::decoded_most(size_t i, uint64_t limit) const {
   const std::optional<uint64_t>& most = stored_bounds_[i];
-  return static_cast<size_t>(std::min<uint64_t>(most ? *most : open_limit_, SIZE_MAX));
+  return static_cast<size_t>(std::min<uint64_t>(most ? *most : limit, SIZE_MAX));
 }
 
 EncodedChunk CodecChain::encode(Bytes chunk) const {
@@ -44,6 +44,20 @@ EncodedChunk CodecChain::encode(Bytes chunk) const {
 }
 
 Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
+  return decode_held(stored, key, open_limit_, nullptr);
+}
+
+Bytes CodecChain::decode_within(ByteView stored, const std::string& key, uint64_t limit) const {
+  return decode_held(stored, key, std::min(limit, open_limit_), nullptr);
+}
+
+Bytes CodecChain::decode_part(ByteView stored, const std::string& key, const std::vector<uint64_t>& chunk_offset,
+                              const std::vector<uint64_t>& count) const {
+  const Box box{chunk_offset, count};
+  return decode_held(stored, key, open_limit_, array_to_array_.empty() ? &box : nullptr);
+}
+
+Bytes CodecChain::decode_held(ByteView stored, const std::string& key, uint64_t limit, const Box* box) const {
   try {
     // bytes->bytes codecs may change sizes on the way (checksums, astype
     // filters), so only the first of them, undoing the fixed-size bytes
@@ -56,13 +70,22 @@ Bytes CodecChain::decode(ByteView stored, const std::string& key) const {
     const size_t layout_size = array_to_bytes_->fixed_encoded_size(reprs_.back());
     for (size_t i = bytes_to_bytes_.size(); i-- > 0;) {
       data = i == 0 && layout_size != 0 ? bytes_to_bytes_[i]->decode(current, layout_size)
-                                        : bytes_to_bytes_[i]->decode_at_most(current, decoded_most(i));
+                                        : bytes_to_bytes_[i]->decode_at_most(current, decoded_most(i, limit));
       current = data;
+    }
+    // A limit below the chain's own holds the array->bytes codec too.
+    ArrayRepr held;
+    const ArrayRepr* repr = &reprs_.back();
+    if (limit < repr->vlen_limit) {
+      held = *repr;
+      held.vlen_limit = limit;
+      repr = &held;
     }
     // What the bytes->bytes codecs gave is ours to reuse: the bytes codec
     // swaps it in place (or takes it as it is) instead of copying it.
-    Bytes chunk = bytes_to_bytes_.empty() ? array_to_bytes_->decode(current, reprs_.back())
-                                          : array_to_bytes_->decode_in_place(std::move(data), reprs_.back());
+    Bytes chunk = box                     ? array_to_bytes_->decode_part(current, *repr, box->offset, box->count)
+                  : bytes_to_bytes_.empty() ? array_to_bytes_->decode(current, *repr)
+                                            : array_to_bytes_->decode_in_place(std::move(data), *repr);
     for (size_t i = array_to_array_.size(); i-- > 0;) chunk = array_to_array_[i]->decode(std::move(chunk), reprs_[i]);
     // Variable-length chunks (vlen codecs) have no fixed size; their codec checks the count.
     if (!decoded().dtype.is_variable_length() && chunk.size() != decoded().byte_size()) {
@@ -91,7 +114,7 @@ void CodecChain::decode_into(ByteView stored, uint8_t* out, const std::string& k
       Bytes data;
       ByteView current = stored;
       for (size_t i = bytes_to_bytes_.size(); i-- > 1;) {
-        data = bytes_to_bytes_[i]->decode_at_most(current, decoded_most(i));
+        data = bytes_to_bytes_[i]->decode_at_most(current, decoded_most(i, open_limit_));
         current = data;
       }
       bytes_to_bytes_.front()->decode_into(current, out, size);

@@ -46,6 +46,14 @@ class CodecChain {
   // A result of any size but decoded().byte_size() is ZARR_ERR_CODEC; every
   // error names the chunk `key`.
   Bytes decode(ByteView stored, const std::string& key) const;
+  // decode() with every size the chain leaves open held to `limit` as well
+  // (a shard's inner chunks share what the shard may decode to).
+  Bytes decode_within(ByteView stored, const std::string& key, uint64_t limit) const;
+  // decode() for a read of the box [chunk_offset, chunk_offset + count) of
+  // the chunk only (ArrayToBytesCodec::decode_part): elements outside it may
+  // come back as the fill value. Chains with array->array codecs decode all.
+  Bytes decode_part(ByteView stored, const std::string& key, const std::vector<uint64_t>& chunk_offset,
+                    const std::vector<uint64_t>& count) const;
 
   // Decoding into a caller's buffer of decoded().byte_size() bytes (a
   // per-thread scratch buffer, or the chunk's place in the caller's region),
@@ -93,7 +101,10 @@ class CodecChain {
   // (BytesCodec::decode_at_most), this where that is open. The array sets
   // it to its store's limit (Store::value_limit); kDefaultMaxValueBytes
   // before.
-  void limit_open_sizes(uint64_t bytes) { open_limit_ = bytes; }
+  void limit_open_sizes(uint64_t bytes) {
+    open_limit_ = bytes;
+    for (ArrayRepr& repr : reprs_) repr.vlen_limit = bytes;
+  }
 
   const ArrayRepr& decoded() const { return reprs_.front(); }
   // True when the chain is just an array->bytes codec that decodes parts of a
@@ -119,8 +130,15 @@ class CodecChain {
   std::vector<std::optional<uint64_t>> stored_bounds_;
   uint64_t open_limit_ = kDefaultMaxValueBytes;
 
-  // What decoding bytes_to_bytes_[i] may give.
-  size_t decoded_most(size_t i) const;
+  // What decoding bytes_to_bytes_[i] may give, `limit` where the chain
+  // leaves it open.
+  size_t decoded_most(size_t i, uint64_t limit) const;
+  struct Box {
+    const std::vector<uint64_t>& offset;
+    const std::vector<uint64_t>& count;
+  };
+  // decode(), decode_within() and decode_part() (box non-null).
+  Bytes decode_held(ByteView stored, const std::string& key, uint64_t limit, const Box* box) const;
 };
 
 }  // namespace zarr

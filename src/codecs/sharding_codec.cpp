@@ -434,18 +434,26 @@ void ShardingCodec::encode_vlen(const Bytes& chunk, std::vector<uint64_t>& entri
 
 // ---- decode -------------------------------------------------------------------
 
-Bytes ShardingCodec::decode(ByteView stored, const ArrayRepr& decoded) const {
-  check_shape(decoded);
+std::vector<uint64_t> ShardingCodec::checked_entries(ByteView stored) const {
   if (stored.size < index_size_) {
     fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard is ") + std::to_string(stored.size) +
                              " bytes, shorter than its " + std::to_string(index_size_) + "-byte index");
   }
   const ByteView index_bytes(stored.data + (index_at_end_ ? stored.size - index_size_ : 0), index_size_);
-  const std::vector<uint64_t> entries = decode_index(index_bytes);
+  std::vector<uint64_t> entries = decode_index(index_bytes);
   for (size_t i = 0; i < static_cast<size_t>(n_inner_); ++i) {
     if (entries[2 * i] != kEmpty) check_inside(i, entries[2 * i], entries[2 * i + 1], stored.size);
   }
-  if (shard_.dtype.is_variable_length()) return decode_vlen(stored, entries);
+  return entries;
+}
+
+Bytes ShardingCodec::decode(ByteView stored, const ArrayRepr& decoded) const {
+  check_shape(decoded);
+  const std::vector<uint64_t> entries = checked_entries(stored);
+  if (shard_.dtype.is_variable_length()) {
+    return decode_vlen(stored, entries, decoded.vlen_limit, std::vector<uint64_t>(shard_.shape.size(), 0),
+                       shard_.shape);
+  }
   if (n_inner_ == 1 && entries[0] != kEmpty) {
     return inner_.decode(ByteView(stored.data + entries[0], static_cast<size_t>(entries[1])), inner_name(0));
   }
@@ -467,17 +475,46 @@ Bytes ShardingCodec::decode(ByteView stored, const ArrayRepr& decoded) const {
   return out;
 }
 
-Bytes ShardingCodec::decode_vlen(ByteView stored, const std::vector<uint64_t>& entries) const {
+Bytes ShardingCodec::decode_part(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
+                                 const std::vector<uint64_t>& count) const {
+  if (!shard_.dtype.is_variable_length()) return decode(stored, decoded);
+  check_shape(decoded);
+  if (chunk_offset.size() != shard_.shape.size() || count.size() != shard_.shape.size()) {
+    fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box rank does not match the shard's"));
+  }
+  for (size_t d = 0; d < count.size(); ++d) {
+    if (!run_inside(chunk_offset[d], count[d], shard_.shape[d])) {
+      fail(ZARR_ERR_INTERNAL, kPrefix + std::string("partial decode: box ") + list_text(chunk_offset) + " + " +
+                                  list_text(count) + " is outside the shard " + list_text(shard_.shape));
+    }
+  }
+  return decode_vlen(stored, checked_entries(stored), decoded.vlen_limit, chunk_offset, count);
+}
+
+// The inner chunks the box needs are decoded, each held to what is left of
+// `limit` (an index may point many entries at one small bomb), and all of
+// them together to `limit`: a shard of a few bytes never decodes to more.
+Bytes ShardingCodec::decode_vlen(ByteView stored, const std::vector<uint64_t>& entries, uint64_t limit,
+                                 const std::vector<uint64_t>& box_offset, const std::vector<uint64_t>& box_count) const {
   const std::string_view fill(reinterpret_cast<const char*>(shard_.fill_item.data()), shard_.fill_item.size());
   std::vector<std::string_view> items(static_cast<size_t>(shard_.elements()), fill);
   std::vector<Bytes> inner_chunks;  // the views in `items` point into these
-  inner_chunks.reserve(static_cast<size_t>(n_inner_));
   const std::vector<int64_t> shard_strides = c_order_strides(shard_.shape, 1);
   const uint64_t inner_elements = inner_.decoded().elements();
-  for (size_t i = 0; i < static_cast<size_t>(n_inner_); ++i) {
+  std::vector<size_t> needed;
+  for_each_overlap(box_offset, box_count, [&](const Overlap& ov) { needed.push_back(ov.index); });
+  inner_chunks.reserve(needed.size());
+  uint64_t left = limit;
+  for (size_t i : needed) {
     if (entries[2 * i] == kEmpty) continue;
-    inner_chunks.push_back(
-        inner_.decode(ByteView(stored.data + entries[2 * i], static_cast<size_t>(entries[2 * i + 1])), inner_name(i)));
+    const ByteView part(stored.data + entries[2 * i], static_cast<size_t>(entries[2 * i + 1]));
+    inner_chunks.push_back(inner_.decode_within(part, inner_name(i), left));
+    if (inner_chunks.back().size() > left) {
+      fail(ZARR_ERR_CODEC, kPrefix + std::string("the shard's variable-length inner chunks decode to more than ") +
+                               std::to_string(limit) + " bytes (the store option \"max_value_bytes\"), at " +
+                               inner_name(i));
+    }
+    left -= inner_chunks.back().size();
     const vlen::ChunkView view(inner_chunks.back(), inner_elements);
     std::vector<uint64_t> origin = unravel(i, grid_);
     for (size_t d = 0; d < origin.size(); ++d) origin[d] *= inner_shape_[d];

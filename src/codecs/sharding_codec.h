@@ -19,8 +19,10 @@
 // decoded partially too, through a reader restricted to their byte range.
 //
 // Variable-length data types (string, bytes) are supported by encode and
-// decode (their decoded chunk is vlen's offsets + data buffer); partial
-// decoding is for fixed-size types only.
+// decode (their decoded chunk is vlen's offsets + data buffer), which hold
+// the inner chunks decoded to the "max_value_bytes" limit together;
+// decode_part decodes only the inner chunks a read needs. Partial decoding
+// from byte ranges is for fixed-size types only.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +57,10 @@ class ShardingCodec final : public ArrayToBytesCodec {
   std::string v3_config_json() const override { return v3_json_; }
   Bytes encode(Bytes chunk, const ArrayRepr& decoded) const override;
   Bytes decode(ByteView stored, const ArrayRepr& decoded) const override;
+  // Variable-length elements: only the inner chunks the box overlaps are
+  // decoded; fixed-size ones decode whole (reads use partial_decode).
+  Bytes decode_part(ByteView stored, const ArrayRepr& decoded, const std::vector<uint64_t>& chunk_offset,
+                    const std::vector<uint64_t>& count) const override;
   // The index and every inner chunk at the most it can take; nullopt when
   // the inner chunks have no bound (variable-length elements).
   std::optional<uint64_t> max_encoded_size(const ArrayRepr& decoded) const override;
@@ -110,7 +116,13 @@ class ShardingCodec final : public ArrayToBytesCodec {
   bool all_fill(const uint8_t* data, size_t size) const;
   std::vector<size_t> write_order() const;
   void encode_vlen(const Bytes& chunk, std::vector<uint64_t>& entries, Bytes& body) const;
-  Bytes decode_vlen(ByteView stored, const std::vector<uint64_t>& entries) const;
+  // The index of a whole shard in memory, each entry checked to lie inside it.
+  std::vector<uint64_t> checked_entries(ByteView stored) const;
+  // A decoded shard of variable-length elements in which the box's elements
+  // are the stored ones (others may be the fill value); the inner chunks
+  // decoded take at most `limit` bytes together (ZARR_ERR_CODEC past it).
+  Bytes decode_vlen(ByteView stored, const std::vector<uint64_t>& entries, uint64_t limit,
+                    const std::vector<uint64_t>& box_offset, const std::vector<uint64_t>& box_count) const;
 
   ArrayRepr shard_;
   std::vector<uint64_t> inner_shape_;

@@ -146,3 +146,53 @@ TEST(SizeLimits, AZstdBombAfterShardingStopsAtTheShardsSize) {
   EXPECT_STATUS(zarr_read_region(open_array(dir / "z"), 1, &start, &count, out.data(), 256), ZARR_ERR_IO,
                 "value 'c/0'");
 }
+
+namespace {
+
+// A v3 string array of 8 elements stored as one shard of 8 inner chunks of
+// one element each (vlen-utf8 then zstd), index at the end.
+const char* kShardedStrings = R"({"zarr_format": 3, "node_type": "array", "shape": [8], "data_type": "string",
+  "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [8]}}, "fill_value": "",
+  "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [1],
+    "codecs": [{"name": "vlen-utf8"}, {"name": "zstd", "configuration": {"level": 1}}],
+    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}], "index_location": "end"}}]})";
+
+int read_sharded_status(zarr_array* a, uint64_t start, uint64_t count) {
+  std::vector<uint64_t> offsets(count + 1);
+  size_t needed = 0;
+  return zarr_read_region_vlen(a, 1, &start, &count, offsets.data(), offsets.size(), nullptr, 0, &needed);
+}
+
+}  // namespace
+
+// Each inner chunk of a string shard decodes within the limit, but all of
+// them together would not: the shard as a whole is held to "max_value_bytes"
+// (the old code bounded each inner chunk only: a shard of a few KiB could
+// decode to gigabytes), and a read decodes only the inner chunks it needs,
+// so reading one element ignores a garbled inner chunk elsewhere (the old
+// code decoded them all: audit of issue 20, finding 6).
+TEST(SizeLimits, AStringShardDecodesWithinMaxValueBytesAndOnlyWhatAReadNeeds) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", kShardedStrings);
+  const std::vector<std::string> values(8, std::string(600 * kKiB, 'x'));
+  ASSERT_OK(write_strings(a, {0}, {8}, values));
+  EXPECT_EQ(read_strings(open_array(dir / "s"), {0}, {8}), values);  // the default limit holds them
+  ArrayPtr small;
+  ASSERT_OK(zarr_open_ex(small.out(), (dir / "s").c_str(), "r", R"({"store": {"max_value_bytes": 1048576}})"));
+  // The inner chunk that would pass the shard's limit stops at what is left of it.
+  EXPECT_STATUS(read_sharded_status(small, 0, 8), ZARR_ERR_CODEC, "inner chunk [1]");
+  EXPECT_NE(std::string(zarr_last_error()).find("\"max_value_bytes\""), std::string::npos) << zarr_last_error();
+  EXPECT_EQ(read_strings(small, {3}, {1}), std::vector<std::string>{values[3]});
+
+  // Garble inner chunk 7 (its zstd frame's first byte; its index entry is
+  // the last 16 bytes of the shard): reads of other elements never see it.
+  zarr::Bytes shard = read_file(dir / "s/c/0");
+  uint64_t offset = 0;
+  std::memcpy(&offset, shard.data() + shard.size() - 16, 8);
+  shard[offset] ^= 0xff;
+  write_file(dir / "s/c/0", zarr::ByteView(shard));
+  ArrayPtr garbled = open_array(dir / "s");
+  EXPECT_EQ(read_strings(garbled, {0}, {2}), (std::vector<std::string>{values[0], values[1]}));
+  EXPECT_STATUS(read_sharded_status(garbled, 6, 2), ZARR_ERR_CODEC, "inner chunk");
+}
+

@@ -69,7 +69,9 @@ void ChunkEngine::read_region_vlen(const std::vector<uint64_t>& start, const std
     const std::string key = chunk_key(ov.chunk_coords);
     std::optional<Bytes> stored = chunk_store_->get(key, chunk_read_limit());
     if (!stored) return;
-    decoded.push_back(decode_chunk(*stored, key));
+    // A shard decodes only the inner chunks the overlap needs.
+    decoded.push_back(ov.covers_chunk ? decode_chunk(*stored, key)
+                                      : meta_.codecs.decode_part(*stored, key, ov.chunk_offset, ov.count));
     vlen::ChunkView chunk(decoded.back(), per_chunk);
     for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[r] = chunk.item(c); });
   });
