@@ -54,6 +54,12 @@ class VlenCodec final : public ArrayToBytesCodec {
       fail(ZARR_ERR_CODEC, "codec '" + name_ + "': chunk holds " + std::to_string(count) + " elements, expected " +
                                std::to_string(decoded.elements()));
     }
+    // Each element takes at least its 4-byte length: a count the chunk
+    // cannot hold is refused before anything is allocated for it.
+    if (count > (stored.size - 4) / 4) {
+      fail(ZARR_ERR_CODEC, "codec '" + name_ + "': a chunk of " + std::to_string(stored.size) +
+                               " bytes cannot hold " + std::to_string(count) + " elements (4 bytes each at least)");
+    }
     std::vector<std::string_view> items;
     items.reserve(static_cast<size_t>(count));
     size_t pos = 4;

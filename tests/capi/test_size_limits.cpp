@@ -196,3 +196,17 @@ TEST(SizeLimits, AStringShardDecodesWithinMaxValueBytesAndOnlyWhatAReadNeeds) {
   EXPECT_STATUS(read_sharded_status(garbled, 6, 2), ZARR_ERR_CODEC, "inner chunk");
 }
 
+// A string chunk of 4 bytes that claims 2^32 - 1 elements: each element
+// takes at least its 4-byte length, so the count is refused before anything
+// is allocated for it (the old code reserved 64 GiB first: audit of issue
+// 20, finding 10).
+TEST(SizeLimits, AStringChunkCannotClaimMoreElementsThanItsBytesHold) {
+  TempDir dir;
+  create_array(dir / "v", array_meta("[4294967295]", "[4294967295]", "|O",
+                                     {{"filters", R"([{"id": "vlen-utf8"}])"}, {"compressor", "null"}}));
+  write_file(dir / "v/0", zarr::ByteView(std::string("\xff\xff\xff\xff")));
+  const long before = peak_memory_kib();
+  EXPECT_STATUS(read_sharded_status(open_array(dir / "v"), 0, 1), ZARR_ERR_CODEC,
+                "a chunk of 4 bytes cannot hold 4294967295 elements");
+  EXPECT_LT(peak_memory_kib() - before, 256 * 1024) << "KiB more at the peak";
+}
