@@ -323,12 +323,15 @@ class S3Store final : public Store {
 
   // Every page of ListObjectsV2 for objects starting with `object_prefix`,
   // grouped by '/' after it when `delimited`. A server that never ends the
-  // listing (more than max_list_pages pages, or a continuation token that
-  // comes back) is ZARR_ERR_IO.
+  // listing (more than max_list_pages pages or max_list_entries keys and
+  // common prefixes, or a continuation token that comes back) is
+  // ZARR_ERR_IO: what a listing holds stays bounded (tokens are remembered
+  // by their SHA-256, whatever their length).
   template <typename Visit>
   void for_each_page(const std::string& object_prefix, bool delimited, Visit visit) const {
     std::string token;
-    std::set<std::string> tokens_seen;
+    std::set<crypto::Sha256Digest> tokens_seen;
+    uint64_t entries = 0;
     for (int64_t pages = 1;; ++pages) {
       aws::NameValues query = {{"list-type", "2"},
                                {"max-keys", std::to_string(options_.list_page_size)},
@@ -342,9 +345,14 @@ class S3Store final : public Store {
       s3xml::ListPage page = s3xml::parse_list_page(ByteView(response.body).to_string(), what);
       for (const std::string& listed : page.keys) check_listed(listed, object_prefix, what);
       for (const std::string& listed : page.prefixes) check_listed(listed, object_prefix, what);
+      entries += page.keys.size() + page.prefixes.size();
+      if (entries > options_.max_list_entries) {
+        fail(ZARR_ERR_IO, what + ": the listing goes on past " + std::to_string(options_.max_list_entries) +
+                              " keys and prefixes (store option \"max_list_entries\")");
+      }
       visit(page);
       if (!page.truncated) return;
-      if (page.next_token.empty() || !tokens_seen.insert(page.next_token).second) {
+      if (page.next_token.empty() || !tokens_seen.insert(token_digest(page.next_token)).second) {
         fail(ZARR_ERR_IO, what + ": a truncated listing without a new continuation token (page " +
                               std::to_string(pages) + " repeats an earlier token or gives none)");
       }
@@ -354,6 +362,10 @@ class S3Store final : public Store {
       }
       token = page.next_token;
     }
+  }
+
+  static crypto::Sha256Digest token_digest(const std::string& token) {
+    return crypto::sha256(ByteView(reinterpret_cast<const uint8_t*>(token.data()), token.size()));
   }
 
   static void check_listed(const std::string& listed, const std::string& object_prefix, const std::string& what) {
@@ -472,7 +484,7 @@ std::shared_ptr<Store> make_s3_store(const S3StoreOptions& options) { return std
 NodeLocation open_s3_store(const StoreRequest& request) {
   request.allow_only("s3", {"endpoint", "region", "access_key_id", "secret_access_key", "session_token", "anonymous",
                             "addressing", "timeout_ms", "connect_timeout_ms", "max_concurrency", "max_retries",
-                            "max_list_pages"});
+                            "max_list_pages", "max_list_entries"});
   const std::string& location = request.location;  // "bucket/prefix"
   size_t slash = location.find('/');
   S3StoreOptions options;
@@ -485,6 +497,8 @@ NodeLocation open_s3_store(const StoreRequest& request) {
                      " (AWS's naming rules)");
   }
   options.max_list_pages = request.int_option("max_list_pages", 1, INT64_MAX).value_or(options.max_list_pages);
+  options.max_list_entries = static_cast<uint64_t>(
+      request.int_option("max_list_entries", 1, INT64_MAX).value_or(static_cast<int64_t>(options.max_list_entries)));
   // The URL names the node, which is the store's root: its keys live under the prefix.
   std::string prefix = slash == std::string::npos ? "" : path::normalize(location.substr(slash + 1));
   options.prefix = prefix.empty() ? "" : prefix + "/";

@@ -23,9 +23,13 @@ struct S3StoreOptions {
   bool anonymous = false;       // unsigned requests (public buckets)
   bool read_only = false;       // writes are ZARR_ERR_READ_ONLY
   int list_page_size = 1000;    // max-keys of each ListObjectsV2 request
-  // A listing of more pages than this is ZARR_ERR_IO (a server that never
-  // ends it), as is one whose continuation token comes back.
-  int64_t max_list_pages = 100000;
+  // A listing of more pages than this, or of more keys and common prefixes
+  // in all, is ZARR_ERR_IO (a server that never ends it), as is one whose
+  // continuation token comes back. 2^20 entries hold at most about 1 GiB of
+  // key text (S3 keys are at most 1024 bytes); pages of 1000 keys reach it
+  // in 1049 pages, so 2048 pages leave room for servers with smaller pages.
+  int64_t max_list_pages = 2048;
+  uint64_t max_list_entries = uint64_t{1} << 20;
   HttpClientOptions client;     // its secrets are the credentials (set by the store)
 };
 
@@ -46,7 +50,8 @@ std::string bucket_name_problem(const std::string& bucket);
 //    missing bucket is ZARR_ERR_NOT_FOUND.
 //  - list_prefix and list_dir page through ListObjectsV2; keys that break
 //    libzarr's key rules (store.h) are left out. More than max_list_pages
-//    pages, or a continuation token seen before, is ZARR_ERR_IO.
+//    pages or max_list_entries entries, or a continuation token seen
+//    before, is ZARR_ERR_IO.
 //  - erase_prefix lists, then deletes each object (concurrently).
 std::shared_ptr<Store> make_s3_store(const S3StoreOptions& options);
 

@@ -307,6 +307,28 @@ TEST(HostileS3, ListingsThatNeverEndStopAtThePageBound) {
   EXPECT_EQ(listings, 5);
 }
 
+// Pages of new tokens forever, each with keys: the listing stops at the
+// bound on its entries (store option "max_list_entries") before the page
+// bound, so what it holds stays small (audit of issue 20, finding 7).
+TEST(HostileS3, ListingsThatNeverEndStopAtTheEntryBound) {
+  test::clear_proxy_environment();
+  test::ScriptedHttpServer server(s3_group([](int page) {
+    std::string body = "<ListBucketResult><IsTruncated>true</IsTruncated>";
+    for (int i = 0; i < 3; ++i) body += "<CommonPrefixes><Prefix>g/x" + std::to_string(page * 3 + i) + "/</Prefix></CommonPrefixes>";
+    return body + "<NextContinuationToken>t" + std::to_string(page) + "</NextContinuationToken></ListBucketResult>";
+  }));
+  Outcome outcome = list_group(s3_options(server, R"(, "max_list_entries": 10)"));
+  EXPECT_EQ(outcome.status, ZARR_ERR_IO) << outcome.message;
+  EXPECT_NE(outcome.message.find("past 10 keys and prefixes (store option \"max_list_entries\")"), std::string::npos)
+      << outcome.message;
+  int listings = 0;
+  for (const test::ScriptedRequest& r : server.received()) listings += is_listing(r);
+  EXPECT_EQ(listings, 4) << "12 entries after page 4";
+  Outcome bad = list_group(s3_options(server, R"(, "max_list_entries": 0)"));
+  EXPECT_EQ(bad.status, ZARR_ERR_INVALID_ARGUMENT) << bad.message;
+  EXPECT_NE(bad.message.find("max_list_entries"), std::string::npos) << bad.message;
+}
+
 TEST(HostileS3, ListingsThatComeBackToAnEarlierTokenStop) {
   test::clear_proxy_environment();
   test::ScriptedHttpServer server(s3_group([](int page) { return truncated_page(page % 2 ? "B" : "A"); }));
