@@ -16,9 +16,13 @@ namespace zarr {
 
 class FileLock {
  public:
-  // Creates the file and its folders when missing, then blocks until the
-  // lock is ours. Failures throw ZARR_ERR_IO naming the lock file.
-  explicit FileLock(const std::string& path);
+  // The lock file `relative` ('/'-separated names) inside `folder`: creates
+  // it and its folders when missing, then blocks until the lock is ours.
+  // `folder` is taken as the caller names it (it may be a link, as a store's
+  // root may); below it no link is followed, so a link planted in a shared
+  // lock folder never makes a lock file (or folder) appear elsewhere.
+  // Failures throw ZARR_ERR_IO naming the lock file (and the link).
+  FileLock(const std::string& folder, const std::string& relative);
   ~FileLock();
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;

@@ -159,6 +159,37 @@ TEST(ProcessLock, ANulInTheFolderIsRefusedNotTruncated) {
                 ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' holds a NUL byte");
 }
 
+// Below the lock folder no link is followed: a link planted in a shared lock
+// folder makes no lock file (nor folder) appear where it points; the write
+// is ZARR_ERR_IO naming the link, and writes nothing (audit of issue 20,
+// finding 11).
+TEST(ProcessLock, ALinkInTheLockFolderIsRefusedNamingIt) {
+  TempDir dir;
+  const std::string url = dir / "a.zarr";
+  std::filesystem::create_directories(dir / "locks/1");
+  std::filesystem::create_directories(dir / "elsewhere");
+  // Chunk keys "i/j": the lock files are locks/i/j.lock. A link in place of
+  // the folder "0", and one in place of the lock file "1/0.lock" (dangling:
+  // opening it to create would create its target).
+  std::filesystem::create_directory_symlink(dir / "elsewhere", dir / "locks/0");
+  std::filesystem::create_symlink(dir / "elsewhere/made.lock", dir / "locks/1/0.lock");
+  const std::string meta = v2_metadata({{"shape", "[4, 4]"}, {"chunks", "[2, 2]"}, {"dtype", "\"<i4\""},
+                                        {"dimension_separator", "\"/\""}});
+  ArrayPtr array;
+  ASSERT_OK(zarr_create_ex(array.out(), url.c_str(), meta.c_str(), lock_options(dir / "locks").c_str()));
+  const int32_t values[2] = {1, 2};
+  const uint64_t count[2] = {1, 2};
+  for (const auto& [row, link] : {std::pair<uint64_t, std::string>{0, dir / "locks/0"}, {2, dir / "locks/1/0.lock"}}) {
+    const uint64_t start[2] = {row, 0};
+    EXPECT_STATUS(zarr_write_region(array, 2, start, count, values, sizeof values), ZARR_ERR_IO,
+                  "'" + link + "' is a symbolic link");
+    int32_t back[2] = {9, 9};
+    ASSERT_OK(zarr_read_region(array, 2, start, count, back, sizeof back));
+    EXPECT_EQ(back[0], 0);
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "elsewhere"));
+}
+
 TEST(ProcessLock, UncreatableLockFolderIsAnIoErrorNamingIt) {
   TempDir dir;
   const std::string url = dir / "a.zarr";

@@ -31,12 +31,12 @@ TEST(FileLock, CreatesFoldersAndHoldsTheLockUntilDestroyed) {
   TempDir dir;
   const std::string path = dir / "locks/arr/c/0/1.lock";
   {
-    FileLock held(path);
+    FileLock held(dir / "locks", "arr/c/0/1.lock");
     EXPECT_TRUE(std::filesystem::exists(path));
     EXPECT_FALSE(lock_is_free(path));  // even within this process: flock is per open file description
   }
   EXPECT_TRUE(lock_is_free(path));
-  std::optional<FileLock> again(std::in_place, path);  // an existing lock file is reused
+  std::optional<FileLock> again(std::in_place, dir / "locks", "arr/c/0/1.lock");  // an existing lock file is reused
   EXPECT_FALSE(lock_is_free(path));
 }
 
@@ -44,7 +44,7 @@ TEST(FileLock, FolderThatCannotBeCreatedIsAnIoErrorNamingTheLockFile) {
   TempDir dir;
   zarr::test::write_file(dir / "plain", ByteView(std::string("x")));
   const std::string path = dir / "plain/sub/0.lock";
-  zarr::test::Caught caught = zarr::test::catch_error([&] { FileLock held(path); });
+  zarr::test::Caught caught = zarr::test::catch_error([&] { FileLock held(dir / "plain", "sub/0.lock"); });
   EXPECT_EQ(caught.code, ZARR_ERR_IO);
   EXPECT_NE(caught.message.find(path), std::string::npos) << caught.message;
 }

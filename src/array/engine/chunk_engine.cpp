@@ -114,7 +114,7 @@ ChunkEngine::KeyWriteLock::KeyWriteLock(const ChunkEngine& engine, const std::st
   // Store keys are '/'-separated hierarchy paths without '..', so the lock
   // files mirror the array's layout inside the lock folder, outside the store.
   const std::string& folder = engine.process_lock_dir_;
-  if (!folder.empty()) across_processes.emplace(folder + "/" + key + ".lock");
+  if (!folder.empty()) across_processes.emplace(folder, key + ".lock");
 }
 
 void ChunkEngine::forget_cached(const std::string& key) const {
