@@ -8,12 +8,18 @@
 
 namespace zarr {
 
+// Refuse clearly, lose nothing: the chunks the new shape leaves out are
+// listed, and each checked for erasing (a link on the way is refused), before
+// the new shape is written; only then are they erased. Should an erase still
+// fail (the store changed meanwhile), the new shape stays and so do the
+// chunks not yet erased: resizing to it again erases them.
 void Array::resize(const std::vector<uint64_t>& new_shape) {
   require_writable("resize");
   std::unique_lock lock(shape_mutex_);
   // A shape that cannot be represented is refused before anything changes.
   validate_shape(new_shape, meta_.dtype, "array " + describe_node(*store_, path_) + ": new shape " + list_text(new_shape),
                  ZARR_ERR_INVALID_ARGUMENT);
+  const std::vector<std::string> outside = engine_->erasable_chunks_outside(new_shape);
   std::vector<uint64_t> old_shape = meta_.shape;
   meta_.shape = new_shape;
   try {
@@ -22,7 +28,7 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
     meta_.shape = std::move(old_shape);
     throw;
   }
-  engine_->erase_chunks_outside(new_shape);
+  engine_->erase_chunks(outside);
   engine_->forget_all_cached();
 }
 

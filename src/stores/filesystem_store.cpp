@@ -159,6 +159,7 @@ class FilesystemStore final : public Store {
   std::optional<uint64_t> value_size(const std::string& key) const override;
   void set(const std::string& key, ByteView value) override;
   void erase(const std::string& key) override;
+  void check_erasable(const std::string& key) const override;
   void erase_prefix(const std::string& prefix) override;
   std::vector<std::string> list_prefix(const std::string& prefix) const override;
   DirListing list_dir(const std::string& prefix) const override;
@@ -397,6 +398,18 @@ void FilesystemStore::erase(const std::string& key) {
   if (options_.read_only) keys::fail_read_only(describe(), "erase", key);
   try {
     erase_key(key);
+  } catch (const Error& e) {
+    fail(e.code(), "cannot erase key " + keys::quote(key) + " in " + describe() + ": " + e.what());
+  }
+}
+
+// The key's folders are opened as erase opens them: a link on the way (or
+// a read-only store) is the error erase would give, nothing is removed.
+void FilesystemStore::check_erasable(const std::string& key) const {
+  keys::check_key(key);
+  if (options_.read_only) keys::fail_read_only(describe(), "erase", key);
+  try {
+    folders(parent_key(key), false);
   } catch (const Error& e) {
     fail(e.code(), "cannot erase key " + keys::quote(key) + " in " + describe() + ": " + e.what());
   }

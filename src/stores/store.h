@@ -106,6 +106,11 @@ class Store {
   // without reading (filesystem, memory, zip, HEAD over HTTP and S3) answer
   // directly.
   virtual std::optional<uint64_t> value_size(const std::string& key) const;
+  // Throws what erase(key) would throw for a reason the store can tell
+  // without erasing anything (the filesystem store: a symbolic link on the
+  // way). Lets a caller that erases many keys refuse before it changes
+  // anything (Array::resize). Default: nothing to tell.
+  virtual void check_erasable(const std::string& key) const { (void)key; }
 
   // ---- optional accelerations (defaults: get() or get_range() and a copy) ----------
 

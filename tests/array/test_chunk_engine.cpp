@@ -145,7 +145,10 @@ TEST(ChunkEngine, TheCachePoolServesAChunkUntilForgotten) {
 TEST(ChunkEngine, ErasesTheChunksOutsideASmallerShape) {
   Engine e(int32_metadata());
   e.write({0, 0}, {6, 6}, iota(36));
-  e.engine.erase_chunks_outside({4, 6});
+  const std::vector<std::string> outside = e.engine.erasable_chunks_outside({4, 6});
+  EXPECT_EQ(outside, (std::vector<std::string>{"a/c/1/0", "a/c/1/1"}));
+  EXPECT_TRUE(e.store->exists("a/c/1/0"));  // listed and checked, not erased yet
+  e.engine.erase_chunks(outside);
   EXPECT_TRUE(e.store->exists("a/c/0/0"));
   EXPECT_TRUE(e.store->exists("a/c/0/1"));
   EXPECT_FALSE(e.store->exists("a/c/1/0"));

@@ -111,6 +111,41 @@ TEST_F(HostilePaths, ALinkedFolderInAnArrayLetsNoWriteOrEraseOutTheStore) {
   EXPECT_EQ(files_outside_root(), before);
 }
 
+// A resize the store would refuse changes nothing: the chunks the new shape
+// leaves out are checked before the shape is written, so a link on the way
+// (here: the folder of chunk row 4) leaves the old shape and every chunk
+// (the old code wrote the new shape first: audit of issue 20). Without the
+// link the same resize goes through.
+TEST_F(HostilePaths, AResizeRefusedByALinkChangesNothing) {
+  fs::create_directories(dir_ / "outside");
+  std::ofstream(dir_ / "outside/4") << "precious";  // listed as chunk 4/4 through the link
+  ArrayPtr b;
+  const std::string meta = array_meta("[10, 10]", "[2, 2]", "<i4", {{"dimension_separator", "\"/\""}});
+  ASSERT_OK(zarr_group_create_array(b.out(), group_, "b", meta.c_str()));
+  std::vector<int32_t> values(100);
+  for (int i = 0; i < 100; ++i) values[i] = i + 1;
+  ASSERT_OK(write_region<int32_t>(b, {0, 0}, {8, 10}, std::vector<int32_t>(values.begin(), values.begin() + 80)));
+  fs::create_directory_symlink(dir_ / "outside", root() + "/b/4");  // chunk keys "4/j"
+  const uint64_t smaller[2] = {2, 2};
+  EXPECT_STATUS(zarr_resize(b, 2, smaller), ZARR_ERR_IO, "cannot erase key 'b/4/4'");
+  uint64_t shape[2] = {0, 0};
+  ASSERT_OK(zarr_shape(b, shape));
+  EXPECT_EQ(shape[0], 10u);
+  EXPECT_EQ(shape[1], 10u);
+  ArrayPtr reopened = open_array(root() + "/b");
+  ASSERT_OK(zarr_shape(reopened, shape));
+  EXPECT_EQ(shape[0], 10u);
+  // Rows 0-7 (chunk rows 0-3; row 4 is the link's): every value written is kept.
+  std::vector<int32_t> back = read_region<int32_t>(reopened, {0, 0}, {8, 10});
+  EXPECT_EQ(back[2 * 10 + 3], 24);  // chunk 1/1, outside the refused shape
+  EXPECT_EQ(back[79], 80);
+  fs::remove(root() + "/b/4");
+  ASSERT_OK(zarr_resize(b, 2, smaller));
+  EXPECT_FALSE(fs::exists(root() + "/b/1/1"));
+  EXPECT_TRUE(fs::exists(root() + "/b/0/0"));
+  EXPECT_EQ(read_file(dir_ / "outside/4").size(), 8u);
+}
+
 // Names from a listing or a consolidated document are node names, one
 // segment each as they stand: a folder named "x\\y" holding a node (the
 // library would open "x/y" by that name) or a consolidated entry "a\\b" is

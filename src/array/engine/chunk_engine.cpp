@@ -127,16 +127,23 @@ void ChunkEngine::forget_all_cached() {
   shard_indexes_.forget_all();
 }
 
-void ChunkEngine::erase_chunks_outside(const std::vector<uint64_t>& shape) {
+std::vector<std::string> ChunkEngine::erasable_chunks_outside(const std::vector<uint64_t>& shape) const {
   ChunkGrid grid(shape, meta_.chunks);
   const std::string prefix = chunk_path_.empty() ? "" : chunk_path_ + "/";
   std::vector<uint64_t> coords;
-  for (const std::string& key : chunk_store_->list_prefix(prefix)) {
+  std::vector<std::string> outside;
+  for (std::string& key : chunk_store_->list_prefix(prefix)) {
     const std::string local = key.substr(prefix.size());
     if (parse_chunk_key(local, meta_.key_encoding, meta_.ndim(), coords) && !grid.contains_chunk(coords)) {
-      chunk_store_->erase(key);
+      chunk_store_->check_erasable(key);
+      outside.push_back(std::move(key));
     }
   }
+  return outside;
+}
+
+void ChunkEngine::erase_chunks(const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) chunk_store_->erase(key);
 }
 
 }  // namespace zarr

@@ -73,9 +73,13 @@ class ChunkEngine {
   void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                          const uint64_t* offsets, const uint8_t* data);
 
-  // After a resize to `shape`: the chunks outside it go, and nothing cached
-  // is served again.
-  void erase_chunks_outside(const std::vector<uint64_t>& shape);
+  // Before a resize to `shape`: the stored chunk keys outside it (listed),
+  // each checked for erasing (Store::check_erasable), so that a resize the
+  // store would refuse is refused before the new shape is written.
+  std::vector<std::string> erasable_chunks_outside(const std::vector<uint64_t>& shape) const;
+  // After the resize: those chunks go (then forget_all_cached, so that
+  // nothing cached is served again).
+  void erase_chunks(const std::vector<std::string>& keys);
   void forget_all_cached();
 
  private:
