@@ -24,7 +24,22 @@ namespace zarrtool {
 
 void usage_error(const std::string& message) { throw CliError(kExitUsage, message); }
 
-std::string shown(const std::string& text) { return zarr::scrub_secrets(text); }
+std::string shown(const std::string& text) {
+  // Control characters (ESC starts a terminal's escape sequences) from a
+  // name or a server's answer are shown as \xNN, never sent to the terminal.
+  std::string out;
+  for (char ch : zarr::scrub_secrets(text)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      out += ch;
+      continue;
+    }
+    char hex[5];
+    std::snprintf(hex, sizeof hex, "\\x%02x", c);
+    out += hex;
+  }
+  return out;
+}
 
 int exit_code_for(int status) {
   switch (status) {

@@ -160,7 +160,9 @@ std::string join_url(const std::string& url, const std::string& child);
 namespace zarrtool {
 
 // Text as zarrtool shows it: URLs without their userinfo, query and
-// fragment (zarr::scrub_secrets, as libzarr's own messages).
+// fragment (zarr::scrub_secrets, as libzarr's own messages), and control
+// characters as \xNN (a name holding terminal escape sequences prints as
+// text).
 std::string shown(const std::string& text);
 
 // Prints help to stdout and returns true when argv asks for it.

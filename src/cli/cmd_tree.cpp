@@ -16,7 +16,7 @@ const char kTreeHelp[] =
     "data type, as zarr-python's Group.tree() shows them. An array URL prints its line only.\n";
 
 std::string array_label(const std::string& name, const zarr_array* array) {
-  return name + " " + python_shape(array_shape(array)) + " " + display_data_type(array);
+  return shown(name) + " " + python_shape(array_shape(array)) + " " + shown(display_data_type(array));
 }
 
 void print_group_children(zarr_group* group, const std::string& url, const std::string& indent) {
@@ -33,7 +33,7 @@ void print_group_children(zarr_group* group, const std::string& url, const std::
       std::printf("%s%s\n", branch.c_str(), array_label(child.name, array.get()).c_str());
       continue;
     }
-    std::printf("%s%s\n", branch.c_str(), child.name.c_str());
+    std::printf("%s%s\n", branch.c_str(), shown(child.name).c_str());
     zarr_group* raw = nullptr;
     check(zarr_group_open_group(&raw, group, child.name.c_str()), "cannot open group " + child_url);
     GroupHandle sub(raw);

@@ -92,7 +92,7 @@ int verify_array(const std::string& url, zarr_array* array) {
     tally.missing = tally.chunks - stored->chunks.size();
     tally.stray = stored->stray_keys.size();
     for (const std::string& key : stored->stray_keys) {
-      std::printf("%s: stray key: %s\n", shown(url).c_str(), key.c_str());
+      std::printf("%s: stray key: %s\n", shown(url).c_str(), shown(key).c_str());
     }
   } else {
     for_each_chunk(shape, layout.storage_shape, [&](const std::vector<uint64_t>& index, const Box& box) {

@@ -512,6 +512,24 @@ TEST(Cli, CpKeepsPercentEscapedMemberNamesBelowTheDestination) {
   }
 }
 
+// Names from the store (children, stray keys) may hold terminal escape
+// sequences: tree and verify print control characters as \xNN, never raw
+// (they printed them raw: audit of issue 20).
+TEST(Cli, TreeAndVerifyPrintControlCharactersEscaped) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group"}).exit_code, 0);
+  const std::string url = make_counting_array(dir, "g/a\x1b]0;owned\x07");
+  std::ofstream(fs::path(url) / "stray\x1b[2J") << "x";
+  RunResult tree = run_tool({"tree", group});
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_EQ(tree.out.find('\x1b'), std::string::npos) << tree.out;
+  EXPECT_NE(tree.out.find("a\\x1b]0;owned\\x07 (6, 8) int32"), std::string::npos) << tree.out;
+  RunResult verify = run_tool({"verify", url});
+  EXPECT_EQ(verify.out.find('\x1b'), std::string::npos) << verify.out;
+  EXPECT_NE(verify.out.find("stray key: stray\\x1b[2J"), std::string::npos) << verify.out;
+}
+
 }  // namespace
 
 namespace {
