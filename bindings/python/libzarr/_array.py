@@ -10,6 +10,7 @@ from ._dtypes import numpy_dtype
 from ._handle import Handle
 from .codecs import get_codec
 from .errors import InvalidArgumentError, InvalidSelectionError
+from .storage import shown_url
 
 
 class Array(Handle):
@@ -335,8 +336,8 @@ class Array(Handle):
 
     def __repr__(self):
         if self.closed:
-            return f"<libzarr.Array {self.url!r} (closed)>"
-        return f"<libzarr.Array {self.url!r} shape={self.shape} dtype={self._dtype}>"
+            return f"<libzarr.Array {shown_url(self.url)!r} (closed)>"
+        return f"<libzarr.Array {shown_url(self.url)!r} shape={self.shape} dtype={self._dtype}>"
 
     def __eq__(self, other):
         """Two handles on the same node are equal (zarr-python compares store and path)."""

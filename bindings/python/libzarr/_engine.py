@@ -138,7 +138,9 @@ def write_step(array, start, count, step, source):
 
 
 def _step_indices(start, count, step):
-    return [s + k * np.arange(n, dtype=np.int64) for s, n, k in zip(start, count, step)]
+    # uint64, exact for axes of 2^63 elements and more (int64 would wrap).
+    return [np.uint64(s) + np.uint64(k if n > 1 else 0) * np.arange(n, dtype=np.uint64)
+            for s, n, k in zip(start, count, step)]
 
 
 # -- orthogonal selections --------------------------------------------------------------
@@ -153,7 +155,7 @@ class _Axis:
     """
 
     def __init__(self, indices, chunk):
-        indices = np.asarray(indices, dtype=np.int64)
+        indices = np.asarray(indices, dtype=np.uint64)  # positions up to 2^64 - 1: never int64
         if len(indices) and np.all(indices[1:] > indices[:-1]):
             self.unique, self.order = indices, None
         else:
@@ -165,15 +167,15 @@ class _Axis:
     def _group(unique, chunk):
         if len(unique) == 0:
             return
-        if unique[-1] - unique[0] + 1 == len(unique):  # one run: one call, however many chunks
+        if int(unique[-1]) - int(unique[0]) + 1 == len(unique):  # one run: one call, however many chunks
             yield int(unique[0]), len(unique), slice(0, len(unique)), None
             return
-        chunk_ids = unique // chunk
+        chunk_ids = unique // np.uint64(chunk)
         edges = [0, *(np.flatnonzero(np.diff(chunk_ids)) + 1).tolist(), len(unique)]
         for begin, end in zip(edges, edges[1:]):
             members = unique[begin:end]
-            first, span = int(members[0]), int(members[-1] - members[0] + 1)
-            offsets = None if span == len(members) else members - first
+            first, span = int(members[0]), int(members[-1]) - int(members[0]) + 1
+            offsets = None if span == len(members) else members - np.uint64(first)
             yield first, span, slice(begin, end), offsets
 
 
@@ -249,7 +251,7 @@ def _point_groups(coords, chunks):
     if coords.shape[1] == 0:  # a 0-d array: its one element
         yield np.arange(len(coords)), (), (), coords
         return
-    chunk_ids = coords // np.asarray(chunks, dtype=np.int64)
+    chunk_ids = coords // np.asarray(chunks, dtype=np.uint64)
     _, labels = np.unique(chunk_ids, axis=0, return_inverse=True)
     labels = labels.reshape(-1)
     order = np.argsort(labels, kind="stable")

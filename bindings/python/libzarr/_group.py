@@ -7,6 +7,7 @@ from ._attributes import Attributes
 from ._capi import ArrayHandle, GroupHandle, lib
 from ._handle import Handle
 from .errors import ExistsError, InvalidArgumentError, NotFoundError, ReadOnlyError
+from .storage import shown_url
 
 
 class Group(Handle, MutableMapping):
@@ -29,7 +30,7 @@ class Group(Handle, MutableMapping):
     _close_handle = staticmethod(lambda handle: lib.zarr_group_close(handle))
 
     def __repr__(self):
-        return f"<libzarr.Group {self.url!r}{' (closed)' if self.closed else ''}>"
+        return f"<libzarr.Group {shown_url(self.url)!r}{' (closed)' if self.closed else ''}>"
 
     def __eq__(self, other):
         return isinstance(other, Group) and other.url == self.url
@@ -264,7 +265,7 @@ class Group(Handle, MutableMapping):
 
     def _check_writable(self, what):
         if self.read_only:
-            raise ReadOnlyError(f"{what}: group {self.url} is opened read-only")
+            raise ReadOnlyError(f"{what}: group {shown_url(self.url)} is opened read-only")
 
     def create_group(self, name, overwrite=False, attributes=None):
         """A new group at a path below this one (parents created as needed); ExistsError when
@@ -395,7 +396,7 @@ class Group(Handle, MutableMapping):
         try:
             lib.zarr_erase(_capi.text(location.url), _capi.options_json(_api._store_only(location.options)))
         except NotFoundError:
-            raise NotFoundError(f"no array or group {name!r} in group {self.url}") from None
+            raise NotFoundError(f"no array or group {name!r} in group {shown_url(self.url)}") from None
 
     def move(self, source, dest):
         """Move the node at source to dest (both below this group); ExistsError when dest is taken.
@@ -404,7 +405,7 @@ class Group(Handle, MutableMapping):
         """
         self._check_writable(f"move {source!r}")
         if dest in self:
-            raise ExistsError(f"move: {dest!r} already exists in group {self.url}")
+            raise ExistsError(f"move: {dest!r} already exists in group {shown_url(self.url)}")
         node = self[source]
         node_url, dest_url = node.url, self._child(dest).url
         node.close()

@@ -14,7 +14,7 @@ import threading
 from contextlib import contextmanager
 
 from .errors import InvalidArgumentError
-from .storage import Store, join_path
+from .storage import Store, join_path, shown_url
 
 
 class Location:
@@ -48,7 +48,7 @@ class Location:
         """What _reopen takes to open this node again elsewhere; TypeError when it cannot."""
         if not self.store.shareable:
             raise TypeError(
-                f"cannot pickle libzarr.{kind.capitalize()} {self.url!r}: a memory:// store exists "
+                f"cannot pickle libzarr.{kind.capitalize()} {shown_url(self.url)!r}: a memory:// store exists "
                 "in this process only. Write it to a file, zip or S3 store (or read it into "
                 "NumPy) to hand it to another process")
         return (kind, self.store.url, self.path, self.mode, self.options, self.spec)
@@ -103,7 +103,7 @@ class Handle:
         """The open C handle, for the duration of one or more C calls."""
         with self._idle:
             if self._closing or not self._handle:
-                raise InvalidArgumentError(f"{self._kind} {self.url} is closed")
+                raise InvalidArgumentError(f"{self._kind} {shown_url(self.url)} is closed")
             self._calls_in_flight += 1
         try:
             yield self._handle

@@ -1,6 +1,8 @@
 """``info``: what zarr_info reports, as a mapping that prints as zarr-python's table."""
 from collections.abc import Mapping
 
+from .storage import shown_url
+
 
 class Info(Mapping):
     """A read-only mapping of facts about a node; ``print(info)`` shows them as a table.
@@ -57,7 +59,7 @@ def array_info(array):
             ("Shape", tuple(facts["shape"])), ("Chunk shape", array.chunks)]
     if array.shards is not None:
         rows.append(("Shard shape", array.shards))
-    rows += [("Order", array.order), ("Read-only", array.read_only), ("Store", array.store)]
+    rows += [("Order", array.order), ("Read-only", array.read_only), ("Store", shown_url(array.store))]
     if array.zarr_format == 3:
         rows += [("Filters", array.filters), ("Serializer", array.serializer),
                  ("Compressors", array.compressors)]
@@ -78,9 +80,9 @@ def group_info(group):
     listing = group._listing()
     arrays = sum(child["kind"] == "array" for child in listing)
     facts = {"node_type": "group", "zarr_format": group.zarr_format, "name": group.name,
-             "store": str(group.store), "path": group.path, "members": len(listing),
+             "store": shown_url(group.store), "path": group.path, "members": len(listing),
              "arrays": arrays, "groups": len(listing) - arrays, "attributes": dict(group.attrs)}
     rows = [("Name", group.name), ("Type", "libzarr.Group"), ("Zarr format", group.zarr_format),
-            ("Read-only", group.read_only), ("Store", group.store), ("No. members", len(listing)),
+            ("Read-only", group.read_only), ("Store", shown_url(group.store)), ("No. members", len(listing)),
             ("No. arrays", arrays), ("No. groups", len(listing) - arrays)]
     return Info(facts, rows)

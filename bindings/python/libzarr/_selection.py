@@ -280,7 +280,8 @@ def _slice_run(item, length):
         start, stop, step = item.indices(length)
     except ValueError as exc:  # a zero step
         raise InvalidSelectionError(str(exc)) from None
-    count = len(range(start, stop, step))
+    # Python integers throughout: len(range(...)) stops at 2^63 - 1 elements.
+    count = max(0, (stop - start + step - 1) // step) if step > 0 else max(0, (start - stop - step - 1) // -step)
     if count == 0:
         return 0, 0, 1
     if step > 0:
@@ -298,12 +299,12 @@ def _orthogonal_plan(items, shape):
         length = shape[axis]
         if isinstance(item, slice):
             first, n, stride = _slice_run(item, length)
-            run = first + abs(stride) * np.arange(n, dtype=np.int64)
+            run = _run(first, n, abs(stride))
             indices.append(run[::-1] if stride < 0 else run)
         elif _is_array_like(item):
             indices.append(_index_array(item, length, axis))
         else:
-            indices.append(np.array([_in_bounds(_integer(item, axis), length, axis)], dtype=np.int64))
+            indices.append(np.array([_in_bounds(_integer(item, axis), length, axis)], dtype=np.uint64))
             dropped.append(axis)
         axis += 1
     return OrthogonalPlan(indices, tuple(dropped), tuple(new_axes))
@@ -316,6 +317,8 @@ def _points_plan(items, shape):
     of that axis's positions with the key itself, so the layout is NumPy's
     for any mix of arrays, masks, slices, integers and None.
     """
+    if items and all(_is_integer_key(item) for item in items) and len(items) == len(shape):
+        return _integer_points_plan(items, shape)
     key = tuple(_as_index(item, axis) for axis, item in enumerate(items))
     coords = []
     try:
@@ -327,7 +330,34 @@ def _points_plan(items, shape):
         raise error(str(exc)) from None
     result_shape = coords[0].shape if coords else ()
     stacked = np.stack([c.reshape(-1) for c in coords], axis=1) if coords else np.zeros((1, 0), np.int64)
-    return PointsPlan(stacked, result_shape)
+    return PointsPlan(stacked.astype(np.uint64), result_shape)
+
+
+def _is_integer_key(item):
+    if _is_array_like(item):
+        return np.asarray(item).dtype != bool
+    return item is not None and not isinstance(item, slice)
+
+
+def _integer_points_plan(items, shape):
+    """Points named by integers and integer arrays only (coordinate selection): their
+    positions broadcast together, without a table of every position of each axis (axes
+    of 2^63 elements and more have none)."""
+    positions = [_wrapped(item if _is_array_like(item) else [_integer(item, axis)], length, axis)
+                 .reshape(np.shape(item)) for axis, (item, length) in enumerate(zip(items, shape))]
+    try:
+        broadcast = np.broadcast_arrays(*positions)
+    except ValueError as exc:
+        raise InvalidSelectionError(str(exc)) from None
+    result_shape = broadcast[0].shape
+    return PointsPlan(np.stack([b.reshape(-1) for b in broadcast], axis=1), result_shape)
+
+
+def _run(first, n, stride):
+    """first, first + stride, ... (n of them) as uint64, exact up to 2^64 - 1."""
+    if n <= 1:
+        return np.full(n, first, dtype=np.uint64)
+    return np.uint64(first) + np.uint64(stride) * np.arange(n, dtype=np.uint64)
 
 
 def _as_index(item, axis):
@@ -339,6 +369,8 @@ def _as_index(item, axis):
         if array.size and array.dtype.kind not in "iub":
             raise InvalidSelectionError(f"axis {axis}: index arrays must hold integers or booleans, "
                                         f"not {array.dtype}")
+        if array.dtype.kind == "u" and array.size:
+            return array  # never cast to intp: 2^63 and more would wrap and count from the end
         return array.astype(np.intp) if array.dtype.kind in "iu" or array.size == 0 else array
     return _integer(item, axis)
 
@@ -362,18 +394,40 @@ def _index_array(item, length, axis):
         if len(array) != length:
             raise InvalidSelectionError(
                 f"axis {axis}: boolean mask of length {len(array)} for an axis of length {length}")
-        return np.flatnonzero(array).astype(np.int64)
+        return np.flatnonzero(array).astype(np.uint64)
+    return _wrapped(item, length, axis)
+
+
+def _wrapped(item, length, axis):
+    """Integer positions (any shape) as uint64, negatives counted from the end;
+    OutOfBoundsError outside. Exact over the whole uint64 range: indices of 2^63 and more
+    are never cast to int64 (where they would wrap and count from the end), and a list
+    NumPy would turn into floats (2**63 + 5 beside -1) is read as Python integers."""
+    array = np.asarray(item)
+    if not isinstance(item, np.ndarray) and array.dtype.kind in "fO":
+        as_objects = np.array(item, dtype=object)
+        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in as_objects.reshape(-1)):
+            array = as_objects  # Python integers NumPy could not hold in one integer type
     if array.size == 0:
-        return np.empty(0, dtype=np.int64)
+        return np.empty(array.shape, dtype=np.uint64)
+    if array.dtype == object:
+        flat = [_in_bounds(_integer(v, axis), length, axis) for v in array.reshape(-1)]
+        return np.array(flat, dtype=np.uint64).reshape(array.shape)
     if array.dtype.kind not in "iu":
         raise InvalidSelectionError(f"axis {axis}: index arrays must hold integers, not {array.dtype}")
-    array = array.astype(np.int64)
-    wrapped = np.where(array < 0, array + length, array)
-    outside = (wrapped < 0) | (wrapped >= length)
+    big = np.uint64(length)
+    if array.dtype.kind == "u":
+        magnitude, negative = array.astype(np.uint64), np.zeros(array.shape, dtype=bool)
+    else:
+        signed = array.astype(np.int64)
+        negative = signed < 0
+        # |x| without overflow at -2^63: -(x + 1) fits, then one more.
+        magnitude = np.where(negative, (-(signed + 1)).astype(np.uint64) + np.uint64(1), signed.astype(np.uint64))
+    outside = np.where(negative, magnitude > big, magnitude >= big)
     if outside.any():
-        bad = array[outside][0]
+        bad = array.reshape(-1)[np.flatnonzero(outside.reshape(-1))[0]]
         raise OutOfBoundsError(f"index {bad} is out of bounds for axis {axis} with size {length}")
-    return wrapped
+    return np.where(negative, big - np.minimum(magnitude, big), magnitude).astype(np.uint64)
 
 
 def _in_bounds(index, length, axis):

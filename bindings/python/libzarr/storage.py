@@ -21,6 +21,7 @@ import atexit
 import os
 import shutil
 import tempfile
+import urllib.parse
 import uuid
 import weakref
 
@@ -87,7 +88,7 @@ class Store:
         return hash((type(self), self.url))
 
     def __repr__(self):
-        return f"{type(self).__name__}({self.url!r})"
+        return f"{type(self).__name__}({shown_url(self.url)!r})"
 
     def __str__(self):
         return self.url
@@ -322,11 +323,47 @@ def store_and_path(store, path=None, storage_options=None, mode=None):
 
 
 def join_url(url, path):
-    """url with path below it: "a.zarr" + "b/c" is "a.zarr/b/c"; "x.zip|zip:" + "b" is "x.zip|zip:b"."""
-    path = (path or "").strip("/")
+    """url with the node path below it, taken literally, as the C library's path::join_url
+    does: "a.zarr" + "b/c" is "a.zarr/b/c"; "x.zip|zip:" + "b" is "x.zip|zip:b". Where the
+    URL's path is percent-decoded (file://, http://, https://) the path is percent-encoded,
+    so that a name such as "%2e%2e" stays a name and never becomes ".."; an http(s) query
+    stays at the end; a plain path onto which a '|' would go becomes a file:// URL."""
+    path = (path or "").lstrip("/")
     if not path:
         return url
-    return url + path if url.endswith((":", "/")) else f"{url}/{path}"
+
+    def below(base, tail):
+        return base + tail if base.endswith((":", "/")) else f"{base}/{tail}"
+
+    scheme = url.partition("://")[0] if "://" in url else ""
+    if "|zip:" in url:
+        return below(url, path)
+    if scheme == "file":
+        return below(url, urllib.parse.quote(path, safe="/"))
+    if scheme in ("http", "https"):
+        cut = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=len(url))
+        return below(url[:cut], urllib.parse.quote(path, safe="/")) + url[cut:]
+    if not scheme and "|" in path:
+        base = "file://" + urllib.parse.quote(os.path.abspath(url or "."), safe="/")
+        return below(base, urllib.parse.quote(path, safe="/"))
+    return below(url, path)
+
+
+def shown_url(url):
+    """url as libzarr shows URLs in messages and in zarr_info's "store": its userinfo as
+    "***@", its query and fragment as "?..." and "#...", so that no password or token is
+    printed (the C library's scrubbed_url). Text without "://" is returned as it is."""
+    url = str(url)
+    if "://" not in url:
+        return url
+    authority = url.find("://") + 3
+    ends = [i for i in (url.find(c, authority) for c in "/?#") if i >= 0]
+    authority_end = min(ends, default=len(url))
+    at = url.rfind("@", authority, authority_end)
+    head = url[:authority] + ("***@" if at >= 0 else "")
+    rest = url[at + 1 if at >= 0 else authority:]
+    cut = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=-1)
+    return head + (rest if cut < 0 else rest[:cut] + rest[cut] + "...")
 
 
 def join_path(parent, child):

@@ -187,3 +187,47 @@ def test_threads_share_one_handle(stored):
     for thread in threads:
         thread.join()
     assert not errors and stored[:, 0].tolist() == list(range(6))
+
+
+def test_repr_info_and_messages_show_no_url_secret(tmp_path):
+    """repr() of arrays, groups and stores, the Store row of .info and the binding's own
+    messages show the URL as libzarr does: no userinfo, no query (they printed both:
+    audit of issue 20, finding 8)."""
+    import functools
+    import http.server
+    libzarr.create(str(tmp_path / "arr.zarr"), {"shape": [4], "chunks": [2], "dtype": "<i4"})
+    libzarr.group(str(tmp_path / "g.zarr"))
+    libzarr.consolidate_metadata(str(tmp_path / "g.zarr"))  # HTTP has no listing: .info reads it
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://alice:S3cretPassw0rd@127.0.0.1:{server.server_address[1]}"
+        array = libzarr.open(base + "/arr.zarr?token=QUERYTOKEN123", mode="r")
+        group = libzarr.open_group(base + "/g.zarr?token=QUERYTOKEN123", mode="r")
+        shown = [repr(array), str(array.info), repr(group), str(group.info), repr(array.store)]
+        with pytest.raises(libzarr.ReadOnlyError) as read_only:
+            group.create_group("x")
+        array.close()
+        shown += [repr(array), str(read_only.value)]
+        with pytest.raises(libzarr.InvalidArgumentError) as closed:
+            array[0]
+        shown.append(str(closed.value))
+        for text in shown:
+            assert "S3cretPassw0rd" not in text and "QUERYTOKEN123" not in text, text
+        assert f"http://***@127.0.0.1:{server.server_address[1]}/arr.zarr?..." in shown[0]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_shown_url_hides_userinfo_query_and_fragment():
+    from libzarr.storage import shown_url
+    assert shown_url("http://a:b'c@h:1/x?t=1") == "http://***@h:1/x?..."
+    assert shown_url("s3://KEY:SECRET@bucket/p#frag") == "s3://***@bucket/p#..."
+    assert shown_url("https://h/a@b/c") == "https://h/a@b/c"
+    assert shown_url("/plain/path?x") == "/plain/path?x"

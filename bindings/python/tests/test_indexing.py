@@ -197,3 +197,31 @@ class TestOut:
         array, _ = pair
         with pytest.raises(libzarr.InvalidArgumentError, match="out must be"):
             array.read(out=out)
+
+
+def test_selections_on_an_axis_of_2_to_64_minus_1(url):
+    """Positions of 2^63 and more are exact everywhere: steps, negative steps and index
+    arrays (the binding cast positions to int64, where they wrapped and raised, or counted
+    from the end and read another element: audit of issue 20, finding 12)."""
+    last = 2**64 - 1
+    array = libzarr.create(url, {"shape": [last], "chunks": [10], "dtype": "|u1", "fill_value": 0})
+    array[last - 7:] = np.arange(1, 8, dtype="u1")
+    array[2**63 + 5] = 11
+    array[2**63 - 10] = 22
+    assert array[last - 7::3].tolist() == [1, 4, 7]
+    assert array[-1:-8:-2].tolist() == [7, 5, 3, 1]
+    assert array[::2**63].tolist() == [0, 0]
+    assert array[::-(2**63)].tolist() == [7, 0]
+    assert array[[last - 1, last - 2, 0]].tolist() == [7, 6, 0]
+    big = np.array([2**63 + 5], dtype=np.uint64)
+    for selection in (big, [2**63 + 5]):
+        assert array.get_orthogonal_selection(selection).tolist() == [11]
+        assert array.oindex[selection].tolist() == [11]
+        assert array.vindex[selection].tolist() == [11]
+    assert array.get_coordinate_selection(np.array([last - 1], dtype=np.uint64)).tolist() == [7]
+    array.set_orthogonal_selection(big, 99)
+    assert (array[2**63 + 5], array[2**63 - 10]) == (99, 22)
+    array[::2**63] = 5
+    assert array[::2**63].tolist() == [5, 5]
+    with pytest.raises(libzarr.OutOfBoundsError):
+        array[2**64]
