@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "array_layout.h"
+#include "base/json.h"
 #include "cli_common.h"
 #include "commands.h"
 
@@ -38,7 +39,7 @@ class Dumper {
                        ",\"attributes\":" + attributes_json + "}");
       return;
     }
-    std::printf("group %s (Zarr v%d)\n", path.c_str(), format);
+    std::printf("group %s (Zarr v%d)\n", shown(path).c_str(), format);
     print_attributes(attributes_json);
   }
 
@@ -50,7 +51,7 @@ class Dumper {
       return;
     }
     const ArrayLayout layout = read_layout(array);
-    std::printf("array %s (Zarr v%d)\n", path.c_str(), layout.zarr_format);
+    std::printf("array %s (Zarr v%d)\n", shown(path).c_str(), layout.zarr_format);
     print_field("data type", display_data_type(array));
     print_field("shape", python_shape(array_shape(array)));
     char* names = nullptr;
@@ -84,7 +85,7 @@ class Dumper {
     if (!attributes.IsObject() || attributes.MemberCount() == 0) return;
     std::printf("    attributes:\n");
     for (const auto& attribute : attributes.GetObject()) {
-      std::printf("        %s = %s\n", attribute.name.GetString(), to_json(attribute.value).c_str());
+      std::printf("        %s = %s\n", shown(zarr::json::text(attribute.name)).c_str(), to_json(attribute.value).c_str());
     }
   }
 

@@ -71,7 +71,7 @@ std::string names_of(const std::vector<Child>& children, int kind, size_t& count
   count = 0;
   for (const Child& child : children) {
     if (child.kind != kind) continue;
-    names += (count++ ? ", " : "") + child.name;
+    names += (count++ ? ", " : "") + shown(child.name);
   }
   return names;
 }

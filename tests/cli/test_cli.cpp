@@ -513,8 +513,8 @@ TEST(Cli, CpKeepsPercentEscapedMemberNamesBelowTheDestination) {
 }
 
 // Names from the store (children, stray keys) may hold terminal escape
-// sequences: tree and verify print control characters as \xNN, never raw
-// (they printed them raw: audit of issue 20).
+// sequences: tree, info, dump and verify print control characters as \xNN,
+// never raw (they printed them raw: audit of issue 20).
 TEST(Cli, TreeAndVerifyPrintControlCharactersEscaped) {
   TempDir dir;
   const std::string group = dir / "g";
@@ -525,6 +525,12 @@ TEST(Cli, TreeAndVerifyPrintControlCharactersEscaped) {
   ASSERT_EQ(tree.exit_code, 0) << tree.err;
   EXPECT_EQ(tree.out.find('\x1b'), std::string::npos) << tree.out;
   EXPECT_NE(tree.out.find("a\\x1b]0;owned\\x07 (6, 8) int32"), std::string::npos) << tree.out;
+  for (const std::string& command : {"info", "dump"}) {  // the group's member names, node paths
+    RunResult r = run_tool({command, group});
+    ASSERT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << command << ": " << r.out;
+    EXPECT_NE(r.out.find("a\\x1b]0;owned\\x07"), std::string::npos) << command << ": " << r.out;
+  }
   RunResult verify = run_tool({"verify", url});
   EXPECT_EQ(verify.out.find('\x1b'), std::string::npos) << verify.out;
   EXPECT_NE(verify.out.find("stray key: stray\\x1b[2J"), std::string::npos) << verify.out;
