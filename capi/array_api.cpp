@@ -35,12 +35,16 @@ void change_in_place(const char* url, Change&& change) {
   zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
 }
 
-std::vector<uint64_t> dims(size_t ndim, const uint64_t* values, const zarr_array* array, const char* name) {
+void check_ndim(size_t ndim, const zarr_array* array) {
   if (ndim != array->handle->ndim()) {
     zarr::fail(ZARR_ERR_INVALID_ARGUMENT, std::string("argument 'ndim' is ") + std::to_string(ndim) +
                                               " but the array has " + std::to_string(array->handle->ndim()) +
                                               " dimensions");
   }
+}
+
+std::vector<uint64_t> dims(size_t ndim, const uint64_t* values, const zarr_array* array, const char* name) {
+  check_ndim(ndim, array);
   if (ndim > 0) require(values, name);
   return std::vector<uint64_t>(values, values + ndim);
 }
@@ -201,6 +205,119 @@ ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64
     require(offsets, "offsets");
     if (data_size > 0) require(data, "data");
     array->handle->write_region_vlen(s, c, offsets, n_offsets, static_cast<const uint8_t*>(data), data_size);
+  });
+}
+
+// The selections: argument checks here, the rest in Array::checked_selection.
+// A read fills `out`, a write takes `in`; either may be NULL when nbytes is 0.
+struct SelectionBuffer {
+  bool reading;
+  void* out;
+  const void* in;
+  size_t nbytes;
+};
+
+static void read_or_write(zarr_array* array, const zarr::SelectionRequest& request, const SelectionBuffer& buffer) {
+  if (buffer.reading) {
+    array->handle->read_selection(request, buffer.out, buffer.nbytes);
+  } else {
+    array->handle->write_selection(request, buffer.in, buffer.nbytes);
+  }
+}
+
+static void orthogonal(const char* function, zarr_array* array, size_t ndim, const uint64_t* const* indices,
+                       const uint64_t* counts, const SelectionBuffer& buffer) {
+  require(array, "array");
+  zarr::SelectionRequest request;
+  request.kind = zarr::SelectionRequest::Kind::Orthogonal;
+  request.function = function;
+  request.counts = dims(ndim, counts, array, "counts");
+  if (ndim > 0) require(indices, "indices");
+  for (size_t d = 0; d < ndim; ++d) {
+    if (request.counts[d] > 0 && !indices[d]) {
+      zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "argument 'indices[" + std::to_string(d) + "]' is NULL but counts[" +
+                                                std::to_string(d) + "] is " + std::to_string(request.counts[d]));
+    }
+    request.indices.push_back(indices[d]);
+  }
+  read_or_write(array, request, buffer);
+}
+
+ZARR_API int zarr_read_orthogonal(zarr_array* array, size_t ndim, const uint64_t* const* indices,
+                                  const uint64_t* counts, void* out, size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    if (nbytes > 0) require(out, "out");
+    orthogonal(function, array, ndim, indices, counts, SelectionBuffer{true, out, nullptr, nbytes});
+  });
+}
+
+ZARR_API int zarr_write_orthogonal(zarr_array* array, size_t ndim, const uint64_t* const* indices,
+                                   const uint64_t* counts, const void* in, size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    if (nbytes > 0) require(in, "in");
+    orthogonal(function, array, ndim, indices, counts, SelectionBuffer{false, nullptr, in, nbytes});
+  });
+}
+
+static void points(const char* function, zarr_array* array, size_t ndim, uint64_t npoints, const uint64_t* coords,
+                   const SelectionBuffer& buffer) {
+  require(array, "array");
+  check_ndim(ndim, array);
+  zarr::SelectionRequest request;
+  request.kind = zarr::SelectionRequest::Kind::Points;
+  request.function = function;
+  request.npoints = npoints;
+  request.coords = npoints > 0 && ndim > 0 ? require(coords, "coords") : coords;
+  read_or_write(array, request, buffer);
+}
+
+ZARR_API int zarr_read_points(zarr_array* array, size_t ndim, uint64_t npoints, const uint64_t* coords, void* out,
+                              size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    if (nbytes > 0) require(out, "out");
+    points(function, array, ndim, npoints, coords, SelectionBuffer{true, out, nullptr, nbytes});
+  });
+}
+
+ZARR_API int zarr_write_points(zarr_array* array, size_t ndim, uint64_t npoints, const uint64_t* coords,
+                               const void* in, size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    if (nbytes > 0) require(in, "in");
+    points(function, array, ndim, npoints, coords, SelectionBuffer{false, nullptr, in, nbytes});
+  });
+}
+
+static void region_step(const char* function, zarr_array* array, size_t ndim, const uint64_t* start,
+                        const uint64_t* count, const uint64_t* step, const SelectionBuffer& buffer) {
+  require(array, "array");
+  zarr::SelectionRequest request;
+  request.kind = zarr::SelectionRequest::Kind::Step;
+  request.function = function;
+  request.start = dims(ndim, start, array, "start");
+  request.count = dims(ndim, count, array, "count");
+  request.step = dims(ndim, step, array, "step");
+  read_or_write(array, request, buffer);
+}
+
+ZARR_API int zarr_read_region_step(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                                   const uint64_t* step, void* out, size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    if (nbytes > 0) require(out, "out");
+    region_step(function, array, ndim, start, count, step, SelectionBuffer{true, out, nullptr, nbytes});
+  });
+}
+
+ZARR_API int zarr_write_region_step(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                                    const uint64_t* step, const void* in, size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    if (nbytes > 0) require(in, "in");
+    region_step(function, array, ndim, start, count, step, SelectionBuffer{false, nullptr, in, nbytes});
   });
 }
 

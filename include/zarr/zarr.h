@@ -308,6 +308,88 @@ ZARR_API int zarr_write_region_strided(zarr_array *array, size_t ndim, const uin
                                        const void *data, size_t nbytes);
 
 /**
+ * Read an orthogonal (outer) selection, as NumPy's and zarr-python's oindex:
+ * along axis d, the indices indices[d][0 .. counts[d]-1], in any order,
+ * repeats allowed. Element (i0, i1, ...) of the selection is the array's
+ * element (indices[0][i0], indices[1][i1], ...). Each chunk the selection
+ * touches is fetched and decoded at most once per call (of a sharded array,
+ * only the inner chunks the chunk's picks span), chunks in parallel as for
+ * zarr_read_region.
+ *
+ * @param array   open array handle (fixed-size elements)
+ * @param ndim    must equal zarr_ndim(array)
+ * @param indices ndim pointers to index lists (indices[d] may be NULL when counts[d] is 0)
+ * @param counts  ndim list lengths
+ * @param out     destination: counts[0] x ... x counts[ndim-1] elements in C order,
+ *                native byte order
+ * @param nbytes  size of out in bytes; must equal product(counts) * zarr_item_size(array)
+ * @return ZARR_OK; ZARR_ERR_OUT_OF_BOUNDS naming the axis and the index outside the
+ *         shape; ZARR_ERR_BUFFER_SIZE naming the size needed; ZARR_ERR_UNSUPPORTED for
+ *         variable-length elements; ... Chunks never written read as the fill value.
+ */
+ZARR_API int zarr_read_orthogonal(zarr_array *array, size_t ndim, const uint64_t *const *indices,
+                                  const uint64_t *counts, void *out, size_t nbytes);
+
+/**
+ * Write an orthogonal selection (parameters as zarr_read_orthogonal; in holds the
+ * selection's elements in C order). Each touched chunk is read (unless every element of
+ * it is written), modified and written once, under its lock, as by zarr_write_region.
+ * Where the same element is written twice in one call (a repeated index), the last
+ * value in selection order (C order of the selection) wins. Nothing is written when an
+ * argument is refused.
+ */
+ZARR_API int zarr_write_orthogonal(zarr_array *array, size_t ndim, const uint64_t *const *indices,
+                                   const uint64_t *counts, const void *in, size_t nbytes);
+
+/**
+ * Read a point (coordinate) selection, as zarr-python's vindex with one index array
+ * per axis: npoints points; coords holds npoints x ndim indices, point after point
+ * (point p is (coords[p*ndim], ..., coords[p*ndim + ndim-1])). Each chunk the points
+ * touch is fetched and decoded at most once per call, whatever the order of the points.
+ *
+ * @param coords  npoints x ndim indices (may be NULL when npoints or ndim is 0)
+ * @param out     npoints elements, in the order of the points
+ * @param nbytes  must equal npoints * zarr_item_size(array)
+ * @return as zarr_read_orthogonal; ZARR_ERR_OUT_OF_BOUNDS names the point, axis and index.
+ */
+ZARR_API int zarr_read_points(zarr_array *array, size_t ndim, uint64_t npoints,
+                              const uint64_t *coords, void *out, size_t nbytes);
+
+/**
+ * Write a point selection (parameters as zarr_read_points; in holds npoints elements in
+ * the order of the points). Each touched chunk is read, modified and written once under
+ * its lock. Where a point is given twice, the later one's value wins.
+ */
+ZARR_API int zarr_write_points(zarr_array *array, size_t ndim, uint64_t npoints,
+                               const uint64_t *coords, const void *in, size_t nbytes);
+
+/**
+ * Read a strided hyperslab, as netCDF's nc_get_vars: count[d] elements along axis d,
+ * starting at start[d], every step[d]-th (element i of axis d is start[d] + i * step[d]).
+ * Each chunk touched is fetched and decoded at most once per call.
+ *
+ * @param start   ndim start coordinates
+ * @param count   ndim element counts
+ * @param step    ndim steps, each at least 1 (0 is ZARR_ERR_INVALID_ARGUMENT)
+ * @param out     product(count) elements in C order
+ * @param nbytes  must equal product(count) * zarr_item_size(array)
+ * @return as zarr_read_orthogonal; ZARR_ERR_OUT_OF_BOUNDS names the axis and the last
+ *         index, which must lie inside the shape (start + (count-1) * step, computed
+ *         without wrapping).
+ */
+ZARR_API int zarr_read_region_step(zarr_array *array, size_t ndim, const uint64_t *start,
+                                   const uint64_t *count, const uint64_t *step, void *out,
+                                   size_t nbytes);
+
+/**
+ * Write a strided hyperslab (parameters as zarr_read_region_step; in holds product(count)
+ * elements in C order), each touched chunk read, modified and written once under its lock.
+ */
+ZARR_API int zarr_write_region_step(zarr_array *array, size_t ndim, const uint64_t *start,
+                                    const uint64_t *count, const uint64_t *step, const void *in,
+                                    size_t nbytes);
+
+/**
  * Change the array's shape. Chunks wholly outside the new shape are erased;
  * data inside it is kept. Needs a writable handle.
  */

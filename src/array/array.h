@@ -25,6 +25,7 @@
 namespace zarr {
 
 class ChunkEngine;
+class Selection;
 
 // The Zarr format a metadata document given to zarr_create describes: 3 when
 // it says zarr_format 3 or uses v3 member names (data_type, node_type), else 2.
@@ -78,6 +79,14 @@ class Array final : public ArrayHandle {
   void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                          const uint64_t* offsets, size_t n_offsets, const uint8_t* data, size_t data_size) override;
 
+  // Orthogonal, strided and point selections (array/engine/selection.h):
+  // an index outside the shape is ZARR_ERR_OUT_OF_BOUNDS naming the axis
+  // and the index, a buffer of another size than the selection's
+  // ZARR_ERR_BUFFER_SIZE naming the size needed; each chunk touched is
+  // read (and written) once. Variable-length elements: ZARR_ERR_UNSUPPORTED.
+  void read_selection(const SelectionRequest& request, void* out, size_t nbytes) override;
+  void write_selection(const SelectionRequest& request, const void* data, size_t nbytes) override;
+
   void resize(const std::vector<uint64_t>& new_shape) override;
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) override;
 
@@ -115,6 +124,9 @@ class Array final : public ArrayHandle {
     std::vector<int64_t> strides;  // the buffer's byte strides
     uint64_t bytes;                // the region's elements times the item size
   };
+  // The selection a request describes, checked against the shape (and its
+  // size against the buffer's nbytes); under the shape lock.
+  std::unique_ptr<Selection> checked_selection(const SelectionRequest& request, size_t nbytes) const;
   CheckedRegion check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, size_t nbytes,
                              const int64_t* strides) const;
   // Runs a region read or write (`body`); a failed allocation becomes

@@ -18,6 +18,21 @@ namespace zarr {
 class Array;
 class FieldArray;
 
+// A selection other than a box, as the C API describes it (zarr.h):
+// orthogonal indices (indices[d][0 .. counts[d] - 1] along axis d), a
+// strided hyperslab (start, count, step) or points (npoints x ndim coords).
+// The pointers are the caller's, valid for the call.
+struct SelectionRequest {
+  enum class Kind { Orthogonal, Step, Points };
+  Kind kind = Kind::Orthogonal;
+  const char* function = "";  // the C function, for messages
+  std::vector<const uint64_t*> indices;  // Orthogonal
+  std::vector<uint64_t> counts;          // Orthogonal
+  std::vector<uint64_t> start, count, step;  // Step
+  uint64_t npoints = 0;                      // Points
+  const uint64_t* coords = nullptr;          // Points
+};
+
 class ArrayHandle {
  public:
   virtual ~ArrayHandle() = default;
@@ -44,6 +59,10 @@ class ArrayHandle {
   virtual void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                                  const uint64_t* offsets, size_t n_offsets, const uint8_t* data,
                                  size_t data_size) = 0;
+  // Selections (array/array.h): the buffer holds the selection's elements
+  // in C order of the selection (points: in point order), exactly.
+  virtual void read_selection(const SelectionRequest& request, void* out, size_t nbytes) = 0;
+  virtual void write_selection(const SelectionRequest& request, const void* data, size_t nbytes) = 0;
   virtual void resize(const std::vector<uint64_t>& new_shape) = 0;
   virtual void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) = 0;
 

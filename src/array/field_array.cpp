@@ -150,6 +150,10 @@ void FieldArray::write_region_vlen(const std::vector<uint64_t>&, const std::vect
   refuse("zarr_write_region_vlen");
 }
 
+void FieldArray::read_selection(const SelectionRequest& request, void*, size_t) { refuse(request.function); }
+
+void FieldArray::write_selection(const SelectionRequest& request, const void*, size_t) { refuse(request.function); }
+
 void FieldArray::append(size_t, const std::vector<uint64_t>&, const void*, size_t) { refuse("zarr_append"); }
 
 }  // namespace zarr

@@ -51,12 +51,15 @@ class FieldArray final : public ArrayHandle {
                     size_t nbytes, const int64_t* strides) override;
   // The subarray dimensions cannot change: new_shape must end with them.
   void resize(const std::vector<uint64_t>& new_shape) override;
-  // A field has fixed-size elements and cannot grow alone:
-  // ZARR_ERR_UNSUPPORTED naming the C function and the field.
+  // A field has fixed-size elements and cannot grow alone, nor (yet) be
+  // read or written by selections: ZARR_ERR_UNSUPPORTED naming the C
+  // function and the field.
   void read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint64_t* offsets,
                         size_t n_offsets, uint8_t* data, size_t capacity, size_t* data_size) override;
   void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                          const uint64_t* offsets, size_t n_offsets, const uint8_t* data, size_t data_size) override;
+  void read_selection(const SelectionRequest& request, void* out, size_t nbytes) override;
+  void write_selection(const SelectionRequest& request, const void* data, size_t nbytes) override;
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) override;
 
  private:

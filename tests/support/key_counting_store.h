@@ -1,5 +1,5 @@
 // A store for tests below the C API: forwards to a private memory store and
-// counts the reads of each key (tests/array, tests/hierarchy).
+// counts the reads (and sets) of each key (tests/array, tests/hierarchy).
 #pragma once
 
 #include <map>
@@ -27,7 +27,13 @@ class KeyCountingStore final : public Store {
     count(key);
     return inner_->exists(key);
   }
-  void set(const std::string& key, ByteView value) override { inner_->set(key, value); }
+  void set(const std::string& key, ByteView value) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++writes_[key];
+    }
+    inner_->set(key, value);
+  }
   void erase(const std::string& key) override { inner_->erase(key); }
   void erase_prefix(const std::string& prefix) override { inner_->erase_prefix(prefix); }
   std::vector<std::string> list_prefix(const std::string& prefix) const override {
@@ -35,6 +41,9 @@ class KeyCountingStore final : public Store {
   }
   DirListing list_dir(const std::string& prefix) const override { return inner_->list_dir(prefix); }
   std::string describe() const override { return "counting"; }
+  // As a remote store: the engine then fetches chunks in batches (get_many).
+  bool fetches_concurrently() const override { return concurrent; }
+  bool concurrent = false;
 
   // Reads (get, get_range, exists) of keys whose last segment is a metadata
   // document's name.
@@ -47,9 +56,19 @@ class KeyCountingStore final : public Store {
     }
     return n;
   }
+  // Every read (get, get_range, exists) and every set, per key.
+  std::map<std::string, int> reads() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return reads_;
+  }
+  std::map<std::string, int> writes() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return writes_;
+  }
   void reset() {
     std::lock_guard<std::mutex> lock(mutex_);
     reads_.clear();
+    writes_.clear();
   }
 
  private:
@@ -61,6 +80,7 @@ class KeyCountingStore final : public Store {
   std::shared_ptr<Store> inner_ = make_memory_store("");
   mutable std::mutex mutex_;
   mutable std::map<std::string, int> reads_;
+  std::map<std::string, int> writes_;
 };
 
 }  // namespace zarr::testing_support

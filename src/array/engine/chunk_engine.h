@@ -8,7 +8,8 @@
 // read.cpp (whole chunks, pieces, scattered rows, batches of remote
 // chunks), read_shard.cpp (shards read in part or whole) and read_cache.cpp
 // (the cache_pool), write.cpp (read-modify-write of each chunk under its
-// lock), vlen.cpp (variable-length elements).
+// lock), vlen.cpp (variable-length elements), selection_io.cpp
+// (orthogonal, strided and point selections: engine/selection.h).
 //
 // Thread safety: region calls may run at once from any number of threads
 // (each chunk is a task of the thread pool); writes to one chunk are
@@ -18,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,6 +28,7 @@
 
 #include "array/array_options.h"
 #include "array/engine/chunk_cache.h"
+#include "array/engine/selection.h"
 #include "base/bytes.h"
 #include "base/strided_copy.h"
 #include "concurrency/file_lock.h"
@@ -72,6 +75,14 @@ class ChunkEngine {
                         uint8_t* data, size_t capacity, size_t* data_size, const std::string& where) const;
   void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                          const uint64_t* offsets, const uint8_t* data);
+
+  // Selections of fixed-size elements (engine/selection.h, checked against
+  // the shape when built) to or from a C-order buffer of
+  // selection.elements() items: each chunk they touch is fetched and
+  // decoded once (reads: only the box of its picks, by the paths a region
+  // read takes; writes: read-modify-write under its lock, as write_region).
+  void read_selection(const Selection& selection, uint8_t* out) const;
+  void write_selection(const Selection& selection, const uint8_t* in);
 
   // Before a resize to `shape`: the stored chunk keys outside it (listed),
   // each checked for erasing (Store::check_erasable), so that a resize the
@@ -126,9 +137,14 @@ class ChunkEngine {
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   // Remote stores: how many whole chunks are fetched together
-  // (Store::get_many), and fetching a batch of them then placing each.
+  // (Store::get_many), and fetching a batch of them then placing each: for
+  // chunk i of the batch, task(i, place) calls place(target) with where
+  // the chunk's part goes; place returns false when it placed nothing (a
+  // cache miss, the chunk is then fetched and task(i, place) called again).
+  using ChunkPlacer = std::function<bool(const RegionTarget&)>;
+  using ChunkTask = std::function<void(size_t, const ChunkPlacer&)>;
   size_t read_batch_size() const;
-  void read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const;
+  void read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const ChunkTask& task) const;
   // Decode a stored chunk and put its part of the region in place.
   void place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
                    const RegionTarget& target) const;
@@ -163,9 +179,12 @@ class ChunkEngine {
 
   // write.cpp: one chunk's part of a region write (a task of the thread
   // pool): under the chunk's lock, read-modify-write, encode, set (or erase
-  // when empty).
-  void write_chunk(const ChunkOverlap& ov, const RegionSource& source);
-  void write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source);
+  // when empty). `modify` puts the new elements into the decoded C-order
+  // chunk; the chunk is read first unless ov.covers_chunk.
+  using ChunkModifier = std::function<void(uint8_t* chunk)>;
+  void write_chunk(const ChunkOverlap& ov, const ChunkModifier& modify);
+  void write_chunk_through_copies(const ChunkOverlap& ov, const ChunkModifier& modify);
+  ChunkModifier region_modifier(const ChunkOverlap& ov, const RegionSource& source) const;
   bool overwrites_every_element(const ChunkOverlap& ov) const;
 
   const ArrayMetadata& meta_;

@@ -15,11 +15,16 @@ namespace zarr::engine {
 
 // Buffers each thread keeps from one chunk to the next (base/bytes.h's
 // ScratchBuffer): the stored bytes of a chunk, and its decoded elements when
-// they cannot be decoded straight into the region.
+// they cannot be decoded straight into the region; and the box of a
+// selection's picks in one chunk, read by the region paths (which use the
+// other two) before the picks are gathered from it.
 struct ChunkScratch {
   ScratchBuffer stored;
   ScratchBuffer decoded;
+  ScratchBuffer box;
 
+  // Not the box, which outlives the region paths' calls of this: its user
+  // releases it.
   void release_above(size_t limit) {
     stored.release_above(limit);
     decoded.release_above(limit);

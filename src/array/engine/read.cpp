@@ -39,8 +39,9 @@ void ChunkEngine::read_region(const std::vector<uint64_t>& start, const std::vec
   if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
     // Remote stores: the store fetches a batch of chunks at once (many
     // requests in flight), the pool decodes them.
+    const ChunkTask into_region = [&](size_t, const ChunkPlacer& place) { place(target); };
     for_each_overlap_batch(grid, start, count, read_batch_size(),
-                           [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, target); });
+                           [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, into_region); });
     return;
   }
   // Each chunk is a task of its own: its part of the region is disjoint
@@ -146,27 +147,33 @@ size_t ChunkEngine::read_batch_size() const {
   return static_cast<size_t>(std::clamp<uint64_t>(kBatchBytes / chunk_bytes, 1, kMaxChunks));
 }
 
-void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const RegionTarget& target) const {
-  std::vector<ChunkOverlap> overlaps;  // those the cache does not have
+void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const ChunkTask& task) const {
+  std::vector<size_t> fetched;  // those the cache does not have
   std::vector<std::string> keys;
-  for (const ChunkOverlap& ov : all) {
-    std::string key = chunk_key(ov.chunk_coords);
-    if (caches_chunks() && read_cached(key, ov, target)) continue;
-    overlaps.push_back(ov);
+  for (size_t i = 0; i < all.size(); ++i) {
+    std::string key = chunk_key(all[i].chunk_coords);
+    bool cached = false;
+    if (caches_chunks()) task(i, [&](const RegionTarget& target) { return cached = read_cached(key, all[i], target); });
+    if (cached) continue;
+    fetched.push_back(i);
     keys.push_back(std::move(key));
   }
-  if (overlaps.empty()) return;
+  if (fetched.empty()) return;
   const uint64_t generation = cache_ ? cache_->generation() : 0;
   std::vector<std::optional<Bytes>> stored = chunk_store_->get_many(keys, chunk_read_limit());
-  parallel_for(overlaps.size(), [&](size_t i) {
-    if (caches_chunks()) {
-      decode_and_cache(stored[i], keys[i], generation, overlaps[i], target);
-    } else if (!stored[i]) {
-      fill_overlap(overlaps[i], target);
-    } else {
-      place_chunk(*stored[i], keys[i], overlaps[i], target);
-    }
-    stored[i].reset();  // the stored bytes are not needed once decoded
+  parallel_for(fetched.size(), [&](size_t j) {
+    const ChunkOverlap& ov = all[fetched[j]];
+    task(fetched[j], [&](const RegionTarget& target) {
+      if (caches_chunks()) {
+        decode_and_cache(stored[j], keys[j], generation, ov, target);
+      } else if (!stored[j]) {
+        fill_overlap(ov, target);
+      } else {
+        place_chunk(*stored[j], keys[j], ov, target);
+      }
+      return true;
+    });
+    stored[j].reset();  // the stored bytes are not needed once decoded
   });
 }
 

@@ -20,13 +20,20 @@ void ChunkEngine::write_region(const std::vector<uint64_t>& start, const std::ve
   // Each chunk is a task of its own, atomic as before: a failure leaves
   // every chunk either as it was or wholly written.
   for_each_overlap_batch(grid, start, count, kOverlapsPerBatch, [&](const std::vector<ChunkOverlap>& batch) {
-    parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], source); });
+    parallel_for(batch.size(), [&](size_t i) { write_chunk(batch[i], region_modifier(batch[i], source)); });
   });
 }
 
-void ChunkEngine::write_chunk(const ChunkOverlap& ov, const RegionSource& source) {
+ChunkEngine::ChunkModifier ChunkEngine::region_modifier(const ChunkOverlap& ov, const RegionSource& source) const {
+  return [this, &ov, &source](uint8_t* chunk) {
+    strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
+                 chunk + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  };
+}
+
+void ChunkEngine::write_chunk(const ChunkOverlap& ov, const ChunkModifier& modify) {
   if (!meta_.codecs.decodes_into()) {
-    write_chunk_through_copies(ov, source);
+    write_chunk_through_copies(ov, modify);
     return;
   }
   const std::string key = chunk_key(ov.chunk_coords);
@@ -49,8 +56,7 @@ void ChunkEngine::write_chunk(const ChunkOverlap& ov, const RegionSource& source
       strided_fill({chunk_bytes / item_size()}, fill_item_, chunk, {static_cast<int64_t>(item_size())});
     }
   }
-  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
-               chunk + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  modify(chunk);
   if (!write_empty_chunks_ && is_fill_everywhere(chunk, chunk_bytes)) {
     chunk_store_->erase(key);
   } else {
@@ -61,7 +67,10 @@ void ChunkEngine::write_chunk(const ChunkOverlap& ov, const RegionSource& source
   scratch.release_above(kScratchKeepLimit);
 }
 
+// A selection's box may span the chunk without picking every element: only
+// an overlap that covers the chunk says its elements are all written.
 bool ChunkEngine::overwrites_every_element(const ChunkOverlap& ov) const {
+  if (!ov.covers_chunk) return false;
   for (size_t d = 0; d < meta_.ndim(); ++d) {
     if (ov.count[d] != meta_.chunks[d]) return false;
   }
@@ -70,14 +79,13 @@ bool ChunkEngine::overwrites_every_element(const ChunkOverlap& ov) const {
 
 // Chains with an array->array codec (transpose) or variable-length elements:
 // chunks as Bytes through the whole chain.
-void ChunkEngine::write_chunk_through_copies(const ChunkOverlap& ov, const RegionSource& source) {
+void ChunkEngine::write_chunk_through_copies(const ChunkOverlap& ov, const ChunkModifier& modify) {
   const std::string key = chunk_key(ov.chunk_coords);
   const KeyWriteLock held(*this, key);
   std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
   Bytes chunk = stored ? decode_chunk(*stored, key) : filled_chunk();
   stored.reset();
-  strided_copy(ov.count, item_size(), source.base + byte_offset(ov.region_offset, source.strides), source.strides,
-               chunk.data() + byte_offset(ov.chunk_offset, source.chunk_strides), source.chunk_strides);
+  modify(chunk.data());
   if (!write_empty_chunks_ && is_fill_everywhere(chunk.data(), chunk.size())) {
     chunk_store_->erase(key);
   } else {
