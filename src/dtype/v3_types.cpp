@@ -109,6 +109,31 @@ std::string time_unit_of(const rapidjson::Value& configuration, const std::strin
   return scale == 1 ? unit : std::to_string(scale) + unit;
 }
 
+// The NumPy typestr of the extension types sized by "length_bytes"
+// (fixed_length_utf32, null_terminated_bytes, raw_bytes); "" for any other
+// name.
+std::string length_typestr(const std::string& name, const rapidjson::Value* configuration, const std::string& quoted,
+                           const std::string& where) {
+  if (name == "fixed_length_utf32") {
+    const rapidjson::Value& c = require_configuration(configuration, name, where);
+    expect_members(c, {"length_bytes"}, name, where);
+    const uint64_t n = length_bytes(c, name, kMaxUtf32Bytes, where);
+    if (n % 4 != 0) invalid(where, "data type " + quoted + ": \"length_bytes\" " + std::to_string(n) + " is not a multiple of 4");
+    // Allowed by the extension, but numpy's U0 has nothing to store and
+    // libzarr needs items of at least one byte.
+    if (n == 0) unsupported(where, "data type " + quoted + " with \"length_bytes\" 0 is not supported");
+    return host_order() + "U" + std::to_string(n / 4);
+  }
+  if (name == "null_terminated_bytes" || name == "raw_bytes") {
+    const rapidjson::Value& c = require_configuration(configuration, name, where);
+    expect_members(c, {"length_bytes"}, name, where);
+    const uint64_t n = length_bytes(c, name, kMaxItemSize, where);
+    if (n == 0) invalid(where, "data type " + quoted + ": \"length_bytes\" must be at least 1");
+    return (name == "raw_bytes" ? "|V" : "|S") + std::to_string(n);
+  }
+  return "";
+}
+
 }  // namespace
 
 DataType DataType::make_bfloat16() {
@@ -227,23 +252,8 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
     const std::string unit = time_unit_of(c, name, where);
     return parse_typestr(host_order() + (datetime ? "M8" : "m8") + (unit.empty() ? "" : "[" + unit + "]"), where);
   }
-  if (name == "fixed_length_utf32") {
-    const rapidjson::Value& c = require_configuration(configuration, name, where);
-    expect_members(c, {"length_bytes"}, name, where);
-    const uint64_t n = length_bytes(c, name, kMaxUtf32Bytes, where);
-    if (n % 4 != 0) invalid(where, "data type " + quoted + ": \"length_bytes\" " + std::to_string(n) + " is not a multiple of 4");
-    // Allowed by the extension, but numpy's U0 has nothing to store and
-    // libzarr needs items of at least one byte.
-    if (n == 0) unsupported(where, "data type " + quoted + " with \"length_bytes\" 0 is not supported");
-    return parse_typestr(host_order() + "U" + std::to_string(n / 4), where);
-  }
-  if (name == "null_terminated_bytes" || name == "raw_bytes") {
-    const rapidjson::Value& c = require_configuration(configuration, name, where);
-    expect_members(c, {"length_bytes"}, name, where);
-    const uint64_t n = length_bytes(c, name, kMaxItemSize, where);
-    if (n == 0) invalid(where, "data type " + quoted + ": \"length_bytes\" must be at least 1");
-    return parse_typestr((name == "raw_bytes" ? "|V" : "|S") + std::to_string(n), where);
-  }
+  const std::string typestr = length_typestr(name, configuration, quoted, where);
+  if (!typestr.empty()) return parse_typestr(typestr, where);
   unsupported(where, "data type " + quoted + " is not supported");
 }
 

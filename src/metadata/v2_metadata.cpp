@@ -102,6 +102,28 @@ rapidjson::SizeType take_object_codec(ArrayMetadata& meta, const rapidjson::Valu
   return 1;
 }
 
+// The compressor and filters (zarr-python 2's defaults when the create form
+// gives none), and the chain they make.
+void parse_codecs(const rapidjson::Value& doc, ArrayMetadata& meta, bool defaults, const std::string& where) {
+  // Filters such as bitround see the chunk as numpy would: an array of the dtype.
+  std::string typestr = meta.dtype.fields().empty() ? meta.dtype.to_v2_json() : "";
+  if (typestr.size() >= 2 && typestr.front() == '"') typestr = typestr.substr(1, typestr.size() - 2);
+  ChunkRepr repr{meta.dtype.item_size(), meta.chunk_bytes(), typestr};
+  rapidjson::Document default_compressor;
+  const rapidjson::Value* compressor = json::find(doc, "compressor");
+  if (!compressor) {
+    if (!defaults) json::require(doc, "compressor", where);
+    default_compressor.Parse(default_compressor_json());
+    compressor = &default_compressor;
+  }
+  meta.v2_compressor = parse_compressor(*compressor, repr, where);
+  const rapidjson::Value* filters = json::find(doc, "filters");
+  if (!filters && !defaults) json::require(doc, "filters", where);
+  if (filters) meta.v2_filters = parse_filters(*filters, take_object_codec(meta, *filters, where), repr, where);
+  if (!filters) take_object_codec(meta, rapidjson::Value(rapidjson::kArrayType), where);
+  meta.codecs = v2_codec_chain(meta);
+}
+
 // Shared by the stored and the create forms: `defaults` says whether a
 // missing field takes zarr-python's default or is an error.
 ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool defaults) {
@@ -148,23 +170,7 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
     json::require(doc, "fill_value", where);
   }
 
-  // Filters such as bitround see the chunk as numpy would: an array of the dtype.
-  std::string typestr = meta.dtype.fields().empty() ? meta.dtype.to_v2_json() : "";
-  if (typestr.size() >= 2 && typestr.front() == '"') typestr = typestr.substr(1, typestr.size() - 2);
-  ChunkRepr repr{meta.dtype.item_size(), meta.chunk_bytes(), typestr};
-  rapidjson::Document default_compressor;
-  const rapidjson::Value* compressor = json::find(doc, "compressor");
-  if (!compressor) {
-    if (!defaults) json::require(doc, "compressor", where);
-    default_compressor.Parse(default_compressor_json());
-    compressor = &default_compressor;
-  }
-  meta.v2_compressor = parse_compressor(*compressor, repr, where);
-  const rapidjson::Value* filters = json::find(doc, "filters");
-  if (!filters && !defaults) json::require(doc, "filters", where);
-  if (filters) meta.v2_filters = parse_filters(*filters, take_object_codec(meta, *filters, where), repr, where);
-  if (!filters) take_object_codec(meta, rapidjson::Value(rapidjson::kArrayType), where);
-  meta.codecs = v2_codec_chain(meta);
+  parse_codecs(doc, meta, defaults, where);  // last: they need the chunk's shape and type
   return meta;
 }
 

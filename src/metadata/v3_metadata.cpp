@@ -205,6 +205,36 @@ std::string default_codecs_json(const DataType& t) {
   return R"([{"name":"bytes"}])";
 }
 
+// The codec chain of the document (zarr-python 3's default when the create
+// form gives none).
+CodecChain parse_codecs(const rapidjson::Value& doc, const ArrayMetadata& meta, bool defaults, const std::string& where) {
+  rapidjson::Document default_codecs;
+  const rapidjson::Value* codecs = json::find(doc, "codecs");
+  if (!codecs) {
+    if (!defaults) json::require(doc, "codecs", where);
+    default_codecs = json::parse(default_codecs_json(meta.dtype), where);
+    codecs = &default_codecs;
+  }
+  return make_v3_codec_chain(*codecs, meta.chunk_repr(), where + ": field 'codecs'");
+}
+
+// A variable-length type needs its vlen codec innermost: the bytes codec
+// would store the region-buffer items (pointers) themselves.
+void check_vlen_codec(const ArrayMetadata& meta, const std::string& where) {
+  if (!meta.dtype.is_variable_length()) return;
+  const char* needed = meta.dtype.kind() == DTypeKind::VarString ? "vlen-utf8" : "vlen-bytes";
+  // Through any nesting of shards, the innermost array->bytes codec.
+  const ArrayToBytesCodec* innermost = meta.codecs.array_to_bytes().get();
+  while (const auto* shard = dynamic_cast<const ShardingCodec*>(innermost)) {
+    innermost = shard->inner_chain().array_to_bytes().get();
+  }
+  const std::string actual = innermost->name();
+  if (actual != needed) {
+    invalid(where, "field 'codecs': data type " + meta.dtype.to_v3_json() + " needs the \"" + needed +
+                       "\" codec, not " + json::quote(actual));
+  }
+}
+
 // Shared by the stored and the create forms: `defaults` says whether a
 // missing field takes zarr-python 3's default or is an error.
 ArrayMetadata parse_array(const std::string& text, const std::string& where, bool defaults) {
@@ -252,28 +282,8 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
   if (const rapidjson::Value* st = json::find(doc, "storage_transformers")) check_storage_transformers(*st, where);
 
   // Last: the chain needs the chunk shape, the data type and the fill value.
-  rapidjson::Document default_codecs;
-  const rapidjson::Value* codecs = json::find(doc, "codecs");
-  if (!codecs) {
-    if (!defaults) json::require(doc, "codecs", where);
-    default_codecs = json::parse(default_codecs_json(meta.dtype), where);
-    codecs = &default_codecs;
-  }
-  meta.codecs = make_v3_codec_chain(*codecs, meta.chunk_repr(), where + ": field 'codecs'");
-  if (meta.dtype.is_variable_length()) {
-    // The bytes codec would store the region-buffer items (pointers) themselves.
-    const char* needed = meta.dtype.kind() == DTypeKind::VarString ? "vlen-utf8" : "vlen-bytes";
-    // Through any nesting of shards, the innermost array->bytes codec.
-    const ArrayToBytesCodec* innermost = meta.codecs.array_to_bytes().get();
-    while (const auto* shard = dynamic_cast<const ShardingCodec*>(innermost)) {
-      innermost = shard->inner_chain().array_to_bytes().get();
-    }
-    const std::string actual = innermost->name();
-    if (actual != needed) {
-      invalid(where, "field 'codecs': data type " + meta.dtype.to_v3_json() + " needs the \"" + needed +
-                         "\" codec, not " + json::quote(actual));
-    }
-  }
+  meta.codecs = parse_codecs(doc, meta, defaults, where);
+  check_vlen_codec(meta, where);
   return meta;
 }
 
