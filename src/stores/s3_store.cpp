@@ -368,7 +368,15 @@ class S3Store final : public Store {
     return crypto::sha256(ByteView(reinterpret_cast<const uint8_t*>(token.data()), token.size()));
   }
 
+  // A listed key or prefix: at most the 1024 bytes S3 allows a key (so
+  // max_list_entries bounds what a listing holds to about 1 GiB, whatever
+  // a hostile server sends), and below the listing's prefix.
   static void check_listed(const std::string& listed, const std::string& object_prefix, const std::string& what) {
+    constexpr size_t kMaxKeyBytes = 1024;
+    if (listed.size() > kMaxKeyBytes) {
+      fail(ZARR_ERR_IO, what + ": the server listed a key of " + std::to_string(listed.size()) +
+                            " bytes; S3 keys have at most " + std::to_string(kMaxKeyBytes));
+    }
     if (listed.compare(0, object_prefix.size(), object_prefix) != 0) {
       fail(ZARR_ERR_IO, what + ": the server listed '" + listed + "', which is outside the prefix");
     }

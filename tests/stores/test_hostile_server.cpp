@@ -329,6 +329,24 @@ TEST(HostileS3, ListingsThatNeverEndStopAtTheEntryBound) {
   EXPECT_NE(bad.message.find("max_list_entries"), std::string::npos) << bad.message;
 }
 
+// Keys of 16 MiB would let max_list_entries hold 16 TiB: a listed key or
+// prefix longer than S3's 1024 bytes ends the listing at its page.
+TEST(HostileS3, ListedKeysLongerThanS3AllowsStopTheListing) {
+  test::clear_proxy_environment();
+  test::ScriptedHttpServer server(s3_group([](int page) {
+    const std::string name = "g/" + std::string(1100, 'k') + std::to_string(page) + "/";
+    return "<ListBucketResult><IsTruncated>true</IsTruncated><CommonPrefixes><Prefix>" + name +
+           "</Prefix></CommonPrefixes><NextContinuationToken>t" + std::to_string(page) +
+           "</NextContinuationToken></ListBucketResult>";
+  }));
+  Outcome outcome = list_group(s3_options(server));
+  EXPECT_EQ(outcome.status, ZARR_ERR_IO) << outcome.message;
+  EXPECT_NE(outcome.message.find("S3 keys have at most 1024"), std::string::npos) << outcome.message;
+  int listings = 0;
+  for (const test::ScriptedRequest& r : server.received()) listings += is_listing(r);
+  EXPECT_EQ(listings, 1) << "the first page ends it";
+}
+
 TEST(HostileS3, ListingsThatComeBackToAnEarlierTokenStop) {
   test::clear_proxy_environment();
   test::ScriptedHttpServer server(s3_group([](int page) { return truncated_page(page % 2 ? "B" : "A"); }));
