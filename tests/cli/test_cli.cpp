@@ -525,7 +525,7 @@ TEST(Cli, TreeAndVerifyPrintControlCharactersEscaped) {
   ASSERT_EQ(tree.exit_code, 0) << tree.err;
   EXPECT_EQ(tree.out.find('\x1b'), std::string::npos) << tree.out;
   EXPECT_NE(tree.out.find("a\\x1b]0;owned\\x07 (6, 8) int32"), std::string::npos) << tree.out;
-  for (const std::string& command : {"info", "dump"}) {  // the group's member names, node paths
+  for (const char* command : {"info", "dump"}) {  // the group's member names, node paths
     RunResult r = run_tool({command, group});
     ASSERT_EQ(r.exit_code, 0) << command << ": " << r.err;
     EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << command << ": " << r.out;

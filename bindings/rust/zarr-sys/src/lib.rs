@@ -113,6 +113,59 @@ extern "C" {
         data: *const c_void,
         nbytes: usize,
     ) -> c_int;
+    /// Orthogonal (outer) selection: along axis d, `indices[d][0..counts[d]]`.
+    pub fn zarr_read_orthogonal(
+        array: *mut zarr_array,
+        ndim: usize,
+        indices: *const *const u64,
+        counts: *const u64,
+        out: *mut c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_write_orthogonal(
+        array: *mut zarr_array,
+        ndim: usize,
+        indices: *const *const u64,
+        counts: *const u64,
+        data: *const c_void,
+        nbytes: usize,
+    ) -> c_int;
+    /// Point selection: `coords` holds `npoints` x `ndim` indices, point after point.
+    pub fn zarr_read_points(
+        array: *mut zarr_array,
+        ndim: usize,
+        npoints: u64,
+        coords: *const u64,
+        out: *mut c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_write_points(
+        array: *mut zarr_array,
+        ndim: usize,
+        npoints: u64,
+        coords: *const u64,
+        data: *const c_void,
+        nbytes: usize,
+    ) -> c_int;
+    /// Strided hyperslab, as netCDF's nc_get_vars.
+    pub fn zarr_read_region_step(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        step: *const u64,
+        out: *mut c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_write_region_step(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        step: *const u64,
+        data: *const c_void,
+        nbytes: usize,
+    ) -> c_int;
     pub fn zarr_read_region_vlen(
         array: *mut zarr_array,
         ndim: usize,
