@@ -496,8 +496,18 @@ Bytes ShardingCodec::decode_part(ByteView stored, const ArrayRepr& decoded, cons
 // them together to `limit`: a shard of a few bytes never decodes to more.
 Bytes ShardingCodec::decode_vlen(ByteView stored, const std::vector<uint64_t>& entries, uint64_t limit,
                                  const std::vector<uint64_t>& box_offset, const std::vector<uint64_t>& box_count) const {
+  // The packed shard holds a 4-byte count and a 4-byte length per element
+  // before any text, so a shard of more elements than `limit` allows is
+  // refused before anything is allocated for them: an empty shard of 2^30
+  // strings took ~24 GiB for its fill values.
+  const uint64_t elements = shard_.elements();
+  if (limit < 4 || elements > (limit - 4) / 4) {
+    fail(ZARR_ERR_CODEC, kPrefix + std::string("a variable-length shard of ") + std::to_string(elements) +
+                             " elements decodes to more than " + std::to_string(limit) +
+                             " bytes (the store option \"max_value_bytes\")");
+  }
   const std::string_view fill(reinterpret_cast<const char*>(shard_.fill_item.data()), shard_.fill_item.size());
-  std::vector<std::string_view> items(static_cast<size_t>(shard_.elements()), fill);
+  std::vector<std::string_view> items(static_cast<size_t>(elements), fill);
   std::vector<Bytes> inner_chunks;  // the views in `items` point into these
   const std::vector<int64_t> shard_strides = c_order_strides(shard_.shape, 1);
   const uint64_t inner_elements = inner_.decoded().elements();

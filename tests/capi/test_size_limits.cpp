@@ -196,6 +196,25 @@ TEST(SizeLimits, AStringShardDecodesWithinMaxValueBytesAndOnlyWhatAReadNeeds) {
   EXPECT_STATUS(read_sharded_status(garbled, 6, 2), ZARR_ERR_CODEC, "inner chunk");
 }
 
+// A string shard of 2^20 elements holding one inner chunk: its packed form
+// needs 4 bytes per element, more than a 1 MiB limit, so a read of an unwritten
+// element is refused before the 2^20 fill values are made (the old code made
+// them whatever the limit: 24 GiB for a shard of 2^30). The default limit reads it.
+TEST(SizeLimits, AStringShardOfMoreElementsThanItsLimitHoldsIsRefusedBeforeItsFills) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", R"({"zarr_format": 3, "node_type": "array", "shape": [1048576], "data_type": "string",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1048576]}}, "fill_value": "",
+    "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [1024],
+      "codecs": [{"name": "vlen-utf8"}], "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+      "index_location": "end"}}]})");
+  ASSERT_OK(write_strings(a, {0}, {1}, {"x"}));
+  EXPECT_EQ(read_strings(open_array(dir / "s"), {2000}, {1}), std::vector<std::string>{""});
+  ArrayPtr small;
+  ASSERT_OK(zarr_open_ex(small.out(), (dir / "s").c_str(), "r", R"({"store": {"max_value_bytes": 1048576}})"));
+  EXPECT_STATUS(read_sharded_status(small, 2000, 1), ZARR_ERR_CODEC,
+                "a variable-length shard of 1048576 elements decodes to more than 1048576 bytes");
+}
+
 // A string chunk of 4 bytes that claims 2^32 - 1 elements: each element
 // takes at least its 4-byte length, so the count is refused before anything
 // is allocated for it (the old code reserved 64 GiB first: audit of issue
