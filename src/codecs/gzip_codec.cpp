@@ -77,10 +77,7 @@ std::unique_ptr<BytesCodec> make_gzip_codec(const rapidjson::Value& config, cons
 // ---- v3 ("gzip": {"level"}, as numcodecs' configuration) ----
 
 V3Codec make_gzip_v3(const V3CodecRequest& request) {
-  std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config("gzip", request.configuration), request.bytes_repr,
-                                                   request.where);
-  std::string v3 = gzip_v3_json(*codec, request.bytes_repr.item_size);
-  return named_v2_codec(std::move(codec), std::move(v3));
+  return v3_codec_from_v2("gzip", request, gzip_v3_json);
 }
 
 std::string gzip_v3_json(const BytesCodec& codec, size_t) {

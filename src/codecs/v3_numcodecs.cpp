@@ -35,4 +35,10 @@ V3Codec named_v2_codec(std::unique_ptr<BytesCodec> codec, std::string v3_json) {
   return V3Codec{nullptr, nullptr, std::make_shared<V3NamedCodec>(std::move(codec), std::move(v3_json))};
 }
 
+V3Codec v3_codec_from_v2(const char* id, const V3CodecRequest& request, V3JsonOf to_v3) {
+  std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config(id, request.configuration), request.bytes_repr, request.where);
+  std::string v3 = to_v3(*codec, request.bytes_repr.item_size);
+  return named_v2_codec(std::move(codec), std::move(v3));
+}
+
 }  // namespace zarr::codecs

@@ -69,4 +69,9 @@ std::string configuration_of(const BytesCodec& codec);
 // A v2 codec written back as `v3_json` (zarr-python 3's form of a core codec).
 V3Codec named_v2_codec(std::unique_ptr<BytesCodec> codec, std::string v3_json);
 
+// A core v3 codec whose implementation is the numcodecs codec `id` (gzip,
+// zstd): built from the v3 configuration, written back by `to_v3`.
+using V3JsonOf = std::string (*)(const BytesCodec& codec, size_t item_size);
+V3Codec v3_codec_from_v2(const char* id, const V3CodecRequest& request, V3JsonOf to_v3);
+
 }  // namespace zarr::codecs

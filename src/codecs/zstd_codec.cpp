@@ -202,10 +202,7 @@ std::unique_ptr<BytesCodec> make_zstd_codec(const rapidjson::Value& config, cons
 // ---- v3 ("zstd": {"level", "checksum"}, as numcodecs' configuration) ----
 
 V3Codec make_zstd_v3(const V3CodecRequest& request) {
-  std::unique_ptr<BytesCodec> codec = make_from_v2(v2_config("zstd", request.configuration), request.bytes_repr,
-                                                   request.where);
-  std::string v3 = zstd_v3_json(*codec, request.bytes_repr.item_size);
-  return named_v2_codec(std::move(codec), std::move(v3));
+  return v3_codec_from_v2("zstd", request, zstd_v3_json);
 }
 
 std::string zstd_v3_json(const BytesCodec& codec, size_t) {
