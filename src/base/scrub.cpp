@@ -63,20 +63,35 @@ struct UrlParts {
   std::string_view query;  // from the first '?' or '#' on, or empty
 };
 
+// Where the userinfo of the URL whose authority starts at `authority` ends
+// (its '@'), or npos. RFC 3986 puts it in the authority, before the first
+// '/', '?' or '#'. A password typed with a raw '/', '?' or '#' moves its '@'
+// past that point ("http://u:pa/ss@host/x"): an '@' later in the URL, before
+// any URL nested in its query, is taken as the end of a userinfo too. That
+// hides the host and path of a URL whose path holds an '@' (shown from after
+// it), rather than a password.
+size_t userinfo_end(std::string_view url, size_t authority) {
+  const size_t authority_end = std::min(url.find_first_of("/?#", authority), url.size());
+  const size_t at = url.substr(authority, authority_end - authority).rfind('@');
+  if (at != std::string_view::npos) return authority + at;
+  const size_t nested = std::min(url.find("://", authority), url.size());
+  const size_t late_at = url.substr(authority, nested - authority).rfind('@');
+  return late_at == std::string_view::npos ? late_at : authority + late_at;
+}
+
 UrlParts split_url(std::string_view url) {
   UrlParts parts;
   const size_t sep = url.find("://");
   const size_t authority = sep == std::string_view::npos ? 0 : sep + 3;
   parts.head = url.substr(0, authority);
-  const size_t authority_end = std::min(url.find_first_of("/?#", authority), url.size());
-  const size_t at = url.substr(authority, authority_end - authority).rfind('@');
+  const size_t at = userinfo_end(url, authority);
   size_t host = authority;
   if (at != std::string_view::npos) {
     parts.has_userinfo = true;
-    parts.userinfo = url.substr(authority, at);
-    host = authority + at + 1;
+    parts.userinfo = url.substr(authority, at - authority);
+    host = at + 1;
   }
-  const size_t query = std::min(url.find_first_of("?#", authority), url.size());
+  const size_t query = std::min(url.find_first_of("?#", host), url.size());
   parts.host_and_path = url.substr(host, query - host);
   parts.query = url.substr(query);
   return parts;

@@ -68,3 +68,22 @@ TEST(Scrub, UrlsAreShownFromTheirParts) {
   EXPECT_EQ(shown.find("pass word"), std::string::npos) << shown;
   EXPECT_EQ(shown.find("abc def"), std::string::npos) << shown;
 }
+
+// A password typed with a raw '/', '?' or '#' (not percent-encoded, as RFC
+// 3986 wants) ended the authority early, and the scrubber printed the user
+// and the start of the password ("http://alice:pa/..."): an '@' after it is
+// taken as the end of a userinfo too, at the price of hiding a host when a
+// path holds an '@'.
+TEST(Scrub, RawSlashQuestionMarkOrHashInAPasswordStaysHidden) {
+  for (const char* c : {"/", "?", "#", "/a@b"}) {
+    const std::string url = std::string("http://alice:pa") + c + "ss@127.0.0.1:9/data.zarr?t=1";
+    const std::string shown = scrub_secrets("GET " + url + ": refused", url_secrets(url));
+    EXPECT_EQ(shown, "GET http://***@127.0.0.1:9/data.zarr?...: refused") << c;
+    EXPECT_EQ(scrubbed_url(url), "http://***@127.0.0.1:9/data.zarr?...") << c;
+    EXPECT_EQ(shown.find("alice"), std::string::npos) << shown;
+  }
+  EXPECT_EQ(scrubbed_url("https://TOKEN/with+slash@h/x"), "https://***@h/x");
+  // A URL in the query of another is not the userinfo of the first.
+  EXPECT_EQ(scrubbed_url("http://h/a?next=http://u:p@evil/x"), "http://h/a?...");
+  EXPECT_EQ(scrubbed_url("http://h:80/x"), "http://h:80/x");
+}
