@@ -24,22 +24,59 @@ namespace zarrtool {
 
 void usage_error(const std::string& message) { throw CliError(kExitUsage, message); }
 
-std::string shown(const std::string& text) {
-  // Control characters (ESC starts a terminal's escape sequences) from a
-  // name or a server's answer are shown as \xNN, never sent to the terminal.
+namespace {
+
+// The code point of the UTF-8 sequence at text[at], and its length; length 0
+// for a byte that does not start a well-formed sequence.
+std::pair<uint32_t, size_t> next_code_point(std::string_view text, size_t at) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  if (lead < 0x80) return {lead, 1};
+  const size_t length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  if (length == 0 || at + length > text.size()) return {0, 0};
+  uint32_t code = lead & (0x7f >> length);
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xc0) != 0x80) return {0, 0};
+    code = (code << 6) | (byte(at + i) & 0x3f);
+  }
+  const uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < smallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return {0, 0};
+  return {code, length};
+}
+
+// C1 controls (U+0080..U+009F: U+009B is CSI on many terminals) and the
+// bidirectional controls that reorder what a terminal shows (a name that
+// reads "gpj.exe" but is "exe.jpg").
+bool is_unsafe_code_point(uint32_t code) {
+  return (code >= 0x80 && code <= 0x9f) || code == 0x061c || code == 0x200e || code == 0x200f ||
+         (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text, std::string_view kept_controls) {
   std::string out;
-  for (char ch : zarr::scrub_secrets(text)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c != 0x7f) {
-      out += ch;
-      continue;
+  for (size_t at = 0; at < text.size();) {
+    const auto [code, length] = next_code_point(text, at);
+    const bool control = length == 1 && (code < 0x20 || code == 0x7f) && kept_controls.find(text[at]) == std::string_view::npos;
+    char escape[12];
+    if (length == 0 || control) {
+      std::snprintf(escape, sizeof escape, "\\x%02x", static_cast<unsigned char>(text[at]));
+      out += escape;
+      at += 1;
+    } else if (is_unsafe_code_point(code)) {
+      std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned>(code));
+      out += escape;
+      at += length;
+    } else {
+      out.append(text.substr(at, length));
+      at += length;
     }
-    char hex[5];
-    std::snprintf(hex, sizeof hex, "\\x%02x", c);
-    out += hex;
   }
   return out;
 }
+
+std::string shown(const std::string& text) { return terminal_safe(zarr::scrub_secrets(text)); }
 
 int exit_code_for(int status) {
   switch (status) {
@@ -424,7 +461,22 @@ bool print_help_if_asked(int argc, char** argv, const char* help) {
 
 std::string json_string(const std::string& s) {
   rapidjson::Value value(rapidjson::StringRef(s.data(), s.size()));
-  return to_json(value);
+  // The writer escapes C0 controls; C1 and bidirectional controls are
+  // escaped too (the same string to a JSON reader, inert in a terminal).
+  const std::string json = to_json(value);
+  std::string out;
+  for (size_t at = 0; at < json.size();) {
+    const auto [code, length] = next_code_point(json, at);
+    if (length > 1 && is_unsafe_code_point(code)) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned>(code));
+      out += escape;
+    } else {
+      out.append(json, at, std::max<size_t>(length, 1));
+    }
+    at += std::max<size_t>(length, 1);
+  }
+  return out;
 }
 
 }  // namespace zarrtool

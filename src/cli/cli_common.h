@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <rapidjson/document.h>
@@ -159,10 +160,15 @@ std::string join_url(const std::string& url, const std::string& child);
 
 namespace zarrtool {
 
+// Text made inert for a terminal: control characters (but those in
+// kept_controls) and bytes that are not well-formed UTF-8 as \xNN, C1 and
+// bidirectional controls as \uNNNN (a name holding terminal escape
+// sequences, or reordering what follows it, prints as text).
+std::string terminal_safe(std::string_view text, std::string_view kept_controls = {});
+
 // Text as zarrtool shows it: URLs without their userinfo, query and
-// fragment (zarr::scrub_secrets, as libzarr's own messages), and control
-// characters as \xNN (a name holding terminal escape sequences prints as
-// text).
+// fragment (zarr::scrub_secrets, as libzarr's own messages), made
+// terminal_safe.
 std::string shown(const std::string& text);
 
 // Prints help to stdout and returns true when argv asks for it.

@@ -273,8 +273,10 @@ ElementFormatter::ElementFormatter(const std::string& data_type, size_t item_siz
 
 std::string ElementFormatter::quoted(const std::string& utf8) const {
   if (style_ != TextStyle::kCsv) return json_string(utf8);
+  // CSV keeps line breaks and tabs inside quotes; other controls are shown
+  // escaped as everywhere in zarrtool's text (--json and --raw are exact).
   std::string text = "\"";
-  for (char c : utf8) text += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (char c : terminal_safe(utf8, "\n\r\t")) text += c == '"' ? std::string("\"\"") : std::string(1, c);
   return text + "\"";
 }
 

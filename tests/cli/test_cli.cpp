@@ -536,6 +536,24 @@ TEST(Cli, TreeAndVerifyPrintControlCharactersEscaped) {
   EXPECT_NE(verify.out.find("stray key: stray\\x1b[2J"), std::string::npos) << verify.out;
 }
 
+// C1 controls (U+009B is CSI), bidirectional overrides and bytes that are not
+// UTF-8 (possible in a stray key) reached the terminal as they were.
+TEST(Cli, TreeAndVerifyPrintC1BidiAndInvalidBytesEscaped) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group"}).exit_code, 0);
+  const std::string url = make_counting_array(dir, "g/a\xc2\x9b" "2J\xe2\x80\xaegpj.exe");
+  RunResult tree = run_tool({"tree", group});
+  ASSERT_EQ(tree.exit_code, 0) << tree.err;
+  EXPECT_NE(tree.out.find("a\\u009B2J\\u202Egpj.exe (6, 8) int32"), std::string::npos) << tree.out;
+  EXPECT_EQ(tree.out.find("\xc2\x9b"), std::string::npos) << tree.out;
+  EXPECT_EQ(tree.out.find("\xe2\x80\xae"), std::string::npos) << tree.out;
+  std::ofstream(fs::path(url) / "stray\x9b" "2J") << "x";
+  RunResult verify = run_tool({"verify", url});
+  EXPECT_NE(verify.out.find("stray key: stray\\x9b2J"), std::string::npos) << verify.out;
+  EXPECT_EQ(verify.out.find('\x9b'), std::string::npos) << verify.out;
+}
+
 }  // namespace
 
 namespace {

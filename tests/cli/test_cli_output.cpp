@@ -112,6 +112,23 @@ TEST(CliOutput, StringsPrintQuoted) {
   EXPECT_EQ(cat_all_ways(make_v2_array(dir, "s", "|S3", {2}, bytes)).text, "\"xy\",\"z\"\n");
 }
 
+// Strings holding terminal controls: --csv printed them raw (ESC, and the C1
+// CSI U+009B, reached the terminal), text and --json passed C1 and the
+// bidirectional controls. Now CSV escapes all but line breaks and tabs, and
+// text and JSON escape C1 and bidi controls as \uNNNN (the same string to a
+// JSON reader).
+TEST(CliOutput, StringsWithTerminalControlsPrintEscaped) {
+  TempDir dir;
+  const std::vector<uint32_t> units = {0x1b, '[', '2', 'J', 0x9b, '1', 0x202e, 'x', '\n', 0x2066};
+  Printed u = cat_all_ways(make_v2_array(dir, "u", "<U10", {1}, units));
+  EXPECT_EQ(u.csv, "\"\\x1b[2J\\u009B1\\u202Ex\n\\u2066\"\n");
+  EXPECT_EQ(u.text, "\"\\u001B[2J\\u009B1\\u202Ex\\n\\u2066\"\n");
+  EXPECT_EQ(u.json, "[" + u.text.substr(0, u.text.size() - 1) + "]\n");
+  rapidjson::Document doc = parse(u.json);
+  ASSERT_TRUE(doc.IsArray());
+  EXPECT_EQ(std::string(doc[0].GetString()), "\x1b[2J\xc2\x9b" "1\xe2\x80\xaex\n\xe2\x81\xa6");
+}
+
 // 3-D regions printed all their rows one after another, with nothing to
 // tell where one 2-D slice ended.
 TEST(CliOutput, ThreeDimensionsPrintAsLabelledSlices) {
