@@ -21,7 +21,8 @@ class Tree:
     """
 
     def __init__(self, group, level=None):
-        self._lines = [(getattr(group, "name", None) or "/").rstrip("/").split("/")[-1] or "/"]
+        root = (getattr(group, "name", None) or "/").rstrip("/").split("/")[-1] or "/"
+        self._lines = [_terminal_safe(root)]
         self._walk(group, " ", level)
 
     def _walk(self, group, prefix, level):
@@ -29,7 +30,8 @@ class Tree:
         for number, name in enumerate(names):
             last = number == len(names) - 1
             node = group[name]
-            label = name if _is_group(node) else f"{name} {tuple(node.shape)} {node.dtype}"
+            shown = _terminal_safe(name)
+            label = shown if _is_group(node) else f"{shown} {tuple(node.shape)} {node.dtype}"
             self._lines.append(f"{prefix}{'└── ' if last else '├── '}{label}")
             if _is_group(node) and (level is None or level > 1):
                 self._walk(node, prefix + ("    " if last else "│   "), None if level is None else level - 1)
@@ -39,6 +41,25 @@ class Tree:
         return "\n".join(self._lines)
 
     __str__ = __repr__
+
+
+# Bidirectional controls reorder what follows them on screen ("exe.jpg" shown as "gpj.exe").
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _terminal_safe(name):
+    """A node name as zarrtool prints it: C0 controls and DEL as \\xNN, C1 controls (U+009B
+    starts a terminal escape sequence) and bidirectional controls as \\uNNNN."""
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if code < 0x20 or code == 0x7f:
+            out.append(f"\\x{code:02x}")
+        elif 0x80 <= code <= 0x9f or ch in _BIDI_CONTROLS:
+            out.append(f"\\u{code:04X}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def tree(grp, expand=False, level=None):

@@ -81,3 +81,13 @@ def test_open_spec_creates_then_opens_with_constraints(tmp_path):
         libzarr.open_spec({"driver": "zarr", "kvstore": str(tmp_path / "s.zarr"), "metadata": {"chunks": [2, 2]}})
     with pytest.raises(libzarr.InvalidArgumentError, match="delete_existing"):
         libzarr.open_spec({"driver": "zarr", "kvstore": str(tmp_path / "s.zarr"), "delete_existing": True})
+
+
+def test_tree_prints_control_and_bidi_characters_of_names_escaped(tmp_path):
+    # Names went to the terminal as they were: ESC, CSI (U+009B) and U+202E with them.
+    root = libzarr.open_group(str(tmp_path / "g"), mode="w")
+    root.create_group("a\x1b[2J")
+    root.zeros("b\u009b1\u202egpj.exe", shape=(2,), dtype="i4")
+    text = str(root.tree())
+    assert "\x1b" not in text and "\u009b" not in text and "\u202e" not in text, text
+    assert "a\\x1b[2J" in text and "b\\u009B1\\u202Egpj.exe (2,) int32" in text, text
