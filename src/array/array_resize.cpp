@@ -28,8 +28,7 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
     meta_.shape = std::move(old_shape);
     throw;
   }
-  engine_->erase_chunks(outside);
-  engine_->forget_all_cached();
+  engine_->erase_chunks(outside);  // forgets the cached chunks, also when it fails
 }
 
 void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) {

@@ -15,6 +15,7 @@
 #include "base/strided_copy.h"
 #include "metadata/v3_metadata.h"
 #include "stores/memory_store.h"
+#include "support/key_counting_store.h"
 
 namespace zarr {
 namespace {
@@ -153,6 +154,30 @@ TEST(ChunkEngine, ErasesTheChunksOutsideASmallerShape) {
   EXPECT_TRUE(e.store->exists("a/c/0/1"));
   EXPECT_FALSE(e.store->exists("a/c/1/0"));
   EXPECT_FALSE(e.store->exists("a/c/1/1"));
+}
+
+// An erase that failed half-way after a resize left the cache holding the
+// chunks already erased: they read back as their old values instead of the
+// fill value once the array grew again.
+TEST(ChunkEngine, AFailedEraseStillForgetsTheCachedChunks) {
+  auto store = std::make_shared<testing_support::KeyCountingStore>();
+  const ArrayMetadata meta = parse_v3_array_metadata_for_create(int32_metadata(), "test metadata");
+  ArrayOptions cached;
+  cached.cache_bytes = 1 << 20;
+  ChunkEngine engine(meta, store, "a", cached);
+  const std::vector<int32_t> values = iota(36);
+  engine.write_region({0, 0}, {6, 6}, reinterpret_cast<const uint8_t*>(values.data()), c_order_strides({6, 6}, 4));
+  std::vector<int32_t> out(36);
+  engine.read_region({0, 0}, {6, 6}, reinterpret_cast<uint8_t*>(out.data()), c_order_strides({6, 6}, 4), 36 * 4);
+  ASSERT_EQ(engine.cache()->chunks_held(), 4u);
+  const std::vector<std::string> outside = engine.erasable_chunks_outside({4, 6});
+  ASSERT_EQ(outside, (std::vector<std::string>{"a/c/1/0", "a/c/1/1"}));
+  store->refused_erase = "a/c/1/1";
+  EXPECT_THROW(engine.erase_chunks(outside), Error);
+  EXPECT_EQ(engine.cache()->chunks_held(), 0u);
+  int32_t erased = 0;
+  engine.read_region({4, 0}, {1, 1}, reinterpret_cast<uint8_t*>(&erased), c_order_strides({1, 1}, 4), 4);
+  EXPECT_EQ(erased, 7);  // chunk c/1/0 went: the fill value
 }
 
 TEST(ChunkEngine, ShardsAreReadInPartAndWhole) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "stores/memory_store.h"
 
 namespace zarr::testing_support {
@@ -34,7 +35,10 @@ class KeyCountingStore final : public Store {
     }
     inner_->set(key, value);
   }
-  void erase(const std::string& key) override { inner_->erase(key); }
+  void erase(const std::string& key) override {
+    if (key == refused_erase) fail(ZARR_ERR_IO, "counting store: erase of '" + key + "' refused (test)");
+    inner_->erase(key);
+  }
   void erase_prefix(const std::string& prefix) override { inner_->erase_prefix(prefix); }
   std::vector<std::string> list_prefix(const std::string& prefix) const override {
     return inner_->list_prefix(prefix);
@@ -44,6 +48,8 @@ class KeyCountingStore final : public Store {
   // As a remote store: the engine then fetches chunks in batches (get_many).
   bool fetches_concurrently() const override { return concurrent; }
   bool concurrent = false;
+  // An erase of this key fails with ZARR_ERR_IO (a store that changed under a resize).
+  std::string refused_erase;
 
   // Reads (get, get_range, exists) of keys whose last segment is a metadata
   // document's name.

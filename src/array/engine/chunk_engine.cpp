@@ -143,7 +143,15 @@ std::vector<std::string> ChunkEngine::erasable_chunks_outside(const std::vector<
 }
 
 void ChunkEngine::erase_chunks(const std::vector<std::string>& keys) {
-  for (const std::string& key : keys) chunk_store_->erase(key);
+  // The cache forgets everything also when an erase fails: it may hold a
+  // chunk already erased, which must read as the fill value again.
+  try {
+    for (const std::string& key : keys) chunk_store_->erase(key);
+  } catch (...) {
+    forget_all_cached();
+    throw;
+  }
+  forget_all_cached();
 }
 
 }  // namespace zarr

@@ -88,8 +88,8 @@ class ChunkEngine {
   // each checked for erasing (Store::check_erasable), so that a resize the
   // store would refuse is refused before the new shape is written.
   std::vector<std::string> erasable_chunks_outside(const std::vector<uint64_t>& shape) const;
-  // After the resize: those chunks go (then forget_all_cached, so that
-  // nothing cached is served again).
+  // After the resize: those chunks go, and the cache forgets every chunk
+  // (also when an erase fails), so that nothing cached is served again.
   void erase_chunks(const std::vector<std::string>& keys);
   void forget_all_cached();
 
