@@ -11,11 +11,20 @@
 # "N passed, N failed, N skipped" over every GoogleTest case of both passes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# How long each phase took, on stderr (CI must stay under 30 minutes).
+phase_start=$SECONDS
+phase_done() {
+  echo "test.sh: $1 took $((SECONDS - phase_start)) s" >&2
+  phase_start=$SECONDS
+}
 scripts/setup.sh || exit 1
+phase_done "setup"
 scripts/build.sh || exit 1
+phase_done "build"
 
 meson test -C build --print-errorlogs --num-processes 2
 status=$?
+phase_done "tests"
 logs=(build/meson-logs/testlog.json)
 
 if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
@@ -29,13 +38,16 @@ if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
     -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=enabled \
     -Dpython_binding=disabled -Dbinding_rust=disabled -Dbinding_go=disabled \
     -Dbinding_fortran=disabled -Dbinding_julia=disabled || exit 1
+  phase_done "sanitizer build"
   ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-sanitize-fuzz --suite unit --suite interop --suite fuzz --print-errorlogs \
     --num-processes 2 || status=1
   logs+=(build-sanitize-fuzz/meson-logs/testlog.json)
+  phase_done "sanitizer tests"
   # Fuzz each target for 10 s from the peer-data seeds (docs/reliability.md#fuzzing).
   scripts/fuzz.sh build-sanitize-fuzz 10 || status=1
+  phase_done "fuzzing"
 
   # ThreadSanitizer on the threaded C API tests only (the stress test, the
   # shared-handle tests, per-thread errors): the library and that one test
@@ -48,6 +60,7 @@ if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild capi --print-errorlogs \
     --test-args='--gtest_filter=Stress.*:Threads.*:ErrorMessages.*:ThreadCount.*:CachePool.*' || status=1
   logs+=(build-tsan/meson-logs/testlog.json)
+  phase_done "thread sanitizer build and tests"
 fi
 
 python3 scripts/test_summary.py "${logs[@]}" || status=1
