@@ -1,6 +1,7 @@
 #include "stores/s3_store.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <cstdlib>
 #include <ctime>
@@ -10,6 +11,7 @@
 #include "base/path.h"
 #include "base/scrub.h"
 #include "base/text.h"
+#include "stores/aws_config.h"
 #include "stores/http_range.h"
 #include "stores/key_rules.h"
 #include "stores/remote_options.h"
@@ -407,19 +409,25 @@ const char* getenv_nonempty(const char* name) {
   return value && *value ? value : nullptr;
 }
 
-// Option first, then the first environment variable set.
+// Option first, then the first environment variable set, then the profile's
+// config settings (the AWS CLI's order), then the fallback.
 std::string setting(const StoreRequest& request, const char* option, std::initializer_list<const char*> variables,
+                    const aws::Profile& profile, std::initializer_list<const char*> profile_keys,
                     const std::string& fallback = "") {
   if (std::optional<std::string> value = request.string_option(option)) return *value;
   for (const char* variable : variables) {
     if (const char* value = getenv_nonempty(variable)) return value;
   }
+  for (const char* key : profile_keys) {
+    if (std::string value = aws::profile_setting(profile, key); !value.empty()) return value;
+  }
   return fallback;
 }
 
-// Credentials come whole from the options or whole from the environment,
-// never a key from one and a secret or token from the other.
-aws::Credentials read_credentials(const StoreRequest& request) {
+// Credentials come whole from the options, else whole from the environment,
+// else from the profile's shared files: never a key from one and a secret or
+// token from another.
+aws::Credentials read_credentials(const StoreRequest& request, const aws::Profile& profile) {
   std::optional<std::string> key = request.string_option("access_key_id");
   std::optional<std::string> secret = request.string_option("secret_access_key");
   std::optional<std::string> token = request.string_option("session_token");
@@ -431,16 +439,37 @@ aws::Credentials read_credentials(const StoreRequest& request) {
   }
   const char* env_key = getenv_nonempty("AWS_ACCESS_KEY_ID");
   const char* env_secret = getenv_nonempty("AWS_SECRET_ACCESS_KEY");
-  if (!env_key || !env_secret) {
-    request.fail_url("no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the store options "
-                     "'access_key_id' and 'secret_access_key', or \"anonymous\": true for a public bucket");
+  if (env_key && env_secret) {
+    const char* env_token = getenv_nonempty("AWS_SESSION_TOKEN");
+    return {env_key, env_secret, env_token ? env_token : ""};
   }
-  const char* env_token = getenv_nonempty("AWS_SESSION_TOKEN");
-  return {env_key, env_secret, env_token ? env_token : ""};
+  if (std::optional<aws::StaticCredentials> shared = aws::profile_credentials(profile)) {
+    return {shared->access_key_id, shared->secret_access_key, shared->session_token};
+  }
+  request.fail_url("no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give AWS profile '" +
+                   profile.name + "' keys in ~/.aws/credentials (AWS_PROFILE picks another), or the store options " +
+                   "'access_key_id' and 'secret_access_key', or \"anonymous\": true (AWS_NO_SIGN_REQUEST=true) " +
+                   "for a public bucket");
 }
 
-bool read_virtual_host(const StoreRequest& request, bool has_endpoint) {
+// The store option "anonymous", else AWS_NO_SIGN_REQUEST (as GDAL reads it:
+// YES/TRUE/1 or NO/FALSE/0, any case).
+bool read_anonymous(const StoreRequest& request) {
+  if (std::optional<bool> anonymous = request.bool_option("anonymous")) return *anonymous;
+  const char* variable = getenv_nonempty("AWS_NO_SIGN_REQUEST");
+  if (!variable) return false;
+  std::string value = variable;
+  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (value == "yes" || value == "true" || value == "1") return true;
+  if (value == "no" || value == "false" || value == "0") return false;
+  fail(ZARR_ERR_INVALID_ARGUMENT, "AWS_NO_SIGN_REQUEST must be YES, TRUE or 1 (or NO, FALSE, 0), got \"" +
+                                      value.substr(0, 32) + "\"");
+}
+
+bool read_virtual_host(const StoreRequest& request, bool has_endpoint, const aws::Profile& profile) {
   std::optional<std::string> addressing = request.string_option("addressing");
+  const std::string style = aws::profile_setting(profile, "s3.addressing_style");  // path, virtual or auto
+  if (!addressing && (style == "path" || style == "virtual")) addressing = style;
   if (!addressing) return !has_endpoint;  // AWS: virtual hosts; other servers (MinIO, s3rver): paths
   if (*addressing != "path" && *addressing != "virtual") {
     fail(ZARR_ERR_INVALID_ARGUMENT, "options: store option 'addressing' must be \"path\" or \"virtual\", got \"" +
@@ -491,7 +520,7 @@ std::shared_ptr<Store> make_s3_store(const S3StoreOptions& options) { return std
 
 NodeLocation open_s3_store(const StoreRequest& request) {
   request.allow_only("s3", {"endpoint", "region", "access_key_id", "secret_access_key", "session_token", "anonymous",
-                            "addressing", "timeout_ms", "connect_timeout_ms", "max_concurrency", "max_retries",
+                            "profile", "addressing", "timeout_ms", "connect_timeout_ms", "max_concurrency", "max_retries",
                             "max_list_pages", "max_list_entries"});
   const std::string& location = request.location;  // "bucket/prefix"
   size_t slash = location.find('/');
@@ -510,15 +539,17 @@ NodeLocation open_s3_store(const StoreRequest& request) {
   // The URL names the node, which is the store's root: its keys live under the prefix.
   std::string prefix = slash == std::string::npos ? "" : path::normalize(location.substr(slash + 1));
   options.prefix = prefix.empty() ? "" : prefix + "/";
-  options.region = setting(request, "region", {"AWS_REGION", "AWS_DEFAULT_REGION"}, "us-east-1");
-  options.endpoint = setting(request, "endpoint", {"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"});
-  options.virtual_host = read_virtual_host(request, !options.endpoint.empty());
-  options.anonymous = request.bool_option("anonymous").value_or(false);
+  const aws::Profile profile = aws::read_profile(request.string_option("profile").value_or(""));
+  options.region = setting(request, "region", {"AWS_REGION", "AWS_DEFAULT_REGION"}, profile, {"region"}, "us-east-1");
+  options.endpoint = setting(request, "endpoint", {"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}, profile,
+                             {"s3.endpoint_url", "endpoint_url"});
+  options.virtual_host = read_virtual_host(request, !options.endpoint.empty(), profile);
+  options.anonymous = read_anonymous(request);
   if (options.anonymous && (request.string_option("access_key_id") || request.string_option("secret_access_key") ||
                             request.string_option("session_token"))) {
     request.fail_url("store option 'anonymous' sends unsigned requests: give it or credentials, not both");
   }
-  if (!options.anonymous) options.credentials = read_credentials(request);
+  if (!options.anonymous) options.credentials = read_credentials(request, profile);
   options.read_only = !request.writes();
   options.client = read_client_options(request);
   return {make_s3_store(options), ""};

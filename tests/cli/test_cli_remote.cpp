@@ -2,6 +2,8 @@
 // an S3 bucket on s3rver, both on 127.0.0.1, started and stopped here. The
 // tool gets S3's endpoint and credentials from the environment, as a user's
 // shell would give them.
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -106,6 +108,24 @@ TEST(CliRemote, S3CopyInfoVerifyAndErase) {
   RunResult with_options = run_tool({"--store-options", options, "cat", url});
   EXPECT_EQ(with_options.exit_code, 0) << with_options.err;
   EXPECT_EQ(with_options.out, run_tool({"cat", local}).out);
+  // A public bucket: AWS_NO_SIGN_REQUEST=YES, no credentials anywhere.
+  const std::string no_files = " AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent";
+  const std::string unsigned_env = "AWS_ENDPOINT_URL_S3=" + shell_quote(s3.endpoint()) + " AWS_NO_SIGN_REQUEST=YES" +
+                                   no_files + " AWS_ACCESS_KEY_ID= AWS_SECRET_ACCESS_KEY=";
+  RunResult anonymous = run_tool({"cat", url}, unsigned_env);
+  EXPECT_EQ(anonymous.exit_code, 0) << anonymous.err;
+  EXPECT_EQ(anonymous.out, run_tool({"cat", local}).out);
+  // The keys of a profile in ~/.aws/credentials, and its S3 endpoint in ~/.aws/config.
+  std::ofstream(dir / "credentials") << "[lab]\naws_access_key_id = " << zarr::test::S3rver::kAccessKey
+                                     << "\naws_secret_access_key = " << zarr::test::S3rver::kSecretKey << "\n";
+  std::ofstream(dir / "config") << "[profile lab]\nregion = us-east-1\ns3 =\n  endpoint_url = " << s3.endpoint()
+                                << "\n";
+  const std::string profile_env = "HOME=" + shell_quote(dir.path()) + " AWS_PROFILE=lab AWS_SHARED_CREDENTIALS_FILE=" +
+                                  shell_quote(dir / "credentials") + " AWS_CONFIG_FILE=" +
+                                  shell_quote(dir / "config") + " AWS_ACCESS_KEY_ID= AWS_SECRET_ACCESS_KEY=";
+  RunResult profile = run_tool({"cat", url}, profile_env);
+  EXPECT_EQ(profile.exit_code, 0) << profile.err;
+  EXPECT_EQ(profile.out, run_tool({"cat", local}).out);
   RunResult rm = run_tool({"rm", url, "--yes"}, environment);
   EXPECT_EQ(rm.exit_code, 0) << rm.err;
   EXPECT_EQ(run_tool({"info", url}, environment).exit_code, 3) << "erased";

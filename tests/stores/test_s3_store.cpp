@@ -7,6 +7,7 @@
 // store options and URL forms are checked without any server.
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 
 #include <rapidjson/document.h>
@@ -445,13 +446,21 @@ TEST_F(S3ArrayTest, WrongCredentialsArePermissionDenied) {
 
 constexpr const char* kAwsVariables[] = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
                                          "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
-                                         "AWS_ENDPOINT_URL_S3"};
+                                         "AWS_ENDPOINT_URL_S3", "AWS_PROFILE", "AWS_NO_SIGN_REQUEST"};
+
+// No AWS variable set, and shared files that do not exist (whatever the
+// machine's ~/.aws holds).
+void isolate_aws_environment(test::EnvironmentGuard& environment) {
+  for (const char* name : kAwsVariables) environment.unset(name);
+  environment.set("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/libzarr-test/credentials");
+  environment.set("AWS_CONFIG_FILE", "/nonexistent/libzarr-test/config");
+}
 
 TEST_F(S3ArrayTest, SettingsComeFromTheAwsEnvironmentVariables) {
   const std::string a = url(fresh_prefix("env")) + "/a";
   remote_test::write_case(a, remote_test::array_cases()[0], options().c_str());
   test::EnvironmentGuard environment;
-  for (const char* name : kAwsVariables) environment.unset(name);
+  isolate_aws_environment(environment);
   environment.set("AWS_ACCESS_KEY_ID", test::S3rver::kAccessKey);
   environment.set("AWS_SECRET_ACCESS_KEY", test::S3rver::kSecretKey);
   environment.set("AWS_REGION", "eu-west-3");
@@ -464,6 +473,65 @@ TEST_F(S3ArrayTest, SettingsComeFromTheAwsEnvironmentVariables) {
   EXPECT_EQ(remote_test::open_outcome(a, "r", nullptr).status, ZARR_ERR_IO);
   // Options win over the environment.
   EXPECT_EQ(remote_test::open_outcome(a, "r", options().c_str()).status, ZARR_OK);
+}
+
+// ~/.aws/credentials and ~/.aws/config, as the AWS CLI reads them: the
+// profile of AWS_PROFILE (or the "profile" store option, or "default"), its
+// keys, region and S3 endpoint. The environment's keys win over the files'.
+TEST_F(S3ArrayTest, SettingsComeFromTheAwsSharedFiles) {
+  const std::string a = url(fresh_prefix("profile")) + "/a";
+  remote_test::write_case(a, remote_test::array_cases()[0], options().c_str());
+  test::EnvironmentGuard environment;
+  isolate_aws_environment(environment);
+  test::TempDir dir;
+  std::ofstream(dir / "credentials") << "[default]\naws_access_key_id = WRONG\naws_secret_access_key = WRONG\n"
+                                     << "[dev]\naws_access_key_id = " << test::S3rver::kAccessKey
+                                     << "\naws_secret_access_key = " << test::S3rver::kSecretKey << "\n";
+  std::ofstream(dir / "config") << "[default]\nendpoint_url = " << shared_s3rver()->endpoint()
+                                << "\n[profile dev]\nregion = eu-west-3\ns3 =\n  endpoint_url = "
+                                << shared_s3rver()->endpoint() << "\n  addressing_style = path\n";
+  environment.set("AWS_SHARED_CREDENTIALS_FILE", dir / "credentials");
+  environment.set("AWS_CONFIG_FILE", dir / "config");
+  EXPECT_EQ(remote_test::open_outcome(a, "r", nullptr).status, ZARR_ERR_IO);  // [default]'s wrong keys
+  environment.set("AWS_PROFILE", "dev");
+  int status = ZARR_OK;
+  EXPECT_EQ(remote_test::read_all(a, nullptr, &status), remote_test::expected_contents())
+      << remote_test::failure_message();
+  EXPECT_EQ(remote_test::open_outcome(a, "r", R"({"store": {"profile": "default"}})").status, ZARR_ERR_IO);
+  environment.set("AWS_ACCESS_KEY_ID", "WRONG");
+  environment.set("AWS_SECRET_ACCESS_KEY", "WRONG");
+  EXPECT_EQ(remote_test::open_outcome(a, "r", nullptr).status, ZARR_ERR_IO);  // the environment wins
+  environment.unset("AWS_ACCESS_KEY_ID");
+  environment.unset("AWS_SECRET_ACCESS_KEY");
+  environment.set("AWS_PROFILE", "missing");
+  const Outcome missing = remote_test::open_outcome(a, "r", nullptr);
+  EXPECT_EQ(missing.status, ZARR_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(missing.message.find("AWS profile 'missing' is in neither"), std::string::npos) << missing.message;
+}
+
+// AWS_NO_SIGN_REQUEST=YES (GDAL's variable; TRUE and 1 too) reads a public
+// bucket without credentials, as the store option "anonymous" does.
+TEST_F(S3ArrayTest, AwsNoSignRequestReadsWithoutCredentials) {
+  const std::string a = url(fresh_prefix("nosign")) + "/a";
+  remote_test::write_case(a, remote_test::array_cases()[1], options().c_str());
+  test::EnvironmentGuard environment;
+  isolate_aws_environment(environment);
+  environment.set("AWS_ENDPOINT_URL", shared_s3rver()->endpoint());
+  EXPECT_EQ(remote_test::open_outcome(a, "r", nullptr).status, ZARR_ERR_INVALID_ARGUMENT);  // no credentials
+  for (const char* yes : {"YES", "true", "1"}) {
+    environment.set("AWS_NO_SIGN_REQUEST", yes);
+    int status = ZARR_OK;
+    EXPECT_EQ(remote_test::read_all(a, nullptr, &status), remote_test::expected_contents())
+        << yes << ": " << remote_test::failure_message();
+  }
+  environment.set("AWS_NO_SIGN_REQUEST", "perhaps");
+  const Outcome bad = remote_test::open_outcome(a, "r", nullptr);
+  EXPECT_EQ(bad.status, ZARR_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(bad.message.find("AWS_NO_SIGN_REQUEST must be"), std::string::npos) << bad.message;
+  // The store option wins over the variable.
+  environment.set("AWS_NO_SIGN_REQUEST", "YES");
+  EXPECT_EQ(remote_test::open_outcome(a, "r", R"({"store": {"anonymous": false}})").status,
+            ZARR_ERR_INVALID_ARGUMENT);
 }
 
 TEST_F(S3ArrayTest, AnonymousAccessThroughTheCApi) {
@@ -489,7 +557,7 @@ TEST_F(S3ArrayTest, MissingBucketsAreNotFound) {
 
 TEST(S3Urls, BadUrlsAndOptionsAreInvalidArguments) {
   test::EnvironmentGuard environment;
-  for (const char* name : kAwsVariables) environment.unset(name);
+  isolate_aws_environment(environment);
   const std::string creds = R"("access_key_id": "a", "secret_access_key": "s", "endpoint": "http://127.0.0.1:9")";
   struct Case {
     std::string url, options, fragment;
@@ -533,7 +601,7 @@ test::RoundTripStore s3_roundtrip_store() {
   store.prepare = [] {
     if (!shared_s3rver()) return test::S3rver::unavailable_reason();
     roundtrip_environment = new test::EnvironmentGuard;
-    for (const char* name : kAwsVariables) roundtrip_environment->unset(name);
+    isolate_aws_environment(*roundtrip_environment);
     roundtrip_environment->set("AWS_ACCESS_KEY_ID", test::S3rver::kAccessKey);
     roundtrip_environment->set("AWS_SECRET_ACCESS_KEY", test::S3rver::kSecretKey);
     roundtrip_environment->set("AWS_ENDPOINT_URL", shared_s3rver()->endpoint());
