@@ -97,18 +97,21 @@ class ConsolidatedStore final : public Store {
   void erase(const std::string& key) override { read_only("erase", key); }
   void erase_prefix(const std::string& prefix) override { read_only("erase", prefix); }
 
-  // Listing answers from the consolidated documents: nodes and their metadata.
+  // What is stored (chunks counted by info, stored_chunks and verify) is the
+  // store's own listing: the consolidated documents say which nodes there
+  // are, never which chunks (a view that answered from them counted every
+  // chunk missing and verified nothing).
   std::vector<std::string> list_prefix(const std::string& prefix) const override {
-    std::vector<std::string> out;
-    for (auto it = documents_.lower_bound(prefix); it != documents_.end() && it->first.rfind(prefix, 0) == 0; ++it) {
-      out.push_back(it->first);
-    }
-    return out;
+    return inner_->list_prefix(prefix);
   }
 
+  // A group's children come from the consolidated documents, without listing
+  // the store (what consolidated metadata is for, also on stores that cannot
+  // list, such as HTTP).
   DirListing list_dir(const std::string& prefix) const override {
     std::set<std::string> keys, dirs;
-    for (const std::string& key : list_prefix(prefix)) {
+    for (auto it = documents_.lower_bound(prefix); it != documents_.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+      const std::string& key = it->first;
       std::string rest = key.substr(prefix.size());
       size_t slash = rest.find('/');
       if (slash == std::string::npos) keys.insert(rest); else dirs.insert(rest.substr(0, slash));
@@ -124,7 +127,8 @@ class ConsolidatedStore final : public Store {
   }
 
   bool writable() const override { return false; }
-  bool listable() const override { return true; }
+  // Whether list_prefix works: the store's own listing.
+  bool listable() const override { return inner_->listable(); }
   std::string describe() const override { return inner_->describe() + " (consolidated metadata)"; }
 
  private:

@@ -1,7 +1,8 @@
 // A read-only view of a store whose metadata documents come from consolidated
 // metadata (v2 .zmetadata, v3 "consolidated_metadata"): opening nodes and
-// listing groups then never list or read the underlying store's metadata
-// keys; chunk keys go to the underlying store.
+// listing groups (list_dir) then never list or read the underlying store's
+// metadata keys; chunk keys, and listings of what is stored (list_prefix),
+// go to the underlying store.
 #pragma once
 
 #include <map>

@@ -72,6 +72,35 @@ TEST(Consolidated, V2ZmetadataAsZarrPythonWritesIt) {
   expect_opens_from_consolidated_only(url, ".zarray");
 }
 
+// Arrays reached through a group opened with consolidated metadata listed
+// the consolidated documents as their stored keys: zarr_stored_chunks gave
+// [], zarr_info 0 chunks initialized and 0 bytes, for arrays full of chunks.
+TEST(Consolidated, WhatIsStoredIsListedFromTheStoreItself) {
+  for (int format : {2, 3}) {
+    SCOPED_TRACE("v" + std::to_string(format));
+    TempDir dir;
+    const std::string url = dir / "h";
+    make_hierarchy(url, format);
+    ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+    GroupPtr g;
+    ASSERT_OK(zarr_group_open_ex(g.out(), url.c_str(), "r", "{\"consolidated\": true}"));
+    ArrayPtr b;
+    ASSERT_OK(zarr_group_open_array(b.out(), g, "sub/b", "r"));
+    char* json = nullptr;
+    ASSERT_OK(zarr_stored_chunks(b, &json));
+    EXPECT_STREQ(json, "{\"chunks\":[[0],[1]],\"stray_keys\":[]}");
+    zarr_free(json);
+    ASSERT_OK(zarr_info(b, &json));
+    const std::string info = json;
+    zarr_free(json);
+    EXPECT_NE(info.find("\"chunks_initialized\":2"), std::string::npos) << info;
+    EXPECT_EQ(info.find("\"nbytes_stored\":0,"), std::string::npos) << info;
+    // The group's children still come from the consolidated document alone.
+    std::filesystem::create_directories(url + "/not_a_node");
+    EXPECT_EQ(listing(g), "[{\"name\":\"a\",\"kind\":\"array\"},{\"name\":\"sub\",\"kind\":\"group\"}]");
+  }
+}
+
 TEST(Consolidated, V3ConsolidatedMetadataMember) {
   TempDir dir;
   const std::string url = dir / "h";

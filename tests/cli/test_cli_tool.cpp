@@ -224,3 +224,37 @@ TEST(CliTool, ReadsGdalsBloscShuffleNames) {
 }
 
 }  // namespace
+
+namespace {
+
+// zarr-python 2.13 writes consolidated metadata (as xarray and GDAL do);
+// verify through the group listed the consolidated documents as the stored
+// keys: every chunk "missing", the corrupt one unseen, exit 0. Now the
+// chunks are the store's own, the corrupt one found (exit 4), and info of
+// the group's arrays counts what is stored.
+TEST(CliTool, VerifyFindsACorruptChunkThroughConsolidatedMetadata) {
+  if (std::system((python() + " -c 'import zarr' >/dev/null 2>&1").c_str()) != 0) {
+    GTEST_SKIP() << python() << " has no zarr";
+  }
+  TempDir dir;
+  const std::string group = dir / "g.zarr";
+  const std::string script =
+      "import sys, zarr, numpy\n"
+      "g = zarr.open_group(sys.argv[1], mode='w')\n"
+      "g.create_dataset('temperature', data=numpy.arange(40.0).reshape(4, 10), chunks=(2, 5))\n"
+      "g.create_group('sub').create_dataset('lat', data=numpy.arange(4, dtype='i4'), chunks=(2,))\n"
+      "zarr.consolidate_metadata(sys.argv[1])\n";
+  ASSERT_EQ(std::system((python() + " -c " + shell_quote(script) + " " + shell_quote(group)).c_str()), 0);
+  RunResult clean = run_tool({"verify", group});
+  EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+  EXPECT_NE(clean.out.find("4 chunks, 0 missing, 0 corrupt"), std::string::npos) << clean.out;
+  std::ofstream(fs::path(group) / "temperature" / "1.1", std::ios::trunc) << "not blosc";
+  RunResult corrupt = run_tool({"verify", group});
+  EXPECT_EQ(corrupt.exit_code, 4) << corrupt.out << corrupt.err;
+  EXPECT_NE(corrupt.out.find("1 corrupt"), std::string::npos) << corrupt.out;
+  RunResult info = run_tool({"info", group + "/sub/lat", "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("\"chunks_initialized\":2"), std::string::npos) << info.out;
+}
+
+}  // namespace
