@@ -4,6 +4,7 @@
 #include "array/array.h"
 #include "base/json.h"
 #include "base/path.h"
+#include "consolidated_sync.h"
 #include "guard.h"
 #include "hierarchy/migrate.h"
 #include "metadata/nodes.h"
@@ -32,6 +33,7 @@ template <typename Change>
 void change_in_place(const char* url, Change&& change) {
   zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kReadWrite);
   change(*loc.store, loc.path);
+  zarr::capi::keep_consolidated_in_step(url, *loc.store, loc.path);
   zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
 }
 
@@ -47,6 +49,13 @@ std::vector<uint64_t> dims(size_t ndim, const uint64_t* values, const zarr_array
   check_ndim(ndim, array);
   if (ndim > 0) require(values, name);
   return std::vector<uint64_t>(values, values + ndim);
+}
+
+// A change to the array's metadata (shape, attributes) reaches the
+// consolidated metadata above it, where its store can see it.
+void keep_consolidated_in_step(zarr_array* array) {
+  const zarr::Array& a = array->handle->array();
+  zarr::capi::keep_consolidated_in_step(array->url, *a.store(), a.path());
 }
 
 zarr_array* wrap(std::unique_ptr<zarr::Array> array) { return new zarr_array{zarr::make_handle(std::move(array))}; }
@@ -76,6 +85,7 @@ ZARR_API int zarr_open_ex(zarr_array** out, const char* url, const char* mode, c
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), open_access(writable), parsed.store);
     locate_chunks(parsed, open_access(writable), options);
     *out = wrap(zarr::Array::open(loc.store, loc.path, writable, options));
+    if (writable) (*out)->url = url;
   });
 }
 
@@ -94,6 +104,7 @@ ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metad
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kCreate, parsed.store);
     locate_chunks(parsed, zarr::StoreAccess::kCreate, options);
     *out = wrap(zarr::Array::create(loc.store, loc.path, metadata_json, options));
+    zarr::capi::keep_consolidated_in_step(url, *loc.store, loc.path);
   });
 }
 
@@ -325,6 +336,7 @@ ZARR_API int zarr_resize(zarr_array* array, size_t ndim, const uint64_t* shape) 
   return guarded(__func__, [&] {
     require(array, "array");
     array->handle->resize(dims(ndim, shape, array, "shape"));
+    keep_consolidated_in_step(array);
   });
 }
 
@@ -335,6 +347,7 @@ ZARR_API int zarr_append(zarr_array* array, size_t axis, size_t ndim, const uint
     auto c = dims(ndim, count, array, "count");
     if (nbytes > 0) require(data, "data");
     array->handle->append(axis, c, data, nbytes);
+    keep_consolidated_in_step(array);
   });
 }
 
@@ -385,7 +398,10 @@ ZARR_API int zarr_get_attributes(const zarr_array* array, char** json_out) {
 }
 
 ZARR_API int zarr_set_attributes(zarr_array* array, const char* json) {
-  return guarded(__func__, [&] { require(array, "array")->handle->array().set_attributes(require(json, "json")); });
+  return guarded(__func__, [&] {
+    require(array, "array")->handle->array().set_attributes(require(json, "json"));
+    keep_consolidated_in_step(array);
+  });
 }
 
 ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, int* is_null) {

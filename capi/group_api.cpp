@@ -3,6 +3,7 @@
 #include "array/array.h"
 #include "base/json.h"
 #include "guard.h"
+#include "consolidated_sync.h"
 #include "hierarchy/consolidated.h"
 #include "metadata/nodes.h"
 #include "stores/url.h"
@@ -29,6 +30,15 @@ const char* kind_name(zarr::NodeKind kind) { return kind == zarr::NodeKind::Grou
 
 }  // namespace
 
+namespace {
+
+// The URL of a node below a group opened by URL ("" when the group was not).
+std::string child_url(const zarr_group* group, const char* relative) {
+  return group->url.empty() ? "" : group->url + "/" + relative;
+}
+
+}  // namespace
+
 extern "C" {
 
 ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* mode, const char* options_json) {
@@ -50,6 +60,7 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     auto access = writable ? zarr::StoreAccess::kReadWrite : zarr::StoreAccess::kRead;
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), access, options.store);
     *out = wrap(zarr::Group::open(loc.store, loc.path, writable, consolidated));
+    if (writable) (*out)->url = url;
   });
 }
 
@@ -74,6 +85,7 @@ ZARR_API int zarr_erase(const char* url, const char* options_json) {
     }
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kErase, options.store);
     zarr::erase_node(*loc.store, loc.path);
+    zarr::capi::keep_consolidated_in_step(url, *loc.store, loc.path);
     zarr::release_store(std::move(loc.store));
   });
 }
@@ -98,6 +110,8 @@ ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char*
     }
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kCreate, options.store);
     *out = wrap(zarr::Group::create(loc.store, loc.path, attributes_json, format));
+    (*out)->url = url;
+    zarr::capi::keep_consolidated_in_step(url, *loc.store, loc.path);
   });
 }
 
@@ -153,7 +167,7 @@ ZARR_API int zarr_group_open_array(zarr_array** out, zarr_group* group, const ch
     *out = nullptr;
     bool writable = parse_group_mode(mode);
     auto impl = require(group, "group")->impl->open_array(require(path, "path"), writable, zarr::ArrayOptions{});
-    *out = new zarr_array{zarr::make_handle(std::move(impl))};
+    *out = new zarr_array{zarr::make_handle(std::move(impl)), writable ? child_url(group, path) : ""};
   });
 }
 
@@ -165,7 +179,8 @@ ZARR_API int zarr_group_create_array(zarr_array** out, zarr_group* group, const 
     auto impl = require(group, "group")->impl->create_array(require(path, "path"),
                                                              require(metadata_json, "metadata_json"),
                                                              zarr::ArrayOptions{});
-    *out = new zarr_array{zarr::make_handle(std::move(impl))};
+    zarr::capi::keep_consolidated_in_step(child_url(group, path), *impl->store(), impl->path());
+    *out = new zarr_array{zarr::make_handle(std::move(impl)), child_url(group, path)};
   });
 }
 
@@ -174,6 +189,7 @@ ZARR_API int zarr_group_open_group(zarr_group** out, zarr_group* group, const ch
     require(out, "out");
     *out = nullptr;
     *out = wrap(require(group, "group")->impl->open_group(require(path, "path")));
+    (*out)->url = child_url(group, path);
   });
 }
 
@@ -182,7 +198,10 @@ ZARR_API int zarr_group_create_group(zarr_group** out, zarr_group* group, const 
   return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
-    *out = wrap(require(group, "group")->impl->create_group(require(path, "path"), attributes_json));
+    std::unique_ptr<zarr::Group> created = require(group, "group")->impl->create_group(require(path, "path"), attributes_json);
+    zarr::capi::keep_consolidated_in_step(child_url(group, path), *created->store(), created->path());
+    *out = wrap(std::move(created));
+    (*out)->url = child_url(group, path);
   });
 }
 
@@ -195,7 +214,11 @@ ZARR_API int zarr_group_get_attributes(const zarr_group* group, char** json_out)
 }
 
 ZARR_API int zarr_group_set_attributes(zarr_group* group, const char* json) {
-  return guarded(__func__, [&] { require(group, "group")->impl->set_attributes(require(json, "json")); });
+  return guarded(__func__, [&] {
+    zarr::Group& g = *require(group, "group")->impl;
+    g.set_attributes(require(json, "json"));
+    zarr::capi::keep_consolidated_in_step(group->url, *g.store(), g.path());
+  });
 }
 
 }  // extern "C"

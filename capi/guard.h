@@ -14,10 +14,15 @@
 struct zarr_array {
   // The whole array, or zarr_open_spec's "field" of its records (array/array_handle.h).
   std::unique_ptr<zarr::ArrayHandle> handle;
+  // The URL it was opened by (zarr_open_ex), "" when reached through a group:
+  // where a change looks for the hierarchy's consolidated metadata.
+  std::string url;
 };
 
 struct zarr_group {
   std::unique_ptr<zarr::Group> impl;
+  // The URL it was opened or created by, "" when reached through a group (as zarr_array's).
+  std::string url;
   std::vector<zarr::ChildNode> listing;  // the last listing, for zarr_group_child
 };
 

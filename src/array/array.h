@@ -60,6 +60,7 @@ class Array final : public ArrayHandle {
   int zarr_format() const { return meta_.zarr_format; }
   const ArrayMetadata& metadata() const { return meta_; }
   const std::shared_ptr<Store>& store() const { return store_; }
+  const std::string& path() const { return path_; }  // the node's, in store()
   // Where the chunks are: store() unless opened with "chunk_store".
   const std::shared_ptr<Store>& chunk_store() const;
 

@@ -22,4 +22,12 @@ std::optional<std::map<std::string, std::string>> read_consolidated(const Store&
 // metadata in the root's format. Returns the number of nodes recorded.
 size_t write_consolidated(Store& store, const std::string& root);
 
+// After a change at `node` (created, erased, resized, attributes set,
+// migrated: `node` and everything below it), brings every consolidated
+// metadata document the store holds at `node` or above it in step: the
+// node's entries are replaced by what the store now holds (none for a node
+// erased). Nothing happens where there is none, or on a store that cannot be
+// written (a hierarchy opened through consolidated metadata).
+void update_consolidated(Store& store, const std::string& node);
+
 }  // namespace zarr

@@ -45,6 +45,7 @@ class Group {
   bool writable() const { return writable_; }
   int zarr_format() const { return zarr_format_; }
   const std::shared_ptr<Store>& store() const { return store_; }
+  const std::string& path() const { return path_; }  // the group's, in store()
 
  private:
   Group(std::shared_ptr<Store> store, std::string path, bool writable, int zarr_format,

@@ -101,6 +101,71 @@ TEST(Consolidated, WhatIsStoredIsListedFromTheStoreItself) {
   }
 }
 
+// Creating, erasing, resizing, appending and setting attributes never
+// touched an existing .zmetadata or consolidated_metadata: a group opened
+// through it kept listing an erased array (which read as fill values) and
+// the old shape and attributes. Each change now brings it in step, whether
+// the node was named by its own path or reached through a group.
+TEST(Consolidated, EveryChangeKeepsItInStep) {
+  for (int format : {2, 3}) {
+    SCOPED_TRACE("v" + std::to_string(format));
+    TempDir dir;
+    const std::string url = dir / "h";
+    make_hierarchy(url, format);
+    ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+    const std::string doc = format == 3 ? "{\"shape\": [3], \"data_type\": \"int32\", \"chunk_grid\": {\"name\": "
+                                          "\"regular\", \"configuration\": {\"chunk_shape\": [3]}}}"
+                                        : array_meta("[3]", "[3]");
+    {
+      ArrayPtr c;  // by its own path
+      ASSERT_OK(zarr_create(c.out(), (url + "/sub/c").c_str(), doc.c_str()));
+      ArrayPtr a;
+      ASSERT_OK(zarr_open(a.out(), (url + "/a").c_str(), "r+"));
+      const uint64_t shape[] = {6};
+      ASSERT_OK(zarr_resize(a, 1, shape));
+      ASSERT_OK(zarr_set_attributes(a, "{\"units\": \"K\"}"));
+      ASSERT_OK(zarr_erase((url + "/sub/b").c_str(), nullptr));
+      GroupPtr root;  // through a group
+      ASSERT_OK(zarr_group_open(root.out(), url.c_str(), "r+"));
+      ASSERT_OK(zarr_group_set_attributes(root, "{\"title\": \"new\"}"));
+      GroupPtr sub;
+      ASSERT_OK(zarr_group_open_group(sub.out(), root, "sub"));
+      ArrayPtr d;
+      ASSERT_OK(zarr_group_create_array(d.out(), sub, "d", doc.c_str()));
+      const uint64_t count[] = {3};
+      const int32_t more[] = {7, 8, 9};
+      ASSERT_OK(zarr_append(d, 0, 1, count, more, sizeof more));
+    }
+    GroupPtr g;
+    ASSERT_OK(zarr_group_open_ex(g.out(), url.c_str(), "r", "{\"consolidated\": true}"));
+    char* json = nullptr;
+    ASSERT_OK(zarr_group_get_attributes(g, &json));
+    EXPECT_STREQ(json, "{\"title\":\"new\"}");
+    zarr_free(json);
+    GroupPtr sub;
+    ASSERT_OK(zarr_group_open_group(sub.out(), g, "sub"));
+    EXPECT_EQ(listing(sub), "[{\"name\":\"c\",\"kind\":\"array\"},{\"name\":\"d\",\"kind\":\"array\"}]");
+    ArrayPtr a;
+    ASSERT_OK(zarr_group_open_array(a.out(), g, "a", "r"));
+    uint64_t shape = 0;
+    ASSERT_OK(zarr_shape(a, &shape));
+    EXPECT_EQ(shape, 6u);
+    ASSERT_OK(zarr_get_attributes(a, &json));
+    EXPECT_STREQ(json, "{\"units\":\"K\"}");
+    zarr_free(json);
+    ArrayPtr d;
+    ASSERT_OK(zarr_group_open_array(d.out(), g, "sub/d", "r"));
+    ASSERT_OK(zarr_shape(d, &shape));
+    EXPECT_EQ(shape, 6u);
+    if (format == 2 && std::system("/usr/bin/python3 -c 'import zarr' 2>/dev/null") == 0) {
+      const std::string cmd = "/usr/bin/python3 -c \"import zarr; g = zarr.open_consolidated('" + url +
+                              "'); assert sorted(g['sub']) == ['c', 'd'], list(g['sub']); assert g['a'].shape == (6,); "
+                              "assert g['a'].attrs['units'] == 'K'; assert g.attrs['title'] == 'new'\"";
+      EXPECT_EQ(std::system(cmd.c_str()), 0);
+    }
+  }
+}
+
 TEST(Consolidated, V3ConsolidatedMetadataMember) {
   TempDir dir;
   const std::string url = dir / "h";
