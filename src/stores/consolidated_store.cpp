@@ -1,7 +1,10 @@
 #include "stores/consolidated_store.h"
 
 #include <algorithm>
+#include <mutex>
 #include <set>
+
+#include <rapidjson/document.h>
 
 #include "base/error.h"
 #include "base/metadata_keys.h"
@@ -24,7 +27,7 @@ class ConsolidatedStore final : public Store {
     Source s = source(key);
     if (s == Source::Consolidated) return to_bytes(documents_.at(key));
     if (s == Source::Absent) return std::nullopt;
-    return inner_->get(key, max_size);
+    return checked_absence(key, inner_->get(key, max_size));
   }
 
   // Chunk keys go to the inner store in one call, so that a remote store
@@ -35,6 +38,7 @@ class ConsolidatedStore final : public Store {
       if (source(key) == Source::Inner) inner_keys.push_back(key);
     }
     std::vector<std::optional<Bytes>> fetched = inner_->get_many(inner_keys, max_size);
+    for (size_t i = 0; i < fetched.size(); ++i) checked_absence(inner_keys[i], fetched[i]);
     std::vector<std::optional<Bytes>> values;
     size_t next = 0;
     for (const std::string& key : keys) {
@@ -45,26 +49,32 @@ class ConsolidatedStore final : public Store {
 
   std::optional<size_t> get_into(const std::string& key, uint64_t max_size,
                                  const Destination& destination) const override {
-    if (source(key) == Source::Inner) return inner_->get_into(key, max_size, destination);
+    if (source(key) == Source::Inner) return checked_absence(key, inner_->get_into(key, max_size, destination));
     return Store::get_into(key, max_size, destination);
   }
 
   std::optional<size_t> get_in_pieces(const std::string& key, size_t expected_size, uint8_t* buffer,
                                       size_t piece_size, const PieceArrived& arrived) const override {
-    if (source(key) == Source::Inner) return inner_->get_in_pieces(key, expected_size, buffer, piece_size, arrived);
+    if (source(key) == Source::Inner) {
+      return checked_absence(key, inner_->get_in_pieces(key, expected_size, buffer, piece_size, arrived));
+    }
     return Store::get_in_pieces(key, expected_size, buffer, piece_size, arrived);
   }
 
   std::optional<size_t> get_scattered(const std::string& key, size_t expected_size,
                                       const std::vector<Piece>& pieces) const override {
-    if (source(key) == Source::Inner) return inner_->get_scattered(key, expected_size, pieces);
+    if (source(key) == Source::Inner) return checked_absence(key, inner_->get_scattered(key, expected_size, pieces));
     return Store::get_scattered(key, expected_size, pieces);
   }
 
   bool fetches_concurrently() const override { return inner_->fetches_concurrently(); }
 
   VersionedBytes get_range_versioned(const std::string& key, const ByteRange& range) const override {
-    if (source(key) == Source::Inner) return inner_->get_range_versioned(key, range);
+    if (source(key) == Source::Inner) {
+      VersionedBytes got = inner_->get_range_versioned(key, range);
+      checked_absence(key, got.bytes);
+      return got;
+    }
     return {get_range(key, range), {}};
   }
 
@@ -78,7 +88,7 @@ class ConsolidatedStore final : public Store {
       uint64_t end = range.suffix || !range.length ? size : std::min(size, begin + *range.length);
       return Bytes(whole->begin() + static_cast<ptrdiff_t>(begin), whole->begin() + static_cast<ptrdiff_t>(end));
     }
-    return inner_->get_range(key, range);
+    return checked_absence(key, inner_->get_range(key, range));
   }
 
   bool exists(const std::string& key) const override {
@@ -144,6 +154,68 @@ class ConsolidatedStore final : public Store {
 
   static Bytes to_bytes(const std::string& s) { return Bytes(s.begin(), s.end()); }
 
+  // A chunk read found nothing: before that reads as the fill value, the
+  // node's own metadata is checked once (one small read per node and view).
+  // Consolidated metadata that lists a node erased or replaced since is
+  // stale, and reading through it would return fill values quietly.
+  template <typename Value>
+  Value checked_absence(const std::string& key, Value value) const {
+    if (!value) check_node_of(key);
+    return value;
+  }
+
+  // The metadata document (full key) of the node a chunk key belongs to: the
+  // longest consolidated node path above it, or "" for none.
+  std::string metadata_document_of(const std::string& key) const {
+    for (std::string dir = path::parent(key);; dir = path::parent(dir)) {
+      for (const char* name : {kV2ArrayKey, kV3MetadataKey}) {
+        const std::string document = path::join(dir, name);
+        if (documents_.count(document)) return document;
+      }
+      if (dir.empty()) return "";
+    }
+  }
+
+  void check_node_of(const std::string& key) const {
+    const std::string document = metadata_document_of(key);
+    if (document.empty()) return;
+    {
+      std::lock_guard<std::mutex> lock(checked_mutex_);
+      if (checked_.count(document)) return;
+    }
+    const std::string node = path::parent(document);
+    const std::optional<Bytes> own = inner_->get(document, value_limit());
+    const std::string advice = ": the consolidated metadata is stale (zarrtool consolidate, "
+                               "zarr_consolidate_metadata, or open the group with {\"consolidated\": false})";
+    if (!own) {
+      fail(ZARR_ERR_NOT_FOUND, "'" + node + "' is in the consolidated metadata of " + inner_->describe() +
+                                   " but its own metadata ('" + document + "') is gone" + advice);
+    }
+    const std::string differing = first_differing_member(documents_.at(document), ByteView(*own).to_string());
+    if (!differing.empty()) {
+      fail(ZARR_ERR_INVALID_METADATA, "'" + node + "': member '" + differing + "' of its own metadata ('" + document +
+                                          "') differs from the consolidated metadata of " + inner_->describe() + advice);
+    }
+    std::lock_guard<std::mutex> lock(checked_mutex_);
+    checked_.insert(document);
+  }
+
+  // The first member that decides how chunks are read and that both
+  // documents hold with different values ("" for none). Members only one of
+  // them holds are not compared: writers normalise documents differently.
+  static std::string first_differing_member(const std::string& consolidated, const std::string& own) {
+    rapidjson::Document a, b;
+    a.Parse(consolidated.data(), consolidated.size());
+    b.Parse(own.data(), own.size());
+    if (a.HasParseError() || b.HasParseError() || !a.IsObject() || !b.IsObject()) return "";
+    for (const char* member : {"shape", "chunks", "chunk_grid", "dtype", "data_type", "compressor", "filters",
+                               "codecs", "order", "dimension_separator", "chunk_key_encoding", "fill_value"}) {
+      const auto x = a.FindMember(member), y = b.FindMember(member);
+      if (x != a.MemberEnd() && y != b.MemberEnd() && x->value != y->value) return member;
+    }
+    return "";
+  }
+
   [[noreturn]] void read_only(const char* operation, const std::string& key) const {
     fail(ZARR_ERR_READ_ONLY, std::string("cannot ") + operation + " '" + key + "' in " + describe() +
                                  ": a hierarchy opened through consolidated metadata is read-only");
@@ -152,6 +224,8 @@ class ConsolidatedStore final : public Store {
   std::shared_ptr<Store> inner_;
   std::string root_;
   std::map<std::string, std::string> documents_;
+  mutable std::mutex checked_mutex_;
+  mutable std::set<std::string> checked_;  // metadata documents found still in step
 };
 
 }  // namespace

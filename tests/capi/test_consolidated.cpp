@@ -166,6 +166,50 @@ TEST(Consolidated, EveryChangeKeepsItInStep) {
   }
 }
 
+// Consolidated metadata left stale by another writer (zarr-python's rmdir and
+// create do not update it): reading an erased array through it returned
+// fill values, and one replaced by another shape was read with the old
+// one. The first chunk found absent now checks the node's own metadata.
+TEST(Consolidated, StaleEntriesAreReportedWhenAReadFindsNoChunk) {
+  for (int format : {2, 3}) {
+    SCOPED_TRACE("v" + std::to_string(format));
+    TempDir dir;
+    const std::string url = dir / "h";
+    make_hierarchy(url, format);
+    ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+    std::filesystem::remove_all(url + "/a");  // behind libzarr's back
+    const char* own = format == 3 ? "zarr.json" : ".zarray";
+    const std::string b_meta = url + "/sub/b/" + own;
+    zarr::Bytes raw = read_file(b_meta);
+    std::string text(raw.begin(), raw.end());
+    text.replace(text.find('4', text.find("\"shape\"")), 1, "9");  // shape [4] -> [9]
+    write_file(b_meta, zarr::ByteView(text));
+    std::filesystem::remove_all(url + "/sub/b/" + std::string(format == 3 ? "c" : "0"));
+    GroupPtr g;
+    ASSERT_OK(zarr_group_open_ex(g.out(), url.c_str(), "r", "{\"consolidated\": true}"));
+    ArrayPtr a;
+    ASSERT_OK(zarr_group_open_array(a.out(), g, "a", "r"));  // from the consolidated document
+    std::vector<int32_t> out(9);
+    const uint64_t start[] = {0}, count[] = {4};
+    EXPECT_STATUS(zarr_read_region(a, 1, start, count, out.data(), 16), ZARR_ERR_NOT_FOUND,
+                  "'a' is in the consolidated metadata");
+    EXPECT_NE(std::string(zarr_last_error()).find("is gone: the consolidated metadata is stale"), std::string::npos)
+        << zarr_last_error();
+    ArrayPtr b;
+    ASSERT_OK(zarr_group_open_array(b.out(), g, "sub/b", "r"));
+    EXPECT_STATUS(zarr_read_region(b, 1, start, count, out.data(), 16), ZARR_ERR_INVALID_METADATA,
+                  "member 'shape' of its own metadata");
+    // Chunks that are there read without a check; the group itself still lists both.
+    ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+    GroupPtr fresh;
+    ASSERT_OK(zarr_group_open_ex(fresh.out(), url.c_str(), "r", "{\"consolidated\": true}"));
+    ArrayPtr b2;
+    ASSERT_OK(zarr_group_open_array(b2.out(), fresh, "sub/b", "r"));
+    const uint64_t all[] = {9};
+    EXPECT_EQ(zarr_read_region(b2, 1, start, all, out.data(), 36), ZARR_OK) << zarr_last_error();  // in step now
+  }
+}
+
 TEST(Consolidated, V3ConsolidatedMetadataMember) {
   TempDir dir;
   const std::string url = dir / "h";
