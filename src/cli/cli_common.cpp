@@ -124,6 +124,9 @@ Args parse_args(int argc, char** argv, const OptionSpec& spec) {
     if (name == "--store-options") {  // global: accepted by every subcommand
       if (!inline_value && i + 1 >= argc) usage_error("option --store-options needs a value");
       set_store_options(inline_value ? *inline_value : argv[++i]);
+    } else if (name == "--no-consolidated") {  // global too
+      if (inline_value) usage_error("option --no-consolidated takes no value");
+      ignore_consolidated();
     } else if (spec.flags.count(name)) {
       if (inline_value) usage_error("option " + name + " takes no value");
       args.options[name] = "";
@@ -175,6 +178,11 @@ std::string& store_options() {
   return options;
 }
 
+bool& consolidated_ignored() {
+  static bool ignored = false;  // --no-consolidated
+  return ignored;
+}
+
 bool ends_with_zip(const std::string& name) {
   if (name.size() < 4) return false;
   std::string end = name.substr(name.size() - 4);
@@ -212,6 +220,19 @@ void set_store_options(const std::string& json) {
   store_options() = json;
 }
 
+void ignore_consolidated() { consolidated_ignored() = true; }
+
+bool has_consolidated_metadata(const std::string& url) {
+  zarr_group* raw = nullptr;
+  const std::string options = api_options("\"consolidated\":true");
+  if (zarr_group_open_ex(&raw, store_url(url).c_str(), "r", options.c_str()) != ZARR_OK) return false;
+  zarr_group_close(raw);
+  return true;
+}
+
+// A group's options: the store's, and {"consolidated": false} under --no-consolidated.
+std::string group_options() { return api_options(consolidated_ignored() ? "\"consolidated\":false" : ""); }
+
 std::string api_options(const std::string& members) {
   std::string text = "{" + members;
   if (!store_options().empty()) text += (members.empty() ? "" : ",") + std::string("\"store\":") + store_options();
@@ -242,7 +263,7 @@ ArrayHandle open_array(const std::string& url, const char* mode) {
 
 GroupHandle open_group(const std::string& url, const char* mode) {
   zarr_group* raw = nullptr;
-  check(zarr_group_open_ex(&raw, store_url(url).c_str(), mode, api_options().c_str()), "cannot open group " + url);
+  check(zarr_group_open_ex(&raw, store_url(url).c_str(), mode, group_options().c_str()), "cannot open group " + url);
   return GroupHandle(raw);
 }
 
@@ -293,7 +314,7 @@ Node open_node(const std::string& url, const char* mode) {
   // reported as itself, not as "no group".
   if (status != ZARR_ERR_NOT_FOUND) check(status, "cannot open array " + url);
   zarr_group* group = nullptr;
-  status = zarr_group_open_ex(&group, target.c_str(), mode, api_options().c_str());
+  status = zarr_group_open_ex(&group, target.c_str(), mode, group_options().c_str());
   if (status == ZARR_ERR_NOT_FOUND) {
     throw CliError(kExitMissing, "no array or group at " + url + ": " + zarr_last_error() + zip_hint(url));
   }

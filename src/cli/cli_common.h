@@ -79,6 +79,11 @@ using GroupHandle = std::unique_ptr<zarr_group, GroupCloser>;
 // erase as the "store" member of the C API's options (docs/urls.md). Not a
 // JSON object is a usage error.
 void set_store_options(const std::string& json);
+// --no-consolidated: groups are opened from each node's own metadata,
+// ignoring consolidated metadata.
+void ignore_consolidated();
+// True when the group at url has consolidated metadata.
+bool has_consolidated_metadata(const std::string& url);
 // The options JSON of the C API's _ex functions: `members` (e.g.
 // "\"zarr_format\":3", or "") and the store options.
 std::string api_options(const std::string& members = "");

@@ -175,6 +175,10 @@ int run_cp(int argc, char** argv) {
   refuse_copy_into_itself(source_url, copy_url);
   if (node.group) {
     copy_group(node.group.get(), source_url, copy_url, args);
+    // A source read through consolidated metadata gives its copy one too.
+    if (has_consolidated_metadata(source_url)) {
+      check(zarr_consolidate_metadata(store_url(copy_url).c_str()), "cannot consolidate the copy " + copy_url);
+    }
   } else {
     node.array.reset();
     copy_array(source_url, copy_url, args);

@@ -1,5 +1,6 @@
 // zarrtool create URL --shape S --dtype T [...]: a new, empty array.
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "array_spec.h"
@@ -24,7 +25,8 @@ const char kCreateHelp[] =
     "                'bytes', e.g. '{\"name\":\"zstd\",\"configuration\":{\"level\":3}}';\n"
     "                v2: the compressor, e.g. '{\"id\":\"zlib\",\"level\":1}' or null\n"
     "  --fill V      fill value: a JSON value (0, 1.5, true, \"NaN\"); bare words become strings\n"
-    "  --format F    Zarr format, 2 or 3 (default 3)\n"
+    "  --format F    Zarr format, 2 or 3 (default: the parent group's, else 3); a\n"
+    "                node of another format than its parent group is refused\n"
     "  --attrs JSON  attributes, a JSON object\n";
 
 int parse_format(const std::string& text) {
@@ -33,12 +35,55 @@ int parse_format(const std::string& text) {
   usage_error("--format must be 2 or 3, not '" + text + "'");
 }
 
-int run_create_group(const std::string& url, const Args& args, int format) {
+// The group above URL, when there is one (opened "r+"), and URL's name in it.
+struct Parent {
+  GroupHandle group;
+  std::string name;
+};
+std::optional<Parent> parent_group(const std::string& url) {
+  const size_t slash = url.find_last_of("/:");
+  if (slash == std::string::npos || slash == 0 || url[slash] == ':' || url[slash - 1] == '/') return std::nullopt;
+  zarr_group* raw = nullptr;
+  const std::string parent = store_url(url.substr(0, slash));
+  if (zarr_group_open_ex(&raw, parent.c_str(), "r+", api_options("\"consolidated\":false").c_str()) != ZARR_OK) {
+    return std::nullopt;
+  }
+  return Parent{GroupHandle(raw), url.substr(slash + 1)};
+}
+
+// --format, else the parent group's format (one hierarchy, one format), else
+// v3 for a new root, as zarr-python 3.
+int format_for(const std::optional<Parent>& parent, const Args& args) {
+  if (args.has("--format")) return parse_format(args.get("--format"));
+  return parent ? zarr_group_format(parent->group.get()) : 3;
+}
+
+int run_create_group(const std::string& url, const Args& args) {
   std::string attributes = args.get("--attrs");
   if (!attributes.empty()) parse_json(attributes, "--attrs");
+  std::optional<Parent> parent = parent_group(url);
+  const int format = format_for(parent, args);
+  if (parent && format != zarr_group_format(parent->group.get())) {
+    // The library's refusal of a mixed hierarchy, through the group's own call.
+    zarr_array* raw = nullptr;
+    const std::string probe = format == 3 ? R"({"zarr_format":3,"node_type":"array","shape":[1],"data_type":"int8"})"
+                                          : R"({"zarr_format":2,"shape":[1],"chunks":[1],"dtype":"|i1"})";
+    check(zarr_group_create_array(&raw, parent->group.get(), parent->name.c_str(), probe.c_str()),
+          "cannot create group " + url);
+  }
   GroupHandle group = create_group(url, attributes, format);
   check(zarr_group_close(group.release()), "cannot finish writing " + url);
   return kExitOk;
+}
+
+// Through the parent group when there is one, which refuses a node of
+// another format than its own.
+ArrayHandle create_array_at(const std::string& url, const std::optional<Parent>& parent, const std::string& document) {
+  if (!parent) return create_array(url, document);
+  zarr_array* raw = nullptr;
+  check(zarr_group_create_array(&raw, parent->group.get(), parent->name.c_str(), document.c_str()),
+        "cannot create array " + url);
+  return ArrayHandle(raw);
 }
 
 }  // namespace
@@ -49,10 +94,11 @@ int run_create(int argc, char** argv) {
                          OptionSpec{{"--group"}, {"--shape", "--dtype", "--chunks", "--shards", "--codec", "--fill", "--format",
                                          "--attrs"}});
   require_positionals(args, 1, "zarrtool create URL --shape S --dtype T [options]");
-  if (args.has("--group")) return run_create_group(args.positionals[0], args, parse_format(args.get("--format", "3")));
+  if (args.has("--group")) return run_create_group(args.positionals[0], args);
   if (!args.has("--shape") || !args.has("--dtype")) usage_error("create needs --shape and --dtype");
   ArraySpec spec;
-  spec.zarr_format = parse_format(args.get("--format", "3"));
+  const std::optional<Parent> parent = parent_group(args.positionals[0]);
+  spec.zarr_format = format_for(parent, args);
   spec.shape = parse_extents(args.get("--shape"), "--shape");
   spec.data_type = args.get("--dtype");
   if (args.has("--chunks")) spec.chunks = parse_extents(args.get("--chunks"), "--chunks");
@@ -65,7 +111,7 @@ int run_create(int argc, char** argv) {
   }
   const std::string& url = args.positionals[0];
   std::string document = metadata_document(spec);
-  ArrayHandle array = create_array(url, document);
+  ArrayHandle array = create_array_at(url, parent, document);
   // v2 attributes live beside the .zarray document, so they are set apart.
   if (spec.zarr_format == 2 && !spec.attributes_json.empty()) {
     check(zarr_set_attributes(array.get(), spec.attributes_json.c_str()), "cannot set attributes of " + url);

@@ -2,6 +2,7 @@
 // every array below a group, and report the missing and the corrupt ones.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,7 +25,10 @@ const char kVerifyHelp[] =
     "array. Missing chunks read as the fill value: counted, not errors. On stores that\n"
     "cannot list their keys (HTTP) every chunk of the grid is read and missing ones are\n"
     "not told apart.\n"
-    "Exit code 4 when a chunk is corrupt, 1 when one cannot be read for another reason.\n";
+    "A group with consolidated metadata is checked against each node's own metadata:\n"
+    "an entry for a node that is gone or differs, or a node it does not list, is stale.\n"
+    "Exit code 4 when a chunk is corrupt or consolidated metadata is stale, 1 when a\n"
+    "chunk cannot be read for another reason.\n";
 
 struct Tally {
   uint64_t chunks = 0, missing = 0, corrupt = 0, unreadable = 0, stray = 0;
@@ -130,6 +134,80 @@ int verify_group(const std::string& url, zarr_group* group) {
   return result;
 }
 
+// ---- consolidated metadata against each node's own ----
+
+std::string group_attributes(zarr_group* group) {
+  char* json = nullptr;
+  check(zarr_group_get_attributes(group, &json), "cannot read attributes");
+  return take_json(json);
+}
+
+GroupHandle open_group_with(const std::string& url, bool consolidated) {
+  zarr_group* raw = nullptr;
+  const std::string options = api_options(consolidated ? "\"consolidated\":true" : "\"consolidated\":false");
+  check(zarr_group_open_ex(&raw, store_url(url).c_str(), "r", options.c_str()), "cannot open group " + url);
+  return GroupHandle(raw);
+}
+
+struct StaleCount {
+  uint64_t stale = 0;
+  void report(const std::string& url, const std::string& what) {
+    std::printf("%s: stale consolidated metadata: %s\n", shown(url).c_str(), what.c_str());
+    ++stale;
+  }
+};
+
+// Both arrays' metadata and attributes, as each view reads them.
+void compare_arrays(const std::string& url, zarr_group* listed, zarr_group* own, const std::string& name,
+                    StaleCount& count) {
+  zarr_array* a = nullptr;
+  zarr_array* b = nullptr;
+  if (zarr_group_open_array(&a, listed, name.c_str(), "r") != ZARR_OK) return count.report(url, "its entry cannot be opened");
+  ArrayHandle from_listing(a);
+  check(zarr_group_open_array(&b, own, name.c_str(), "r"), "cannot open array " + url);
+  ArrayHandle from_node(b);
+  if (array_metadata_json(a) != array_metadata_json(b)) count.report(url, "its metadata differs from the array's own");
+  if (array_attributes_json(a) != array_attributes_json(b)) count.report(url, "its attributes differ from the array's own");
+}
+
+void compare_groups(const std::string& url, zarr_group* listed, zarr_group* own, StaleCount& count) {
+  if (group_attributes(listed) != group_attributes(own)) count.report(url, "the group's attributes differ");
+  std::map<std::string, int> listed_children, own_children;
+  for (const Child& c : group_children(listed, url)) listed_children[c.name] = c.kind;
+  for (const Child& c : group_children(own, url)) own_children[c.name] = c.kind;
+  for (const auto& [name, kind] : listed_children) {
+    const std::string child_url = join_url(url, name);
+    auto stored = own_children.find(name);
+    if (stored == own_children.end()) {
+      count.report(child_url, "listed, but not in the store");
+    } else if (stored->second != kind) {
+      count.report(child_url, kind == ZARR_NODE_GROUP ? "listed as a group, stored as an array"
+                                                      : "listed as an array, stored as a group");
+    } else if (kind == ZARR_NODE_ARRAY) {
+      compare_arrays(child_url, listed, own, name, count);
+    } else {
+      zarr_group* a = nullptr;
+      zarr_group* b = nullptr;
+      check(zarr_group_open_group(&a, listed, name.c_str()), "cannot open group " + child_url);
+      GroupHandle listed_child(a);
+      check(zarr_group_open_group(&b, own, name.c_str()), "cannot open group " + child_url);
+      compare_groups(child_url, a, GroupHandle(b).get(), count);
+    }
+  }
+  for (const auto& [name, kind] : own_children) {
+    if (!listed_children.count(name)) count.report(join_url(url, name), "in the store, but not listed");
+  }
+}
+
+int verify_consolidated(const std::string& url) {
+  if (!has_consolidated_metadata(url)) return kExitOk;
+  StaleCount count;
+  compare_groups(url, open_group_with(url, true).get(), open_group_with(url, false).get(), count);
+  std::printf("%s: consolidated metadata: %llu stale entries\n", shown(url).c_str(),
+              static_cast<unsigned long long>(count.stale));
+  return count.stale ? kExitCorrupt : kExitOk;
+}
+
 }  // namespace
 
 int run_verify(int argc, char** argv) {
@@ -139,6 +217,7 @@ int run_verify(int argc, char** argv) {
   const std::string& url = args.positionals[0];
   Node node = open_node(url, "r");
   int result = node.array ? verify_array(url, node.array.get()) : verify_group(url, node.group.get());
+  if (node.group) result = worst(result, verify_consolidated(url));
   if (result != kExitOk) std::fprintf(stderr, "zarrtool: verify %s: problems found\n", shown(url).c_str());
   return result;
 }

@@ -27,17 +27,21 @@ const Subcommand kSubcommands[] = {
     {"verify", run_verify, "read every chunk and report missing or corrupt ones"},
     {"rm", run_rm, "delete an array or group from a filesystem store"},
     {"cp", run_cp, "copy an array, converting its format, chunks or codecs"},
+    {"consolidate", run_consolidate, "write a group's consolidated metadata (.zmetadata or zarr.json)"},
 };
 
 void print_usage(FILE* to) {
-  std::fprintf(to, "usage: zarrtool [--store-options JSON] <command> [options] URL...\n\ncommands:\n");
-  for (const auto& sub : kSubcommands) std::fprintf(to, "  %-8s %s\n", sub.name, sub.summary);
+  std::fprintf(to, "usage: zarrtool [--store-options JSON] [--no-consolidated] <command> [options] URL...\n\n"
+                   "commands:\n");
+  for (const auto& sub : kSubcommands) std::fprintf(to, "  %-11s %s\n", sub.name, sub.summary);
   std::fprintf(to,
                "\n'zarrtool help <command>' or 'zarrtool <command> --help' describes a command.\n"
                "URLs are as libzarr opens them: a path, file://, memory://, ARCHIVE.zip|zip:node\n"
                "(a path to a .zip file, or below one, opens inside it), http(s)://, s3://.\n"
                "--store-options JSON gives the store options of every URL (docs/urls.md), e.g.\n"
                "'{\"anonymous\": true}' for a public S3 bucket; it may also follow the command.\n"
+               "--no-consolidated opens groups from each node's own metadata, ignoring the\n"
+               "consolidated metadata (.zmetadata, or consolidated_metadata in zarr.json).\n"
                "Exit codes: 0 ok, 1 failure, 2 usage error, 3 missing data, 4 corrupt data.\n");
 }
 
@@ -67,9 +71,13 @@ int run_help(int argc, char** argv) {
 int dispatch(int argc, char** argv) {
   int at = 1;
   // Global options before the command: --store-options JSON (or =JSON).
-  while (at < argc && std::strncmp(argv[at], "--store-options", 15) == 0) {
+  while (at < argc && (std::strncmp(argv[at], "--store-options", 15) == 0 ||
+                       std::strcmp(argv[at], "--no-consolidated") == 0)) {
     const char* inline_value = std::strchr(argv[at], '=');
-    if (inline_value) {
+    if (std::strcmp(argv[at], "--no-consolidated") == 0) {
+      ignore_consolidated();
+      at += 1;
+    } else if (inline_value) {
       set_store_options(inline_value + 1);
       at += 1;
     } else if (at + 1 < argc) {

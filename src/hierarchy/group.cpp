@@ -119,11 +119,7 @@ std::unique_ptr<Array> Group::create_array(const std::string& relative, const st
   require_writable("create an array in");
   // One hierarchy, one format: zarr-python reads no mixed trees.
   int format = metadata_document_format(metadata_json, "metadata for '" + relative + "'");
-  if (format != zarr_format_) {
-    fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create a Zarr v" + std::to_string(format) + " array '" + relative +
-                                        "' in the Zarr v" + std::to_string(zarr_format_) + " group " +
-                                        describe_node(*store_, path_));
-  }
+  refuse_format_mixing(format, "array", relative, zarr_format_, describe_node(*store_, path_));
   return Array::create(store_, child_path(relative), metadata_json, options);
 }
 

@@ -56,6 +56,15 @@ void erase_node(Store& store, const std::string& path) {
   store.erase_prefix(path.empty() ? "" : path + "/");
 }
 
+void refuse_format_mixing(int format, const std::string& what, const std::string& name, int group_format,
+                          const std::string& group) {
+  if (format == group_format) return;
+  fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create a Zarr v" + std::to_string(format) + " " + what + " '" + name +
+                                      "' in the Zarr v" + std::to_string(group_format) + " group " + group +
+                                      ": one hierarchy has one format (zarr-python reads no mixed trees); "
+                                      "create it as v" + std::to_string(group_format) + ", or elsewhere");
+}
+
 void create_parent_groups(Store& store, const std::string& path, int zarr_format) {
   // As zarr-python: every ancestor of a non-root node, the root included.
   std::vector<std::string> segs = path::segments(path);

@@ -36,6 +36,13 @@ void require_absent(const Store& store, const std::string& path);
 // keys that are not Zarr data; ZARR_ERR_READ_ONLY on read-only stores.
 void erase_node(Store& store, const std::string& path);
 
+// One hierarchy, one format: creating a node of `format` (an "array" or a
+// "group" named `name`) in a group of another is ZARR_ERR_INVALID_ARGUMENT,
+// with one message (zarr_group_create_array, and through it Python and
+// zarrtool create). Creating by URL does not check yet.
+void refuse_format_mixing(int format, const std::string& what, const std::string& name, int group_format,
+                          const std::string& group);
+
 // Make every ancestor of path that is not yet a node a group of the given
 // format (.zgroup for 2, zarr.json for 3). An ancestor that is an array is
 // ZARR_ERR_INVALID_ARGUMENT (arrays have no children).
