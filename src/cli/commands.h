@@ -13,5 +13,6 @@ int run_verify(int argc, char** argv);
 int run_rm(int argc, char** argv);
 int run_cp(int argc, char** argv);
 int run_consolidate(int argc, char** argv);
+int run_migrate(int argc, char** argv);
 
 }  // namespace zarrtool

@@ -28,6 +28,7 @@ const Subcommand kSubcommands[] = {
     {"rm", run_rm, "delete an array or group from a filesystem store"},
     {"cp", run_cp, "copy an array, converting its format, chunks or codecs"},
     {"consolidate", run_consolidate, "write a group's consolidated metadata (.zmetadata or zarr.json)"},
+    {"migrate", run_migrate, "convert a node in place: v1 to v2, or v2 (a whole group) to v3"},
 };
 
 void print_usage(FILE* to) {

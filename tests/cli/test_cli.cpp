@@ -207,7 +207,7 @@ TEST(Cli, MissingPathExitsWithThree) {
 }
 
 TEST(Cli, EverySubcommandHasHelp) {
-  for (const char* command : {"info", "tree", "cat", "create", "verify", "rm", "cp", "consolidate"}) {
+  for (const char* command : {"info", "tree", "cat", "create", "verify", "rm", "cp", "consolidate", "migrate"}) {
     RunResult r = run_tool({command, "--help"});
     EXPECT_EQ(r.exit_code, 0) << command;
     EXPECT_NE(r.out.find(std::string("usage: zarrtool ") + command), std::string::npos) << r.out;
@@ -562,7 +562,7 @@ namespace {
 TEST(Cli, ManualPageCoversEverySubcommand) {
   const std::string page = read_text(fs::path(ZARR_SOURCE_ROOT) / "docs" / "zarrtool.1");
   ASSERT_FALSE(page.empty()) << "docs/zarrtool.1 is missing";
-  for (const char* command : {"info", "dump", "tree", "cat", "create", "cp", "verify", "rm", "consolidate"}) {
+  for (const char* command : {"info", "dump", "tree", "cat", "create", "cp", "verify", "rm", "consolidate", "migrate"}) {
     EXPECT_NE(page.find(std::string(".B zarrtool ") + command), std::string::npos) << command << " in SYNOPSIS";
     EXPECT_NE(page.find(std::string(".TP\n.B ") + command + "\n"), std::string::npos) << command << " in COMMANDS";
     EXPECT_EQ(run_tool({command, "--help"}).exit_code, 0) << command;

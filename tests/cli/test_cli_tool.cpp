@@ -21,7 +21,7 @@ namespace {
 using namespace zarrtool_test;
 using zarr::test::TempDir;
 
-const char* const kCommands[] = {"info", "dump", "tree", "cat", "create", "verify", "rm", "cp", "consolidate"};
+const char* const kCommands[] = {"info", "dump", "tree", "cat", "create", "verify", "rm", "cp", "consolidate", "migrate"};
 
 // `zarrtool help cp` printed the top-level usage.
 TEST(CliTool, HelpNamesEveryCommand) {
@@ -325,6 +325,35 @@ TEST(CliTool, ConsolidatedMetadataIsKeptCheckedRefreshedAndCopied) {
   EXPECT_TRUE(fs::exists(fs::path(group) / "sub/grp/.zgroup")) << "a new group takes its parent's format";
   RunResult mixed_group = run_tool({"create", group + "/g3", "--group", "--format", "3"});
   EXPECT_NE(mixed_group.err.find("one hierarchy has one format"), std::string::npos) << mixed_group.err;
+}
+
+}  // namespace
+
+namespace {
+
+// zarrtool had no way to run the library's migrations.
+TEST(CliTool, MigrateWrapsTheLibrarysMigrations) {
+  TempDir dir;
+  const std::string v1 = dir / "v1";
+  fs::create_directories(v1);
+  std::ofstream(fs::path(v1) / "meta") << R"({"zarr_format": 1, "shape": [4], "chunks": [4], "dtype": "<i2", )"
+                                       << R"("compression": "none", "compression_opts": null, "fill_value": 0, "order": "C"})";
+  const int16_t values[] = {1, 2, 3, 4};
+  std::ofstream(fs::path(v1) / "0", std::ios::binary).write(reinterpret_cast<const char*>(values), sizeof values);
+  RunResult to_v2 = run_tool({"migrate", "v1", v1});
+  ASSERT_EQ(to_v2.exit_code, 0) << to_v2.err;
+  EXPECT_NE(to_v2.out.find("migrated from Zarr v1 to Zarr v2"), std::string::npos) << to_v2.out;
+  EXPECT_TRUE(fs::exists(fs::path(v1) / ".zarray"));
+  RunResult to_v3 = run_tool({"migrate", "v2", v1});
+  ASSERT_EQ(to_v3.exit_code, 0) << to_v3.err;
+  EXPECT_TRUE(fs::exists(fs::path(v1) / "zarr.json"));
+  EXPECT_EQ(run_tool({"cat", v1}).out, "1,2,3,4\n");
+  RunResult again = run_tool({"migrate", "v2", v1});
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_NE(again.err.find("it is Zarr v3, not v2"), std::string::npos) << again.err;
+  EXPECT_EQ(run_tool({"migrate", "v2", dir / "nothing"}).exit_code, 3);
+  EXPECT_EQ(run_tool({"migrate", "v4", v1}).exit_code, 2);
+  EXPECT_EQ(run_tool({"migrate", "v1"}).exit_code, 2);
 }
 
 }  // namespace
