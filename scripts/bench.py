@@ -9,6 +9,11 @@ Standard library only. A benchmark: it prints figures and never fails on speed
     python3 scripts/bench.py [--build build-bench] [--zarrita DIR] [--runs 5]
                              [--peer-runs 5] [--zarrita-runs 3] [--only W1,W5]
                              [--data-dir /dev/shm/libzarr-bench] [--keep-data]
+                             [--sel-runs 3]
+
+--only S runs the selection workloads alone (issue 22: oindex, vindex, masks and
+steps on a float64 array, read and written through the C API, libzarr's Python
+binding and zarr-python); they run after the region workloads by default.
 """
 import argparse
 import json
@@ -38,6 +43,18 @@ WORKLOADS = [
     ("W5", "2000 random 16^3 windows, 32^3 zstd, v2", "zarr-python", 2.5),
     ("W6r", "read sharded v3 (64x256x256 / 32^3, zstd 1)", "zarrita.js", 12.0),
     ("W6w", "write v3, 8 MiB chunks, zstd 1", "zarrita.js", 12.0),
+]
+
+# Selection workloads (issue 22) on float64 [5120, 5120], [512, 512] chunks, blosc lz4:
+# name, what (zarr-python's spelling), workload of bench_region_io / peer_selections.py.
+SELECTION_SIDE = 5120
+SELECTION_SEED = 20251126
+SELECTIONS = [
+    ("S1", "a.oindex[rows, cols], 200 sorted random indices each", "oindex"),
+    ("S2", "a.vindex[r, c], 10 000 random points", "vindex"),
+    ("S3", "a.get/set_mask_selection(mask), 2-D mask of every 3rd row (a[mask] = 5)", "mask"),
+    ("S3o", "a.oindex[row_mask, :], 1-D mask of every 3rd row (= 5)", "maskrows"),
+    ("S4", "a[::3, ::3]", "step"),
 ]
 
 
@@ -138,6 +155,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated workloads (default: all)")
     ap.add_argument("--data-dir", default=None, help="default /dev/shm/libzarr-bench (or /tmp/... without /dev/shm)")
     ap.add_argument("--keep-data", action="store_true", help="leave the generated arrays in place")
+    ap.add_argument("--sel-runs", type=int, default=3, help="runs per selection workload and library")
     ap.add_argument("--json", default=None, help="where to write every figure (default BUILD/bench-results.json)")
     args = ap.parse_args()
 
@@ -158,6 +176,7 @@ def main():
         zarrita_js = None
     only = {w.strip() for w in args.only.split(",") if w.strip()}
     wanted = [w for w in WORKLOADS if not only or w[0] in only or (w[0].startswith("W6") and "W6" in only)]
+    selections_wanted = not only or "S" in only
 
     data_dir = args.data_dir or ("/dev/shm/libzarr-bench" if os.path.isdir("/dev/shm") else "/tmp/libzarr-bench")
     os.makedirs(data_dir, exist_ok=True)
@@ -167,6 +186,16 @@ def main():
     t_start = time.time()
     log(f"bench.py: data in {data_dir}; load average {load_start} on {info['nproc']} CPUs")
 
+    if not wanted:  # --only S
+        selections = run_selections(args, lib, d)
+        print_selections(selections, info, args)
+        out = args.json or os.path.join(build, "bench-results.json")
+        with open(out, "w") as f:
+            json.dump({"machine": info, "selections": selections}, f, indent=1)
+        print(f"\n(all figures: {out})")
+        if not args.keep_data:
+            shutil.rmtree(data_dir, ignore_errors=True)
+        return 1 if selections["problems"] else 0
     # --- data: the raw values and the arrays the read workloads read (written by libzarr, untimed) ---
     gen, _ = run([lib, "gen", d("data.u16")])
     expected = gen["checksum"]
@@ -249,6 +278,10 @@ def main():
             threads = info["nproc"]
             bound = res["region_bytes"] + 2 * threads * CHUNK_BYTES + 16 * MIB
             rss = {"max_rss_bytes": int(m.group(1)) * 1024, "bound_bytes": bound, "threads": threads, **res}
+
+    selections = run_selections(args, lib, d) if selections_wanted else None
+    if selections:
+        problems += selections["problems"]
 
     load_end = loadavg()
     elapsed = time.time() - t_start
@@ -368,6 +401,8 @@ def main():
         print(f"  Maximum resident set size {rss['max_rss_bytes'] / MIB:.0f} MiB; bound region bytes + 2 x "
               f"{rss['threads']} threads x 8 MiB + 16 MiB = {rss['bound_bytes'] / MIB:.0f} MiB "
               f"({'within' if rss['max_rss_bytes'] <= rss['bound_bytes'] else 'ABOVE'} the bound)")
+    if selections:
+        print_selections(selections, info, args)
     for p in problems:
         print("PROBLEM: " + p)
 
@@ -375,11 +410,107 @@ def main():
     with open(out, "w") as f:
         json.dump({"machine": info, "load_average": [load_start, load_end], "elapsed_s": elapsed,
                    "ceilings": ceilings, "workloads": rows, "written_bytes": written, "rss": rss,
-                   "problems": problems}, f, indent=1)
+                   "selections": selections, "problems": problems}, f, indent=1)
     print(f"\n(all figures: {out})")
     if not args.keep_data:
         shutil.rmtree(data_dir, ignore_errors=True)
     return 1 if problems else 0
+
+
+def run_selections(args, lib, d):
+    """The selection workloads: each read and written through the C API (bench_region_io
+    select), libzarr's Python binding and zarr-python 2.13 (peer_selections.py, the same
+    code under both imports), and the touched chunks read whole (and written back) through
+    the C API, the reference of "within 2x". Every side writes into a copy of its own; the
+    copies must end alike, and every read must read the same values."""
+    load_start = loadavg()
+    rng = random.Random(SELECTION_SEED)
+    with open(d("sel-indices.txt"), "w") as f:
+        for _ in range(2):
+            axis = sorted(rng.sample(range(SELECTION_SIDE), 200))
+            f.write(f"{len(axis)} " + " ".join(map(str, axis)) + "\n")
+        flat = rng.sample(range(SELECTION_SIDE * SELECTION_SIDE), 10000)  # distinct points
+        f.write(f"{len(flat)}\n" + "".join(f"{p // SELECTION_SIDE} {p % SELECTION_SIDE}\n" for p in flat))
+    run([lib, "selcreate", d("sel")])
+    peer_py = os.path.join(ROOT, "tests", "bench", "peer_selections.py")
+    binding_env = dict(os.environ, LIBZARR_PATH=os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(lib))),
+                                                            "libzarr.so.1"))
+    sides = {
+        "c": lambda w, mode, where: [lib, "select", where, w, mode, d("sel-indices.txt"), str(args.sel_runs)],
+        "touched": lambda w, mode, where: [lib, "select", where, w, "touched-" + mode, d("sel-indices.txt"),
+                                           str(args.sel_runs)],
+        "python": lambda w, mode, where: [PEER_PYTHON, peer_py, "libzarr", where, w, mode, d("sel-indices.txt"),
+                                          str(args.sel_runs)],
+        "zarr-python": lambda w, mode, where: [PEER_PYTHON, peer_py, "zarr", where, w, mode, d("sel-indices.txt"),
+                                               str(args.sel_runs)],
+    }
+    rows, problems = {}, []
+    for name, what, workload in SELECTIONS:
+        for mode in ("read", "write"):
+            log(f"bench.py: {name} {mode}: {what}")
+            row = {"what": what, "mode": mode}
+            for side, command in sides.items():
+                where = d("sel")
+                if mode == "write":  # a fresh copy per side (untimed), so the copies can be compared
+                    where = d(f"sel-{side}")
+                    shutil.rmtree(where, ignore_errors=True)
+                    shutil.copytree(d("sel"), where)
+                env = binding_env if side == "python" else None
+                row[side] = run_with_env(command(workload, mode, where), env)
+                if mode == "write" and side != "touched":
+                    row[side]["checksum"] = run([lib, "selsum", where])[0]["checksum"]
+            sums = {side: row[side].get("checksum") for side in ("c", "python", "zarr-python")}
+            row["same_values"] = len({json.dumps(v) for v in sums.values()}) == 1
+            if not row["same_values"]:
+                problems.append(f"{name} {mode}: the sides differ: {sums}")
+            rows[f"{name}{mode[0]}"] = row
+    for side in ("c", "touched", "python", "zarr-python"):
+        shutil.rmtree(d(f"sel-{side}"), ignore_errors=True)
+    return {"rows": rows, "problems": problems, "load_average": [load_start, loadavg()], "runs": args.sel_runs}
+
+
+def run_with_env(cmd, env):
+    """run() with another environment (the binding's LIBZARR_PATH)."""
+    if env is None:
+        return run(cmd)[0]
+    log("  $ LIBZARR_PATH=" + env["LIBZARR_PATH"] + " " + " ".join(cmd))
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
+    if p.returncode != 0:
+        raise SystemExit(f"bench.py: {' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    for line in p.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    raise SystemExit(f"bench.py: no RESULT line from {' '.join(cmd)}:\n{p.stdout}\n{p.stderr}")
+
+
+def print_selections(selections, info, args):
+    print()
+    print(f"selections (issue 22): float64 [5120, 5120] (200 MiB), [512, 512] chunks, blosc lz4 + shuffle, v2; "
+          f"{info['cpu']}, {info['nproc']} CPUs; best of {selections['runs']} runs (open + selection + close); "
+          f"load average {selections['load_average'][0]} at start, {selections['load_average'][1]} at end")
+    print()
+    header = ("workload", "C API s", "Python s", "zarr-python s", "zp / Python", "touched s", "C / touched",
+              "CPU s: C / Python / zp / touched", "values")
+    table = []
+    for key, row in selections["rows"].items():
+        sides = ("c", "python", "zarr-python", "touched")
+        c, py, zp, touched = (row[side]["best_s"] for side in sides)
+        cpu = " / ".join(f"{row[side]['best_cpu_s']:.2f}" for side in sides)
+        table.append((f"{key} {row['what']}", f"{c:.3f}", f"{py:.3f}", f"{zp:.3f}", f"{zp / py:.2f}",
+                      f"{touched:.3f}", f"{c / touched:.2f}", cpu, "same" if row["same_values"] else "DIFFER"))
+    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) if i in (0, 8) else str(c).rjust(w)  # noqa: E731
+                                      for i, (c, w) in enumerate(zip(r, widths))) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in table:
+        print(line(r))
+    print()
+    print("C API: tests/bench/bench_region_io select (zarr_read/write_orthogonal, _points, _region_step); "
+          "Python: `import libzarr as zarr`, the same code as zarr-python's (tests/bench/peer_selections.py); "
+          "touched: the chunks the selection touches read whole through zarr_read_region (writes: read and "
+          "written back whole). zp / Python >= 1 is the aim of issues 22 and 23, C / touched <= 2 that of issue 22. "
+          "CPU s: CPU seconds (user + system, every thread) of the best run, which a shared machine disturbs less.")
 
 
 if __name__ == "__main__":

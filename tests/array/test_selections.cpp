@@ -134,6 +134,31 @@ TEST(Selections, WritesChangeThePickedElementsOnlyAndTheLastValueOfARepeatWins) 
   EXPECT_EQ(e.at(2, 1), 2 * 9 + 1) << "an element between the steps";
 }
 
+// More points than the grid has chunks (grouped by counting, not by a comparison sort),
+// shuffled and repeated: each element keeps the value of its last point, as writing the
+// points one at a time would leave it, and reads back point by point.
+TEST(Selections, ManyShuffledPointsWithRepeatsKeepTheLastValueOfEach) {
+  Engine e(int32_metadata(10, 9));
+  e.fill_with_iota();
+  std::vector<int32_t> expected(90);
+  std::iota(expected.begin(), expected.end(), 0);
+  std::mt19937 random(5);
+  std::vector<uint64_t> coords;
+  std::vector<int32_t> values;
+  for (int32_t p = 0; p < 500; ++p) {
+    const uint64_t i = random() % 10, j = random() % 9;
+    coords.insert(coords.end(), {i, j});
+    values.push_back(-p);
+    expected[i * 9 + j] = -p;
+  }
+  e.write(*e.points(coords), values);
+  for (uint64_t i = 0; i < 10; ++i) {
+    for (uint64_t j = 0; j < 9; ++j) EXPECT_EQ(e.at(i, j), expected[i * 9 + j]) << i << "," << j;
+  }
+  const std::vector<int32_t> got = e.read(*e.points(coords));
+  for (size_t p = 0; p < 500; ++p) EXPECT_EQ(got[p], expected[coords[2 * p] * 9 + coords[2 * p + 1]]) << p;
+}
+
 TEST(Selections, AWriteBackToTheFillValueErasesTheChunkAndAWholeChunkIsNotReadFirst) {
   Engine e(int32_metadata(8, 8));
   e.write(*e.points({1, 1}), {5});

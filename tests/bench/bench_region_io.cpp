@@ -11,20 +11,33 @@
 //   bench_region_io rss     DIR [STEP]               1 GiB write + read, one call each
 //                                                    (STEP write: the write only, for diagnosis)
 //   bench_region_io checksum DATA                    checksum of a data file
+//   bench_region_io selcreate DIR                    the float64 array of the selection workloads
+//   bench_region_io select DIR WORKLOAD MODE INDICES RUNS   one selection workload (below)
+//   bench_region_io selsum DIR                       checksum of a selection array's values
 //   bench_region_io selftest                         every kind on a small array (meson benchmark)
 //
 // KIND: v2raw8 | v2zstd8 | v2lz48 | v2zstd32 | v3shard | v3zstd8 (see kind_metadata).
 // DATA: the raw C-order little-endian uint16 values of shape kShape.
 // POSITIONS: text, one window start "z y x" per line.
 //
+// Selection workloads (issue 22; scripts/bench.py's S rows): float64 [5120, 5120]
+// in [512, 512] chunks, blosc lz4 + shuffle, v2 (200 MiB). WORKLOAD: oindex (the
+// orthogonal indices of INDICES), vindex (its points), mask (a 2-D mask of every 3rd
+// row, as points), maskrows (a 1-D mask of every 3rd row, orthogonal), step (every 3rd
+// row and column). MODE: read, write, or touched-read / touched-write: the chunks the
+// selection touches read whole (and written back), the reference of "within 2x".
+// INDICES: "n i_0 .. i_n-1" per axis for oindex, then "npoints r c r c ...".
+//
 // Each timed command prints one line "RESULT {json}" with best_s, runs_s (every
 // run, seconds) and, for reads, the checksum of the values read (computed after
 // the timed runs): s1 = sum v[i], s2 = sum v[i] * (i % 251 + 1), both exact in
 // doubles, so Python and JavaScript compute the same pair.
+#include <sys/resource.h>
 #include <unistd.h>
 #include <zarr/zarr.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -286,6 +299,250 @@ int cmd_selftest() {
   return 0;
 }
 
+
+// ---- selections (issue 22) ----
+
+constexpr uint64_t kSelSide = 5120;
+constexpr uint64_t kSelChunk = 512;
+
+std::string selection_metadata() {
+  return R"({"zarr_format": 2, "shape": [5120, 5120], "chunks": [512, 512], "dtype": "<f8", "order": "C", )"
+         R"("fill_value": 0, "filters": null, )"
+         R"("compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}})";
+}
+
+// A smooth field plus noise in the last 20 bits of the fraction, as measured values are.
+int cmd_selcreate(const std::string& dir) {
+  std::vector<double> v(kSelSide * kSelSide);
+  std::mt19937 rng(7);
+  for (uint64_t y = 0; y < kSelSide; ++y) {
+    for (uint64_t x = 0; x < kSelSide; ++x) {
+      const double field = 280.0 + 10.0 * std::sin(static_cast<double>(x) / 300.0) * std::cos(static_cast<double>(y) / 200.0);
+      v[y * kSelSide + x] = field + static_cast<double>(rng() % 1000000) * 1e-9;
+    }
+  }
+  fs::remove_all(dir);
+  zarr_array* a = nullptr;
+  check(zarr_create(&a, dir.c_str(), selection_metadata().c_str()), "zarr_create " + dir);
+  const uint64_t start[2] = {0, 0}, count[2] = {kSelSide, kSelSide};
+  check(zarr_write_region(a, 2, start, count, v.data(), v.size() * 8), "zarr_write_region " + dir);
+  check(zarr_close(a), "zarr_close " + dir);
+  std::printf("RESULT {}\n");
+  return 0;
+}
+
+// [sum u, sum u * (i % 251 + 1)] mod 2^64 of the values' bit patterns u: exact, and the
+// same in NumPy (uint64 sums wrap).
+std::string bits_checksum(const double* v, size_t n) {
+  uint64_t s1 = 0, s2 = 0, w = 1;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t u;
+    std::memcpy(&u, &v[i], 8);
+    s1 += u;
+    s2 += u * w;
+    if (++w == 252) w = 1;
+  }
+  return "[" + std::to_string(s1) + ", " + std::to_string(s2) + "]";
+}
+
+// What a workload selects, as the C API takes it: per-axis indices or points.
+struct SelectionKey {
+  std::vector<std::vector<uint64_t>> axes;  // oindex, maskrows, step (as its indices, for touched)
+  std::vector<uint64_t> coords;             // vindex, mask: point after point
+  bool points = false;
+};
+
+// The 2-D mask of every 3rd row (a user's input, untimed).
+std::vector<uint8_t> every_third_row_mask() {
+  std::vector<uint8_t> mask(kSelSide * kSelSide, 0);
+  for (uint64_t y = 0; y < kSelSide; y += 3) std::memset(&mask[y * kSelSide], 1, kSelSide);
+  return mask;
+}
+
+// A mask's true positions as points (what zarr-python's mask selection does: np.nonzero).
+std::vector<uint64_t> mask_points(const std::vector<uint8_t>& mask) {
+  std::vector<uint64_t> coords;
+  coords.reserve(2 * static_cast<size_t>(std::count(mask.begin(), mask.end(), uint8_t{1})));
+  for (uint64_t i = 0; i < mask.size(); ++i) {
+    if (mask[i]) {
+      coords.push_back(i / kSelSide);
+      coords.push_back(i % kSelSide);
+    }
+  }
+  return coords;
+}
+
+std::vector<uint64_t> every_third(uint64_t n) {
+  std::vector<uint64_t> v;
+  for (uint64_t i = 0; i < n; i += 3) v.push_back(i);
+  return v;
+}
+
+std::vector<uint64_t> all_of(uint64_t n) {
+  std::vector<uint64_t> v(n);
+  for (uint64_t i = 0; i < n; ++i) v[i] = i;
+  return v;
+}
+
+SelectionKey read_indices(const std::string& workload, const std::string& path) {
+  std::ifstream in(path);
+  SelectionKey key;
+  for (int d = 0; d < 2; ++d) {
+    uint64_t n = 0;
+    in >> n;
+    std::vector<uint64_t> axis(n);
+    for (uint64_t& i : axis) in >> i;
+    if (workload == "oindex") key.axes.push_back(std::move(axis));
+  }
+  uint64_t npoints = 0;
+  in >> npoints;
+  std::vector<uint64_t> coords(2 * npoints);
+  for (uint64_t& c : coords) in >> c;
+  if (!in) die("bad index file " + path);
+  if (workload == "vindex") {
+    key.coords = std::move(coords);
+    key.points = true;
+  } else if (workload == "maskrows") {
+    key.axes = {every_third(kSelSide), all_of(kSelSide)};
+  } else if (workload == "step") {
+    key.axes = {every_third(kSelSide), every_third(kSelSide)};
+  } else if (workload == "mask") {
+    key.points = true;  // the coordinates are made from the mask in the timed part
+  } else if (workload != "oindex") {
+    die("unknown selection workload " + workload);
+  }
+  return key;
+}
+
+// One timed selection call (open and close around it), as a user writes it.
+std::vector<double> select_once(zarr_array* a, const std::string& workload, bool write, const SelectionKey& key,
+                                const std::vector<uint8_t>& mask) {
+  if (workload == "step") {
+    const uint64_t start[2] = {0, 0}, count[2] = {key.axes[0].size(), key.axes[1].size()}, step[2] = {3, 3};
+    std::vector<double> buf(count[0] * count[1]);
+    if (write) {
+      for (size_t i = 0; i < buf.size(); ++i) buf[i] = -static_cast<double>(i + 1);
+      check(zarr_write_region_step(a, 2, start, count, step, buf.data(), buf.size() * 8), "zarr_write_region_step");
+    } else {
+      check(zarr_read_region_step(a, 2, start, count, step, buf.data(), buf.size() * 8), "zarr_read_region_step");
+    }
+    return buf;
+  }
+  if (key.points) {
+    const std::vector<uint64_t> computed = workload == "mask" ? mask_points(mask) : std::vector<uint64_t>();
+    const std::vector<uint64_t>& coords = workload == "mask" ? computed : key.coords;
+    const uint64_t n = coords.size() / 2;
+    std::vector<double> buf(n);
+    if (write) {
+      for (size_t i = 0; i < n; ++i) buf[i] = workload == "mask" ? 5.0 : -static_cast<double>(i + 1);
+      check(zarr_write_points(a, 2, n, coords.data(), buf.data(), n * 8), "zarr_write_points");
+    } else {
+      check(zarr_read_points(a, 2, n, coords.data(), buf.data(), n * 8), "zarr_read_points");
+    }
+    return buf;
+  }
+  const uint64_t* indices[2] = {key.axes[0].data(), key.axes[1].data()};
+  const uint64_t counts[2] = {key.axes[0].size(), key.axes[1].size()};
+  std::vector<double> buf(counts[0] * counts[1]);
+  if (write) {
+    for (size_t i = 0; i < buf.size(); ++i) buf[i] = workload == "maskrows" ? 5.0 : -static_cast<double>(i + 1);
+    check(zarr_write_orthogonal(a, 2, indices, counts, buf.data(), buf.size() * 8), "zarr_write_orthogonal");
+  } else {
+    check(zarr_read_orthogonal(a, 2, indices, counts, buf.data(), buf.size() * 8), "zarr_read_orthogonal");
+  }
+  return buf;
+}
+
+// The chunks a selection touches, as runs of whole chunks along each chunk row:
+// (first row, first column, columns) in elements.
+std::vector<std::array<uint64_t, 3>> touched_runs(const std::string& workload, const SelectionKey& key) {
+  const uint64_t grid = kSelSide / kSelChunk;
+  std::vector<uint8_t> touched(grid * grid, 0);
+  if (key.points) {
+    const std::vector<uint64_t> coords = workload == "mask" ? mask_points(every_third_row_mask()) : key.coords;
+    for (size_t p = 0; p < coords.size(); p += 2) touched[coords[p] / kSelChunk * grid + coords[p + 1] / kSelChunk] = 1;
+  } else {
+    for (uint64_t r : key.axes[0])
+      for (uint64_t c : key.axes[1]) touched[r / kSelChunk * grid + c / kSelChunk] = 1;
+  }
+  std::vector<std::array<uint64_t, 3>> runs;
+  for (uint64_t r = 0; r < grid; ++r) {
+    for (uint64_t c = 0; c < grid;) {
+      if (!touched[r * grid + c]) {
+        ++c;
+        continue;
+      }
+      uint64_t end = c;
+      while (end < grid && touched[r * grid + end]) ++end;
+      runs.push_back({r * kSelChunk, c * kSelChunk, (end - c) * kSelChunk});
+      c = end;
+    }
+  }
+  return runs;
+}
+
+// The touched chunks read whole (and, for touched-write, written back whole).
+void touched_once(zarr_array* a, const std::vector<std::array<uint64_t, 3>>& runs, bool write) {
+  std::vector<double> buf(kSelChunk * kSelSide);
+  for (const auto& run : runs) {
+    const uint64_t start[2] = {run[0], run[1]}, count[2] = {kSelChunk, run[2]};
+    const size_t nbytes = count[0] * count[1] * 8;
+    check(zarr_read_region(a, 2, start, count, buf.data(), nbytes), "zarr_read_region (touched)");
+    if (write) check(zarr_write_region(a, 2, start, count, buf.data(), nbytes), "zarr_write_region (touched)");
+  }
+}
+
+// CPU seconds (user + system, every thread) this process has used: with wall time, it
+// tells the work done from waiting for a CPU on a shared machine.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+int cmd_select(const std::string& dir, const std::string& workload, const std::string& mode,
+               const std::string& index_path, int runs) {
+  const SelectionKey key = read_indices(workload, index_path);
+  const std::vector<uint8_t> mask = workload == "mask" ? every_third_row_mask() : std::vector<uint8_t>();
+  const bool touched = mode.rfind("touched-", 0) == 0;
+  const bool write = mode == "write" || mode == "touched-write";
+  if (!write && mode != "read" && mode != "touched-read") die("unknown selection mode " + mode);
+  const std::vector<std::array<uint64_t, 3>> runs_of_chunks = touched ? touched_runs(workload, key)
+                                                                      : std::vector<std::array<uint64_t, 3>>();
+  std::vector<double> times, cpu, last;
+  for (int r = 0; r < runs; ++r) {
+    const double t0 = now(), c0 = cpu_seconds();
+    zarr_array* a = nullptr;
+    check(zarr_open(&a, dir.c_str(), write ? "r+" : "r"), "zarr_open " + dir);
+    if (touched) {
+      touched_once(a, runs_of_chunks, write);
+    } else {
+      last = select_once(a, workload, write, key, mask);
+    }
+    check(zarr_close(a), "zarr_close " + dir);
+    times.push_back(now() - t0);
+    cpu.push_back(cpu_seconds() - c0);
+  }
+  std::string extra = ", \"best_cpu_s\": " + std::to_string(*std::min_element(cpu.begin(), cpu.end())) +
+                      ", \"chunk_runs\": " + std::to_string(runs_of_chunks.size());
+  if (!touched && !write) extra += ", \"elements\": " + std::to_string(last.size()) + ", \"checksum\": " +
+                                   bits_checksum(last.data(), last.size());
+  print_result(extra, times);
+  return 0;
+}
+
+int cmd_selsum(const std::string& dir) {
+  std::vector<double> v(kSelSide * kSelSide);
+  zarr_array* a = nullptr;
+  check(zarr_open(&a, dir.c_str(), "r"), "zarr_open " + dir);
+  const uint64_t start[2] = {0, 0}, count[2] = {kSelSide, kSelSide};
+  check(zarr_read_region(a, 2, start, count, v.data(), v.size() * 8), "zarr_read_region " + dir);
+  check(zarr_close(a), "zarr_close " + dir);
+  std::printf("RESULT {\"checksum\": %s}\n", bits_checksum(v.data(), v.size()).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -335,5 +592,17 @@ int main(int argc, char** argv) {
     return cmd_rss(a[1], a.size() == 3 ? a[2] : "both");
   }
   if (cmd == "selftest") return cmd_selftest();
+  if (cmd == "selcreate") {
+    need(2);
+    return cmd_selcreate(a[1]);
+  }
+  if (cmd == "select") {
+    need(6);
+    return cmd_select(a[1], a[2], a[3], a[4], std::stoi(a[5]));
+  }
+  if (cmd == "selsum") {
+    need(2);
+    return cmd_selsum(a[1]);
+  }
   die("unknown command " + cmd);
 }

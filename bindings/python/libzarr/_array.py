@@ -382,7 +382,7 @@ class Array(Handle):
     @property
     def oindex(self):
         """Orthogonal indexing: ``a.oindex[[0, 2], [1, 3]]`` is rows 0, 2 by columns 1, 3."""
-        return _Indexer(self.get_orthogonal_selection, self.set_orthogonal_selection)
+        return _Indexer(self._get_orthogonal, self._set_orthogonal)
 
     @property
     def vindex(self):
@@ -394,6 +394,14 @@ class Array(Handle):
     def blocks(self):
         """Chunks by their grid index: ``a.blocks[1, 0:2]`` is chunk row 1, chunk columns 0-1."""
         return _Indexer(self.get_block_selection, self.set_block_selection)
+
+    def _get_orthogonal(self, selection):
+        fields, key = _pop_fields(selection)  # zarr-python's a.oindex[rows, columns, "field"]
+        return self.get_orthogonal_selection(key, fields=fields)
+
+    def _set_orthogonal(self, selection, value):
+        fields, key = _pop_fields(selection)
+        self.set_orthogonal_selection(key, value, fields=fields)
 
     def _get_vectorized(self, selection):
         fields, key = _pop_fields(selection)

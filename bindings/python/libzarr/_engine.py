@@ -1,25 +1,25 @@
 """The one function per kind of selection that calls the C library.
 
-Every read and write of an Array goes through exactly one of these pairs:
+Every read and write of an Array goes through exactly one of these pairs, each
+one C call:
 
     read_region / write_region           zarr_read_region_strided / _write_ (and _vlen)
-    read_step / write_step               -> issue 22: zarr_read_region_step / _write_
-    read_orthogonal / write_orthogonal   -> issue 22: zarr_read_orthogonal / _write_
-    read_points / write_points           -> issue 22: zarr_read_points / _write_
+    read_step / write_step               zarr_read_region_step / zarr_write_region_step
+    read_orthogonal / write_orthogonal   zarr_read_orthogonal / zarr_write_orthogonal
+    read_points / write_points           zarr_read_points / zarr_write_points
 
-Until the C API has the selection calls of issue 22, the last three are done
-here with region calls, planned so that each stored chunk (each shard, for a
-sharded array) is read at most once per call: the selected indices are grouped
-by chunk, each group's bounding box within its chunk is one region call, and
-the elements are gathered from (or scattered into) that box. An axis whose
-indices form one run is not split, so a slice across many chunks stays one
-call that the library spreads over its threads; boxes of different chunks are
-read on several threads here. Writes that do not cover their box read it first
-and write it back (read-modify-write): elements between the selected ones are
-rewritten with the values they had, so a concurrent writer of those elements
-through *another* handle may lose its change.
+The selection calls fetch and decode each chunk the selection touches once per
+call, chunks in parallel on the library's threads (ctypes releases the GIL for
+the call); a write reads, modifies and writes each touched chunk once under its
+lock, and where one element is written twice the last value in selection order
+wins (NumPy's rule). Indices reach the C calls as uint64, already in bounds and
+with negatives counted from the end (libzarr._selection does both); the
+buffers are C-order elements of the array's dtype.
 
-Switching to the C calls is a change inside these functions only.
+Arrays of variable-length elements (strings, bytes): the C API's selection
+calls take fixed-size elements only, so for them the last three pairs are done
+here with region calls (the "emulation" section below), planned so that each
+stored chunk is still read at most once per selection.
 """
 import ctypes
 import itertools
@@ -125,16 +125,103 @@ def _decode_utf8(item, block_start):
                          f"{exc}") from None
 
 
-# -- steps ----------------------------------------------------------------------------
+# -- selections: the C API's calls ----------------------------------------------------
 
 def read_step(array, start, count, step, out):
     """count[d] elements along axis d from start[d], every step[d]-th (step >= 1), into out."""
-    read_orthogonal(array, _step_indices(start, count, step), out)
+    if array._vlen_kind:
+        _read_orthogonal_by_regions(array, _step_indices(start, count, step), out)
+        return
+    _read_selection(array, out, lib.zarr_read_region_step, len(start), _capi.u64_array(start),
+                    _capi.u64_array(count), _capi.u64_array(step, "step"))
 
 
 def write_step(array, start, count, step, source):
     """The write counterpart of read_step."""
-    write_orthogonal(array, _step_indices(start, count, step), source)
+    if array._vlen_kind:
+        _write_orthogonal_by_regions(array, _step_indices(start, count, step), source)
+        return
+    _write_selection(array, source, lib.zarr_write_region_step, len(start), _capi.u64_array(start),
+                     _capi.u64_array(count), _capi.u64_array(step, "step"))
+
+
+def read_orthogonal(array, indices, out):
+    """Along axis d the indices indices[d] (in bounds, any order, repeats allowed), into out."""
+    if array._vlen_kind:
+        _read_orthogonal_by_regions(array, indices, out)
+        return
+    lists, pointers, counts = _index_lists(indices)
+    _read_selection(array, out, lib.zarr_read_orthogonal, len(lists), pointers, counts)
+
+
+def write_orthogonal(array, indices, source):
+    """Write source (of the selection's shape) at the orthogonal selection; among repeated
+    indices the last value (in C order of the selection) wins."""
+    if array._vlen_kind:
+        _write_orthogonal_by_regions(array, indices, source)
+        return
+    lists, pointers, counts = _index_lists(indices)
+    _write_selection(array, source, lib.zarr_write_orthogonal, len(lists), pointers, counts)
+
+
+def read_points(array, coords, out):
+    """The elements at coords (npoints x ndim, in bounds) into out (npoints elements)."""
+    if array._vlen_kind:
+        _read_points_by_regions(array, coords, out)
+        return
+    coords = _as_indices(coords)
+    _read_selection(array, out, lib.zarr_read_points, coords.shape[1], coords.shape[0],
+                    coords.ctypes.data_as(_u64_pointer))
+
+
+def write_points(array, coords, source):
+    """Write source[i] at coords[i]; where a point repeats, the last value wins."""
+    if array._vlen_kind:
+        _write_points_by_regions(array, coords, source)
+        return
+    coords = _as_indices(coords)
+    _write_selection(array, source, lib.zarr_write_points, coords.shape[1], coords.shape[0],
+                     coords.ctypes.data_as(_u64_pointer))
+
+
+def _read_selection(array, out, function, *arguments):
+    """function(handle, *arguments, buffer, nbytes) reading into out, through a C-order
+    buffer of the array's dtype when out is not one (a view with gaps, another dtype)."""
+    if out.size == 0:
+        return
+    direct = out.flags.c_contiguous and out.dtype == array.dtype
+    buffer = out if direct else np.empty(out.shape, dtype=array.dtype)
+    with array._using() as handle:
+        function(handle, *arguments, buffer.ctypes.data, buffer.nbytes)
+    if not direct:
+        out[...] = buffer
+
+
+def _write_selection(array, source, function, *arguments):
+    """function(handle, *arguments, buffer, nbytes) writing source as C-order elements of
+    the array's dtype (a broadcast value is expanded here: the C calls take one element
+    per selected position)."""
+    if source.size == 0:
+        return
+    buffer = np.ascontiguousarray(source, dtype=array.dtype)
+    with array._using() as handle:
+        function(handle, *arguments, buffer.ctypes.data, buffer.nbytes)
+
+
+def _as_indices(values):
+    """Indices as a C-contiguous uint64 array (the caller has counted negatives from the end:
+    a negative left here would reach the library as an index near 2^64, out of bounds)."""
+    values = np.asarray(values)
+    if values.dtype.kind == "i" and values.size and values.min() < 0:
+        raise InvalidArgumentError(f"index {values.min()} reached the engine negative")
+    return np.ascontiguousarray(values, dtype=np.uint64)
+
+
+def _index_lists(indices):
+    """(the per-axis uint64 lists, their const uint64_t *const[] and their counts)."""
+    lists = [_as_indices(ix).reshape(-1) for ix in indices]
+    pointers = (_u64_pointer * len(lists))(*(ix.ctypes.data_as(_u64_pointer) for ix in lists))
+    return lists, pointers, _capi.u64_array([len(ix) for ix in lists], "counts")
 
 
 def _step_indices(start, count, step):
@@ -143,7 +230,18 @@ def _step_indices(start, count, step):
             for s, n, k in zip(start, count, step)]
 
 
-# -- orthogonal selections --------------------------------------------------------------
+# -- emulation for variable-length elements ----------------------------------------------
+#
+# Region calls planned so that each stored chunk (each shard, for a sharded array) is read
+# at most once per selection: the selected indices are grouped by chunk, each group's
+# bounding box within its chunk is one region call, and the elements are gathered from (or
+# scattered into) that box. An axis whose indices form one run is not split, so a slice
+# across many chunks stays one call that the library spreads over its threads; boxes of
+# different chunks are read on several threads here. Writes that do not cover their box
+# read it first and write it back (read-modify-write): elements between the selected ones
+# are rewritten with the values they had, so a concurrent writer of those elements through
+# *another* handle may lose its change. (The C API's selection calls do not take
+# variable-length elements yet.)
 
 class _Axis:
     """One axis of an orthogonal selection, grouped by stored chunk.
@@ -179,8 +277,7 @@ class _Axis:
             yield first, span, slice(begin, end), offsets
 
 
-def read_orthogonal(array, indices, out):
-    """Along axis d the indices indices[d] (in bounds, any order, repeats allowed), into out."""
+def _read_orthogonal_by_regions(array, indices, out):
     axes = [_Axis(ix, chunk) for ix, chunk in zip(indices, array._storage_chunks)]
     reordered = any(axis.order is not None for axis in axes)
     compact = np.empty(tuple(len(a.unique) for a in axes), dtype=out.dtype) if reordered else out
@@ -199,9 +296,7 @@ def read_orthogonal(array, indices, out):
         out[...] = compact[_open_mesh([a.order for a in axes], compact.shape)]
 
 
-def write_orthogonal(array, indices, source):
-    """Write source (of the selection's shape) at the orthogonal selection; among repeated
-    indices the last value wins."""
+def _write_orthogonal_by_regions(array, indices, source):
     axes = [_Axis(ix, chunk) for ix, chunk in zip(indices, array._storage_chunks)]
     if any(axis.order is not None for axis in axes):
         compact = np.empty(tuple(len(a.unique) for a in axes), dtype=source.dtype)
@@ -242,8 +337,6 @@ def _open_mesh(positions, shape):
     return np.ix_(*(np.arange(n) if p is None else p for p, n in zip(positions, shape)))
 
 
-# -- points -----------------------------------------------------------------------------
-
 def _point_groups(coords, chunks):
     """(indices of the points, box start, box count, offsets in the box) per chunk touched."""
     if len(coords) == 0:
@@ -263,8 +356,7 @@ def _point_groups(coords, chunks):
         yield members, tuple(low.tolist()), tuple(count.tolist()), points - low
 
 
-def read_points(array, coords, out):
-    """The elements at coords (npoints x ndim, in bounds) into out (npoints elements)."""
+def _read_points_by_regions(array, coords, out):
     def read_group(group):
         members, start, count, offsets = group
         box = np.empty(count, dtype=out.dtype)
@@ -274,8 +366,7 @@ def read_points(array, coords, out):
     _run_blocks(read_group, _point_groups(coords, array._storage_chunks))
 
 
-def write_points(array, coords, source):
-    """Write source[i] at coords[i]; where a point repeats, the last value wins."""
+def _write_points_by_regions(array, coords, source):
     def write_group(group):
         members, start, count, offsets = group
         box = np.empty(count, dtype=source.dtype)

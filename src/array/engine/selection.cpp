@@ -240,16 +240,19 @@ class PointSelection final : public Selection {
   PointSelection(const ChunkGrid& grid, size_t item_size, uint64_t npoints, const uint64_t* coords)
       : Selection(item_size), grid_(grid), coords_(coords), order_(npoints), chunk_ids_(npoints) {
     elements_ = npoints;
-    grid_.chunk_count();  // C-order chunk numbers fit in 64 bits (else INVALID_METADATA)
+    const uint64_t chunks = grid_.chunk_count();  // C-order chunk numbers fit in 64 bits (else INVALID_METADATA)
     std::iota(order_.begin(), order_.end(), uint64_t{0});
     for (uint64_t p = 0; p < npoints; ++p) chunk_ids_[p] = chunk_id(p);
-    if (!std::is_sorted(chunk_ids_.begin(), chunk_ids_.end())) {
-      std::stable_sort(order_.begin(), order_.end(),
-                       [&](uint64_t a, uint64_t b) { return chunk_ids_[a] < chunk_ids_[b]; });
-      std::vector<uint64_t> sorted(npoints);
-      for (uint64_t k = 0; k < npoints; ++k) sorted[k] = chunk_ids_[order_[k]];
-      chunk_ids_ = std::move(sorted);
+    if (std::is_sorted(chunk_ids_.begin(), chunk_ids_.end())) return;
+    if (chunks <= npoints) {
+      group_by_counting(chunks);  // as many counters as points at most: memory stays per point
+      return;
     }
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](uint64_t a, uint64_t b) { return chunk_ids_[a] < chunk_ids_[b]; });
+    std::vector<uint64_t> sorted(npoints);
+    for (uint64_t k = 0; k < npoints; ++k) sorted[k] = chunk_ids_[order_[k]];
+    chunk_ids_ = std::move(sorted);
   }
 
   void for_each_chunk_batch(size_t batch_size,
@@ -290,6 +293,22 @@ class PointSelection final : public Selection {
       id = id * ceil_div(grid_.shape()[d], grid_.chunks()[d]) + coords_[p * grid_.ndim() + d] / grid_.chunks()[d];
     }
     return id;
+  }
+
+  // order_ as a stable sort by chunk id would leave it, in two passes over the points
+  // (a mask's points, row after row, visit every chunk of a row in turn: a comparison
+  // sort of millions of them cost more than reading the chunks).
+  // chunk_ids_ then follows order_, rewritten in place (no second per-point array).
+  void group_by_counting(uint64_t chunks) {
+    std::vector<uint64_t> next(chunks + 1, 0);  // then: where each chunk's next point goes
+    for (uint64_t id : chunk_ids_) ++next[id + 1];
+    std::partial_sum(next.begin(), next.end(), next.begin());
+    for (uint64_t p = 0; p < chunk_ids_.size(); ++p) order_[next[chunk_ids_[p]]++] = p;
+    // next[c] is now the end of chunk c's points, next[c - 1] their start.
+    for (uint64_t c = 0, begin = 0; c < chunks; begin = next[c++]) {
+      std::fill(chunk_ids_.begin() + static_cast<std::ptrdiff_t>(begin),
+                chunk_ids_.begin() + static_cast<std::ptrdiff_t>(next[c]), c);
+    }
   }
 
   // The points order_[begin, end), all in one chunk.
