@@ -2,6 +2,8 @@
 // at a time, converting its format, chunks or codecs on the way.
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -122,6 +124,54 @@ void copy_chunks(zarr_array* source, zarr_array* copy, const std::string& source
   if (first_error) throw *first_error;
 }
 
+// ---- the plan: every node's copy made first in memory, before any byte of the destination ----
+
+// A memory store of this process for checking a copy's plan: each array's
+// copy document is created there (metadata only, no chunk), so that every
+// option the library would refuse is found before the destination exists.
+class Plan {
+ public:
+  explicit Plan(std::string copy_url)
+      : root_("memory://zarrtool-cp-plan-" + std::to_string(reinterpret_cast<uintptr_t>(this))),
+        copy_url_(std::move(copy_url)) {}
+  ~Plan() { zarr_erase(root_.c_str(), nullptr); }
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  void check_array(const std::string& source_url, const std::string& relative, const Args& args) {
+    ArrayHandle source = open_array(source_url, "r");
+    const std::string document = copy_document(source.get(), args);
+    zarr_array* raw = nullptr;
+    const int status = zarr_create(&raw, (relative.empty() ? root_ : root_ + "/" + relative).c_str(), document.c_str());
+    ArrayHandle made(raw);
+    if (status != ZARR_OK) {
+      // The library names where it would have created it: the destination, not this plan.
+      std::string why = zarr_last_error();
+      for (size_t at = why.find(root_); at != std::string::npos; at = why.find(root_, at + copy_url_.size())) {
+        why.replace(at, root_.size(), copy_url_);
+      }
+      throw CliError(kExitOther, "cannot copy " + source_url + " with these options (nothing was written): " + why);
+    }
+  }
+
+  void check_group(zarr_group* source, const std::string& source_url, const std::string& relative, const Args& args) {
+    for (const auto& [name, kind] : group_children(source, source_url)) {
+      const std::string child_source = join_url(source_url, name);
+      const std::string child = relative.empty() ? name : relative + "/" + name;
+      if (kind == ZARR_NODE_GROUP) {
+        GroupHandle group = open_group(child_source, "r");
+        check_group(group.get(), child_source, child, args);
+      } else {
+        check_array(child_source, child, args);
+      }
+    }
+  }
+
+ private:
+  std::string root_;
+  std::string copy_url_;
+};
+
 void copy_array(const std::string& source_url, const std::string& copy_url, const Args& args) {
   ArrayHandle source = open_array(source_url, "r");
   ArrayHandle copy = create_copy(source.get(), copy_url, copy_document(source.get(), args));
@@ -160,6 +210,32 @@ void refuse_copy_into_itself(const std::string& source_url, const std::string& c
                                                               : "that lies inside the source"));
 }
 
+// The destination must not exist: checked before the copy starts, so that
+// removing a failed copy can only remove what the copy made.
+void refuse_existing_destination(const std::string& copy_url) {
+  const std::string target = store_url(copy_url);
+  zarr_array* array = nullptr;
+  zarr_group* group = nullptr;
+  bool exists = zarr_open_ex(&array, target.c_str(), "r", api_options().c_str()) == ZARR_OK;
+  zarr_close(array);
+  if (!exists) {
+    exists = zarr_group_open_ex(&group, target.c_str(), "r", api_options("\"consolidated\":false").c_str()) == ZARR_OK;
+    zarr_group_close(group);
+  }
+  if (exists) throw CliError(kExitOther, "cannot copy to " + copy_url + ": an array or group is already there");
+}
+
+// A copy that failed half-way leaves no partial destination: what it made
+// is erased (the destination did not exist: creating it would have failed).
+void remove_partial_copy(const std::string& copy_url, const CliError& failure) {
+  if (failure.code == kExitUsage) return;  // refused before anything was made
+  const int status = zarr_erase(store_url(copy_url).c_str(), api_options().c_str());
+  if (status != ZARR_OK && status != ZARR_ERR_NOT_FOUND) {
+    std::fprintf(stderr, "zarrtool: could not remove the partial copy %s: %s\n", shown(copy_url).c_str(),
+                 shown(zarr_last_error()).c_str());
+  }
+}
+
 }  // namespace
 
 int run_cp(int argc, char** argv) {
@@ -173,15 +249,29 @@ int run_cp(int argc, char** argv) {
   const std::string& copy_url = args.positionals[1];
   Node node = open_node(source_url, "r");
   refuse_copy_into_itself(source_url, copy_url);
-  if (node.group) {
-    copy_group(node.group.get(), source_url, copy_url, args);
-    // A source read through consolidated metadata gives its copy one too.
-    if (has_consolidated_metadata(source_url)) {
-      check(zarr_consolidate_metadata(store_url(copy_url).c_str()), "cannot consolidate the copy " + copy_url);
+  refuse_existing_destination(copy_url);
+  {
+    Plan plan(copy_url);
+    if (node.group) {
+      plan.check_group(node.group.get(), source_url, "", args);
+    } else {
+      plan.check_array(source_url, "", args);
     }
-  } else {
-    node.array.reset();
-    copy_array(source_url, copy_url, args);
+  }
+  try {
+    if (node.group) {
+      copy_group(node.group.get(), source_url, copy_url, args);
+      // A source read through consolidated metadata gives its copy one too.
+      if (has_consolidated_metadata(source_url)) {
+        check(zarr_consolidate_metadata(store_url(copy_url).c_str()), "cannot consolidate the copy " + copy_url);
+      }
+    } else {
+      node.array.reset();
+      copy_array(source_url, copy_url, args);
+    }
+  } catch (const CliError& e) {
+    remove_partial_copy(copy_url, e);
+    throw;
   }
   return kExitOk;
 }

@@ -357,3 +357,36 @@ TEST(CliTool, MigrateWrapsTheLibrarysMigrations) {
 }
 
 }  // namespace
+
+namespace {
+
+// cp GROUP --chunks 2,2 stopped at the first 1-D array with the 2-D ones
+// copied, and a copy that failed half-way (a corrupt chunk) left the part
+// it had written. The whole plan is now checked first, and a failed copy is
+// removed.
+TEST(CliTool, CopiesCheckTheirPlanFirstAndLeaveNothingWhenTheyFail) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group", "--format", "2"}).exit_code, 0);
+  const std::string flat = make_counting_array(dir, "g/flat", "2");  // 2-D, chunks 3,4
+  ASSERT_EQ(run_tool({"create", group + "/line", "--shape", "5", "--dtype", "int16", "--chunks", "5"}).exit_code, 0);
+  const std::string copy = dir / "copy";
+  RunResult mismatched = run_tool({"cp", group, copy, "--chunks", "2,2"});
+  EXPECT_EQ(mismatched.exit_code, 1);
+  EXPECT_NE(mismatched.err.find("cannot copy " + group + "/line with these options (nothing was written)"),
+            std::string::npos)
+      << mismatched.err;
+  EXPECT_EQ(mismatched.err.find("memory://"), std::string::npos) << mismatched.err;
+  EXPECT_FALSE(fs::exists(copy));
+  // A corrupt chunk met half-way: the copy made so far is removed.
+  std::ofstream(fs::path(flat) / "1.1", std::ios::trunc) << "garbage";
+  RunResult corrupt = run_tool({"cp", group, copy});
+  EXPECT_NE(corrupt.exit_code, 0);
+  EXPECT_FALSE(fs::exists(copy)) << corrupt.err;
+  // An existing destination is refused, and left alone.
+  RunResult exists = run_tool({"cp", group + "/line", flat});
+  EXPECT_NE(exists.err.find("an array or group is already there"), std::string::npos) << exists.err;
+  EXPECT_TRUE(fs::exists(fs::path(flat) / ".zarray"));
+}
+
+}  // namespace
