@@ -56,8 +56,8 @@ Plan plan(const ArrayHandle& array, const ConvertedRegion& region, size_t nbytes
                                    type_text(p.caller) + ": conversions are between numeric types only");
   }
   p.elements = checked_product(region.count, "region", ZARR_ERR_INVALID_ARGUMENT);
-  check_buffer_size(p.where, nbytes,
-                    {"region " + list_text(region.count), p.elements, p.caller.item_size(), type_text(p.caller), false});
+  const std::string what = "region " + list_text(region.count);
+  check_buffer_size(p.where, nbytes, {what, p.elements, p.caller.item_size(), type_text(p.caller), false});
   p.same = type_text(p.stored) == type_text(p.caller);
   return p;
 }

@@ -177,22 +177,30 @@ bool store_narrow_float(double d, uint8_t* p, const FloatType& t) {
   return same_class(d, load_float(p, t));
 }
 
+// A real value as R (double or float), rounded once: integers by the
+// hardware's conversion from 64 bits, doubles to float as numpy rounds.
+template <typename R>
+R rounded(const Value& v) {
+  if (v.kind == Value::Kind::Signed) return static_cast<R>(v.i);
+  if (v.kind == Value::Kind::Unsigned) return static_cast<R>(v.u);
+  if constexpr (sizeof(R) == sizeof(float)) return dtype_detail::double_to_float(v.re);
+  return v.re;
+}
+
+// A real value (not complex) into a float type.
 bool store_float(const Value& v, uint8_t* p, const FloatType& t) {
-  const bool is_integer = v.kind == Value::Kind::Signed || v.kind == Value::Kind::Unsigned;
+  // Integers are finite: only their rounding can overflow.
+  const double exact = v.kind == Value::Kind::Real ? v.re : 0;
   if (t.kind == DTypeKind::Float && t.size == 8) {
-    // One rounding from a 64-bit integer, as the hardware converts it.
-    write(p, is_integer ? (v.kind == Value::Kind::Signed ? static_cast<double>(v.i) : static_cast<double>(v.u))
-                        : v.re);
+    write(p, rounded<double>(v));
     return true;
   }
   if (t.kind == DTypeKind::Float && t.size == 4) {
-    const float f = !is_integer ? dtype_detail::double_to_float(v.re)
-                                : (v.kind == Value::Kind::Signed ? static_cast<float>(v.i) : static_cast<float>(v.u));
+    const float f = rounded<float>(v);
     write(p, f);
-    return is_integer ? !std::isinf(f) : same_class(v.re, f);
+    return same_class(exact, f);
   }
-  const double d = !is_integer ? v.re : (v.kind == Value::Kind::Signed ? static_cast<double>(v.i) : static_cast<double>(v.u));
-  return store_narrow_float(d, p, t);
+  return store_narrow_float(rounded<double>(v), p, t);
 }
 
 bool store(const Value& v, uint8_t* p, const DataType& t) {
