@@ -2,6 +2,7 @@
 #include <exception>
 
 #include "array/array.h"
+#include "array/array_convert.h"
 #include "base/json.h"
 #include "base/path.h"
 #include "consolidated_sync.h"
@@ -419,6 +420,35 @@ ZARR_API int zarr_migrate_v1_to_v2(const char* url) {
 
 ZARR_API int zarr_migrate_v2_to_v3(const char* url) {
   return guarded(__func__, [&] { change_in_place(url, zarr::migrate_v2_to_v3); });
+}
+
+}  // extern "C"
+
+// Conversions (array/array_convert.h): argument checks here, the rest there.
+extern "C" {
+
+ZARR_API int zarr_read_region_as(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                                 const char* data_type, void* out, size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    require(array, "array");
+    zarr::ConvertedRegion region{function, require(data_type, "data_type"), dims(ndim, start, array, "start"),
+                                 dims(ndim, count, array, "count")};
+    if (nbytes > 0) require(out, "out");
+    zarr::read_region_as(*array->handle, region, out, nbytes);
+  });
+}
+
+ZARR_API int zarr_write_region_as(zarr_array* array, size_t ndim, const uint64_t* start, const uint64_t* count,
+                                  const char* data_type, const void* in, size_t nbytes) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    require(array, "array");
+    zarr::ConvertedRegion region{function, require(data_type, "data_type"), dims(ndim, start, array, "start"),
+                                 dims(ndim, count, array, "count")};
+    if (nbytes > 0) require(in, "in");
+    zarr::write_region_as(*array->handle, region, in, nbytes);
+  });
 }
 
 }  // extern "C"

@@ -18,7 +18,9 @@
 !> Fortran has no unsigned integers, the bits are kept), real(real32/real64),
 !> complex(real32/real64) (complex64/complex128) and logical(c_bool) (bool:
 !> one byte). Other types, and a type that does not match the array's, are
-!> ZARR_ERR_INVALID_ARGUMENT.
+!> ZARR_ERR_INVALID_ARGUMENT; zarr_read_as and zarr_write_as convert between
+!> the array's numeric type and the Fortran elements' instead
+!> (zarr_read_region_as: a real(real64) array reads any numeric array).
 !>
 !> Errors: every procedure that can fail takes an optional `status`. With it,
 !> status is ZARR_OK or a ZARR_ERR_* code and zarr_error_message() says why;
@@ -30,7 +32,7 @@ module zarr
   private
 
   public :: zarr_array
-  public :: zarr_open, zarr_create, zarr_close, zarr_read, zarr_write
+  public :: zarr_open, zarr_create, zarr_close, zarr_read, zarr_write, zarr_read_as, zarr_write_as
   public :: zarr_ndim, zarr_shape, zarr_data_type, zarr_get_attributes, zarr_set_attributes
   public :: zarr_error_message, zarr_status_name
 
@@ -48,6 +50,7 @@ module zarr
   integer, parameter, public :: ZARR_ERR_NO_MEMORY = -10
   integer, parameter, public :: ZARR_ERR_BUFFER_SIZE = -11
   integer, parameter, public :: ZARR_ERR_INTERNAL = -12
+  integer, parameter, public :: ZARR_ERR_RANGE = -13
 
   !> An open array. Close it with zarr_close.
   type :: zarr_array
@@ -60,6 +63,7 @@ module zarr
     integer(c_int64_t), allocatable :: start(:), count(:), strides(:)
     type(c_ptr) :: base = c_null_ptr
     integer(c_size_t) :: nbytes = 0
+    integer(c_int64_t) :: item_size = 0
   end type region
 
   !> The message of this thread's last failure (the binding's own checks
@@ -120,6 +124,28 @@ module zarr
       type(c_ptr), value :: data
       integer(c_size_t), value :: nbytes
     end function c_zarr_write_region_strided
+
+    integer(c_int) function c_zarr_read_region_as(array, ndim, start, count, data_type, out, nbytes) &
+        bind(C, name='zarr_read_region_as')
+      import :: c_int, c_ptr, c_size_t, c_int64_t, c_char
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      character(kind=c_char), intent(in) :: data_type(*)
+      type(c_ptr), value :: out
+      integer(c_size_t), value :: nbytes
+    end function c_zarr_read_region_as
+
+    integer(c_int) function c_zarr_write_region_as(array, ndim, start, count, data_type, data, nbytes) &
+        bind(C, name='zarr_write_region_as')
+      import :: c_int, c_ptr, c_size_t, c_int64_t, c_char
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      character(kind=c_char), intent(in) :: data_type(*)
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: nbytes
+    end function c_zarr_write_region_as
 
     integer(c_int) function c_zarr_get_attributes(array, json_out) bind(C, name='zarr_get_attributes')
       import :: c_int, c_ptr
@@ -291,13 +317,74 @@ contains
     call finish(code, 'zarr_write', status)
   end subroutine zarr_write
 
-  !> The region a covers, in libzarr's terms; checks a's element type
-  !> against the array's data type.
-  integer function describe(array, a, start, r) result(code)
+  !> zarr_read with every element converted from the array's numeric type
+  !> to a's (zarr_read_region_as): a real(real64) array reads any numeric
+  !> array, an integer(int16) array a float64 one. Integers are signed here:
+  !> integer(int8) is int8. a must be contiguous. A value a's type cannot
+  !> hold (NaN or 1e6 into integer(int16)) is ZARR_ERR_RANGE naming it.
+  subroutine zarr_read_as(array, a, start, status)
+    type(zarr_array), intent(in) :: array
+    class(*), dimension(..), target, intent(inout) :: a
+    integer(int64), intent(in), optional :: start(:)
+    integer, intent(out), optional :: status
+    type(region) :: r
+    character(len=32) :: data_type
+    integer :: code
+
+    code = describe_converted(array, a, start, r, data_type)
+    if (code == ZARR_OK) code = from_c(c_zarr_read_region_as(array%handle, size(r%count, kind=c_size_t), r%start, &
+                                                             r%count, c_text(trim(data_type)), r%base, r%nbytes))
+    call finish(code, 'zarr_read_as', status)
+  end subroutine zarr_read_as
+
+  !> zarr_write with every element converted from a's type to the array's
+  !> (zarr_write_region_as). a must be contiguous. A value the array's type
+  !> cannot hold is ZARR_ERR_RANGE naming it, and nothing is written.
+  subroutine zarr_write_as(array, a, start, status)
+    type(zarr_array), intent(in) :: array
+    class(*), dimension(..), target, intent(in) :: a
+    integer(int64), intent(in), optional :: start(:)
+    integer, intent(out), optional :: status
+    type(region) :: r
+    character(len=32) :: data_type
+    integer :: code
+
+    code = describe_converted(array, a, start, r, data_type)
+    if (code == ZARR_OK) code = from_c(c_zarr_write_region_as(array%handle, size(r%count, kind=c_size_t), r%start, &
+                                                              r%count, c_text(trim(data_type)), r%base, r%nbytes))
+    call finish(code, 'zarr_write_as', status)
+  end subroutine zarr_write_as
+
+  !> describe for the converting calls: a's own type (not the array's) is
+  !> the data type, and a must be contiguous (those calls take no strides).
+  !> An empty a names the array's type: nothing moves, libzarr still checks
+  !> ndim and bounds.
+  integer function describe_converted(array, a, start, r, data_type) result(code)
     type(zarr_array), intent(in) :: array
     class(*), dimension(..), target, intent(in) :: a
     integer(int64), intent(in), optional :: start(:)
     type(region), intent(out) :: r
+    character(len=*), intent(out) :: data_type
+
+    data_type = zarr_data_type(array)
+    code = describe(array, a, start, r, data_type)
+    ! Contiguous: the elements span exactly their bytes (no gaps between them).
+    if (code == ZARR_OK .and. size(a) > 0 .and. r%nbytes /= product(r%count) * r%item_size) then
+      code = fail(ZARR_ERR_INVALID_ARGUMENT, 'converting reads and writes take contiguous arrays only: ' // &
+                  'copy the section into one first')
+    end if
+  end function describe_converted
+
+  !> The region a covers, in libzarr's terms; checks a's element type
+  !> against the array's data type.
+  !> With data_type: a's elements are converted, so their type is not
+  !> checked against the array's but named in data_type instead.
+  integer function describe(array, a, start, r, data_type) result(code)
+    type(zarr_array), intent(in) :: array
+    class(*), dimension(..), target, intent(in) :: a
+    integer(int64), intent(in), optional :: start(:)
+    type(region), intent(out) :: r
+    character(len=*), intent(inout), optional :: data_type  ! a fixed-length name, blank-padded
     integer(int64) :: second(rank(a))  ! index of each dimension's second element (1 when there is none)
     type(c_ptr) :: next(rank(a))       ! address of the element one step along each dimension
 
@@ -307,36 +394,36 @@ contains
     second = min(2_int64, shape(a, kind=int64))
     select rank (a)
     rank (0)
-      code = element_layout(array, a, next, r)
+      code = element_layout(array, a, next, r, data_type)
     rank (1)
       next = [address_of(a(second(1)))]
-      code = element_layout(array, a(1), next, r)
+      code = element_layout(array, a(1), next, r, data_type)
     rank (2)
       next = [address_of(a(second(1), 1)), address_of(a(1, second(2)))]
-      code = element_layout(array, a(1, 1), next, r)
+      code = element_layout(array, a(1, 1), next, r, data_type)
     rank (3)
       next = [address_of(a(second(1), 1, 1)), address_of(a(1, second(2), 1)), address_of(a(1, 1, second(3)))]
-      code = element_layout(array, a(1, 1, 1), next, r)
+      code = element_layout(array, a(1, 1, 1), next, r, data_type)
     rank (4)
       next = [address_of(a(second(1), 1, 1, 1)), address_of(a(1, second(2), 1, 1)), &
               address_of(a(1, 1, second(3), 1)), address_of(a(1, 1, 1, second(4)))]
-      code = element_layout(array, a(1, 1, 1, 1), next, r)
+      code = element_layout(array, a(1, 1, 1, 1), next, r, data_type)
     rank (5)
       next = [address_of(a(second(1), 1, 1, 1, 1)), address_of(a(1, second(2), 1, 1, 1)), &
               address_of(a(1, 1, second(3), 1, 1)), address_of(a(1, 1, 1, second(4), 1)), &
               address_of(a(1, 1, 1, 1, second(5)))]
-      code = element_layout(array, a(1, 1, 1, 1, 1), next, r)
+      code = element_layout(array, a(1, 1, 1, 1, 1), next, r, data_type)
     rank (6)
       next = [address_of(a(second(1), 1, 1, 1, 1, 1)), address_of(a(1, second(2), 1, 1, 1, 1)), &
               address_of(a(1, 1, second(3), 1, 1, 1)), address_of(a(1, 1, 1, second(4), 1, 1)), &
               address_of(a(1, 1, 1, 1, second(5), 1)), address_of(a(1, 1, 1, 1, 1, second(6)))]
-      code = element_layout(array, a(1, 1, 1, 1, 1, 1), next, r)
+      code = element_layout(array, a(1, 1, 1, 1, 1, 1), next, r, data_type)
     rank (7)
       next = [address_of(a(second(1), 1, 1, 1, 1, 1, 1)), address_of(a(1, second(2), 1, 1, 1, 1, 1)), &
               address_of(a(1, 1, second(3), 1, 1, 1, 1)), address_of(a(1, 1, 1, second(4), 1, 1, 1)), &
               address_of(a(1, 1, 1, 1, second(5), 1, 1)), address_of(a(1, 1, 1, 1, 1, second(6), 1)), &
               address_of(a(1, 1, 1, 1, 1, 1, second(7)))]
-      code = element_layout(array, a(1, 1, 1, 1, 1, 1, 1), next, r)
+      code = element_layout(array, a(1, 1, 1, 1, 1, 1, 1), next, r, data_type)
     rank default
       code = fail(ZARR_ERR_INVALID_ARGUMENT, 'arrays of rank ' // itoa(rank(a)) // ' are not supported (0 to 7 are)')
     end select
@@ -376,15 +463,22 @@ contains
   !> Base address, byte strides (Zarr order) and byte span of a region
   !> whose first element is first and whose next element along each Fortran
   !> dimension is at next(k); checks first's type against the array's.
-  integer function element_layout(array, first, next, r) result(code)
+  integer function element_layout(array, first, next, r, data_type) result(code)
     type(zarr_array), intent(in) :: array
     class(*), target, intent(in) :: first
     type(c_ptr), intent(in) :: next(:)
     type(region), intent(inout) :: r
+    character(len=*), intent(inout), optional :: data_type  ! a fixed-length name, blank-padded
     integer(c_int64_t) :: strides(size(next)), item_size
+    character(len=:), allocatable :: accepted
     integer :: k
 
-    code = check_element_type(array, first, item_size)
+    if (present(data_type)) then
+      code = element_type(first, accepted, item_size)
+      if (code == ZARR_OK) data_type = accepted(1:index(accepted // ' ', ' ') - 1)  ! int8 of 'int8 uint8'
+    else
+      code = check_element_type(array, first, item_size)
+    end if
     if (code /= ZARR_OK) return
     r%base = address_of(first)
     strides = [(byte_distance(r%base, next(k)), k = 1, size(next))]
@@ -396,6 +490,7 @@ contains
     ! a's dimensions are the last of the Zarr order; the extra ones (count 1) keep stride 0.
     r%strides(size(r%strides) - size(strides) + 1:) = reverse(strides)
     r%nbytes = int(sum((r%count - 1) * r%strides) + item_size, c_size_t)
+    r%item_size = item_size
   end function element_layout
 
   !> ZARR_OK when x's Fortran type holds the array's data type; sets its size.
@@ -404,6 +499,22 @@ contains
     class(*), intent(in) :: x
     integer(c_int64_t), intent(out) :: item_size
     character(len=:), allocatable :: accepted, data_type
+
+    code = element_type(x, accepted, item_size)
+    if (code /= ZARR_OK) return
+    data_type = zarr_data_type(array)
+    if (c_associated(array%handle) .and. index(' ' // accepted // ' ', ' ' // data_type // ' ') == 0) then
+      code = fail(ZARR_ERR_INVALID_ARGUMENT, 'the array holds ' // data_type // ' but the Fortran elements hold ' // &
+                  accepted)
+    end if
+  end function check_element_type
+
+  !> The Zarr data types x's Fortran type holds ('int8 uint8', 'float64')
+  !> and its size; ZARR_ERR_INVALID_ARGUMENT for other types.
+  integer function element_type(x, accepted, item_size) result(code)
+    class(*), intent(in) :: x
+    character(len=:), allocatable, intent(out) :: accepted
+    integer(c_int64_t), intent(out) :: item_size
 
     item_size = 0
     select type (x)
@@ -443,13 +554,8 @@ contains
                   'logical(c_bool) arrays')
       return
     end select
-    data_type = zarr_data_type(array)
     code = ZARR_OK
-    if (c_associated(array%handle) .and. index(' ' // accepted // ' ', ' ' // data_type // ' ') == 0) then
-      code = fail(ZARR_ERR_INVALID_ARGUMENT, 'the array holds ' // data_type // ' but the Fortran elements hold ' // &
-                  accepted)
-    end if
-  end function check_element_type
+  end function element_type
 
   ! --------------------------------------------------------------------------
   ! Errors

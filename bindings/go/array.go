@@ -156,6 +156,39 @@ func WriteRegion[T Element](a *Array, start, count []uint64, data []T) error {
 	})
 }
 
+// ReadRegionAs reads the region start .. start+count, in C order, into out,
+// converting every element from the array's numeric type to T's (an int32
+// array read into float64, a float64 array into int16): zarr_read_region_as.
+// A value T cannot represent (NaN or 300.5 into uint8) is ErrRange naming
+// the element; out then holds the elements before it converted.
+func ReadRegionAs[T Element](a *Array, start, count []uint64, out []T) error {
+	if err := checkLengths(start, count); err != nil {
+		return err
+	}
+	ctype := C.CString(dataTypeOf[T]())
+	defer C.free(unsafe.Pointer(ctype))
+	return call(func() C.int {
+		return C.zarr_read_region_as(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count), ctype,
+			slicePointer(out), C.size_t(sliceBytes(out)))
+	})
+}
+
+// WriteRegionAs writes data (C order, product(count) elements of T) to the
+// region start .. start+count, converting each element to the array's
+// numeric type: zarr_write_region_as. A value the array's type cannot
+// represent is ErrRange naming the element, and nothing is written.
+func WriteRegionAs[T Element](a *Array, start, count []uint64, data []T) error {
+	if err := checkLengths(start, count); err != nil {
+		return err
+	}
+	ctype := C.CString(dataTypeOf[T]())
+	defer C.free(unsafe.Pointer(ctype))
+	return call(func() C.int {
+		return C.zarr_write_region_as(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count), ctype,
+			slicePointer(data), C.size_t(sliceBytes(data)))
+	})
+}
+
 // ReadStrings reads a region of variable-length elements (strings, or bytes
 // held in strings), in C order.
 func (a *Array) ReadStrings(start, count []uint64) ([]string, error) {

@@ -41,6 +41,7 @@ const (
 	ErrNoMemory        Code = C.ZARR_ERR_NO_MEMORY
 	ErrBufferSize      Code = C.ZARR_ERR_BUFFER_SIZE
 	ErrInternal        Code = C.ZARR_ERR_INTERNAL
+	ErrRange           Code = C.ZARR_ERR_RANGE
 )
 
 // Error returns the code's constant name, e.g. "ZARR_ERR_NOT_FOUND".

@@ -359,6 +359,26 @@ func TestASliceOfAnotherElementTypeIsRefused(t *testing.T) {
 	wantCode(t, zarr.WriteRegion(array, []uint64{0}, []uint64{4}, make([]uint32, 4)), zarr.ErrInvalidArgument)
 }
 
+func TestRegionsConvertBetweenNumericTypes(t *testing.T) {
+	array := create(t, memoryURL("convert"), v3Metadata("float64", []uint64{4}, []uint64{4}))
+	if err := zarr.WriteRegionAs(array, []uint64{0}, []uint64{4}, []int32{1, -2, 3, 40000}); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int64, 4)
+	if err := zarr.ReadRegionAs(array, []uint64{0}, []uint64{4}, got); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 1 || got[1] != -2 || got[2] != 3 || got[3] != 40000 {
+		t.Fatalf("read %v", got)
+	}
+	err := zarr.ReadRegionAs(array, []uint64{0}, []uint64{4}, make([]int16, 4))
+	wantCode(t, err, zarr.ErrRange)
+	if !strings.Contains(err.Error(), "element 3") || !strings.Contains(err.Error(), "40000") {
+		t.Fatal(err)
+	}
+	wantCode(t, zarr.WriteRegionAs(array, []uint64{0}, []uint64{4}, make([]int32, 3)), zarr.ErrBufferSize)
+}
+
 func TestASliceOfTheWrongLengthIsBufferSize(t *testing.T) {
 	array := create(t, memoryURL("length"), v3Metadata("int32", []uint64{4}, []uint64{4}))
 	wantCode(t, zarr.ReadRegion(array, []uint64{0}, []uint64{4}, make([]int32, 3)), zarr.ErrBufferSize)

@@ -45,6 +45,7 @@ extern "C" {
 #define ZARR_ERR_NO_MEMORY (-10)       /* an allocation failed */
 #define ZARR_ERR_BUFFER_SIZE (-11)     /* the caller's buffer has the wrong size */
 #define ZARR_ERR_INTERNAL (-12)        /* a bug in libzarr: please report it */
+#define ZARR_ERR_RANGE (-13)           /* a value does not fit the type it is converted to */
 
 /* Node kinds reported by the group listing functions. */
 #define ZARR_NODE_ARRAY 1
@@ -388,6 +389,57 @@ ZARR_API int zarr_read_region_step(zarr_array *array, size_t ndim, const uint64_
 ZARR_API int zarr_write_region_step(zarr_array *array, size_t ndim, const uint64_t *start,
                                     const uint64_t *count, const uint64_t *step, const void *in,
                                     size_t nbytes);
+
+/**
+ * Read a region with every element converted to data_type, as netCDF's typed
+ * reads (nc_get_vara_double) convert: between the numeric types bool, int4,
+ * int8..int64, uint8..uint64, float16, bfloat16, float32, float64, the float8
+ * types, complex64 and complex128, in any pair (the array's and the caller's).
+ *  - Integers convert exactly within the target's range; bool holds 0 and 1.
+ *  - Floats to integers truncate toward zero (-0.5 reads as 0, also into an
+ *    unsigned type); NaN, infinities and values whose truncation lies outside
+ *    the target's range are ZARR_ERR_RANGE.
+ *  - To a float type values round to nearest (ties to even); a finite value
+ *    that rounds beyond the target's largest finite value (1e39 to float32,
+ *    70000 to float16) is ZARR_ERR_RANGE; NaN and infinities pass where the
+ *    target has them (infinity into a float8 type without one is RANGE).
+ *  - Real to complex gets an imaginary part of 0. Complex to real keeps the
+ *    real part when the imaginary part is 0; a nonzero imaginary part is
+ *    ZARR_ERR_RANGE (NumPy would drop it silently).
+ * Chunks never written read as the fill value, converted as any element (a
+ * NaN fill value read as an integer type is ZARR_ERR_RANGE).
+ *
+ * @param data_type the caller's element type: a Zarr v3 name ("float64",
+ *                  "int16", "bool", "complex64", "bfloat16") or a NumPy typestr
+ *                  in native byte order ("<f8", "|u1")
+ * @param out       product(count) elements of data_type, C order, native byte order
+ * @param nbytes    must equal product(count) * the size of data_type
+ * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT naming an unknown data_type;
+ *         ZARR_ERR_UNSUPPORTED naming both types when either is not numeric
+ *         (strings, structured types, datetimes); ZARR_ERR_BUFFER_SIZE naming
+ *         the size needed; ZARR_ERR_RANGE naming the first element (its index
+ *         in the region, its coordinates and its value) that data_type cannot
+ *         represent: out then holds the elements before it converted, the
+ *         rest of out is unspecified. Otherwise as zarr_read_region.
+ */
+ZARR_API int zarr_read_region_as(zarr_array *array, size_t ndim, const uint64_t *start,
+                                 const uint64_t *count, const char *data_type, void *out,
+                                 size_t nbytes);
+
+/**
+ * Write a region from elements of data_type, each converted to the array's
+ * type by the rules of zarr_read_region_as. Every element is converted before
+ * any chunk is written: on ZARR_ERR_RANGE (naming the first element the
+ * array's type cannot represent, e.g. 300 into uint8 or NaN into int32)
+ * nothing is written.
+ *
+ * @param in      product(count) elements of data_type, C order, native byte order
+ * @param nbytes  must equal product(count) * the size of data_type
+ * @return as zarr_read_region_as, and as zarr_write_region.
+ */
+ZARR_API int zarr_write_region_as(zarr_array *array, size_t ndim, const uint64_t *start,
+                                  const uint64_t *count, const char *data_type, const void *in,
+                                  size_t nbytes);
 
 /**
  * Change the array's shape. Chunks wholly outside the new shape are erased;

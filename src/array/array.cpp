@@ -3,6 +3,7 @@
 // lock (array/array.h, array/engine/chunk_engine.h).
 #include "array/array.h"
 
+#include "array/buffer_size.h"
 #include "array/engine/chunk_engine.h"
 #include "base/checked_math.h"
 #include "base/error.h"
@@ -20,6 +21,8 @@ std::vector<uint64_t> Array::shape() const {
 }
 
 size_t Array::item_size() const { return engine_->item_size(); }
+
+std::string Array::description() const { return "array " + describe_node(*store_, path_); }
 
 const std::shared_ptr<Store>& Array::chunk_store() const { return engine_->chunk_store(); }
 
@@ -58,14 +61,10 @@ Array::CheckedRegion Array::check_region(const std::vector<uint64_t>& start, con
                                        "zarr_write_region_vlen");
   }
   check_bounds(start, count);
-  const std::optional<size_t> bytes =
-      byte_count(checked_product(count, "region", ZARR_ERR_INVALID_ARGUMENT), item_size());
+  const uint64_t elements = checked_product(count, "region", ZARR_ERR_INVALID_ARGUMENT);
+  const std::optional<size_t> bytes = byte_count(elements, item_size());
   if (!strides) {
-    if (bytes != nbytes) {
-      fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but region " +
-                                     list_text(count) + " of " + std::to_string(item_size()) +
-                                     "-byte items needs " + byte_count_text(bytes));
-    }
+    check_buffer_size(where, nbytes, {"region " + list_text(count), elements, item_size(), data_type_name_});
     return {c_order_strides(count, item_size()), *bytes};
   }
   std::vector<int64_t> s(strides, strides + ndim());

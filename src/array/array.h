@@ -53,6 +53,8 @@ class Array final : public ArrayHandle {
   std::vector<uint64_t> chunks() const override { return meta_.chunks; }
   size_t item_size() const override;
   const std::string& data_type_name() const override { return data_type_name_; }
+  const DataType& data_type() const override { return meta_.dtype; }
+  std::string description() const override;
   Bytes fill_value(size_t nbytes, bool* is_null) const override;
   Array& array() override { return *this; }
   const Array& array() const override { return *this; }

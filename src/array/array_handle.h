@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/bytes.h"
+#include "dtype/data_type.h"
 
 namespace zarr {
 
@@ -44,6 +45,11 @@ class ArrayHandle {
   virtual size_t item_size() const = 0;
   // v3 name of simple types, else the v2 dtype JSON.
   virtual const std::string& data_type_name() const = 0;
+  // The element type; region buffers hold it in native byte order.
+  virtual const DataType& data_type() const = 0;
+  // What the handle shows, for messages: "array '/a' in file:///d", or
+  // "field 'x' of array ...".
+  virtual std::string description() const = 0;
 
   // Region I/O over ndim() dimensions (array/array.h): `strides` are the
   // buffer's byte strides, nullptr for a C-order contiguous buffer of

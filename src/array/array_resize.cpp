@@ -1,5 +1,6 @@
 // Changing an array's shape: resize and append (array/array.h).
 #include "array/array.h"
+#include "array/buffer_size.h"
 #include "array/engine/chunk_engine.h"
 #include "base/checked_math.h"
 #include "base/error.h"
@@ -54,12 +55,9 @@ void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* 
   grown[axis] = *grown_extent;
   // Check the buffer and the new shape before changing anything, so a bad
   // call leaves no trace.
-  const std::optional<size_t> bytes =
-      byte_count(checked_product(count, "append count", ZARR_ERR_INVALID_ARGUMENT), item_size());
-  if (bytes != nbytes) {
-    fail(ZARR_ERR_BUFFER_SIZE, where + "buffer is " + std::to_string(nbytes) + " bytes but " + list_text(count) +
-                                   " items need " + byte_count_text(bytes));
-  }
+  check_buffer_size("array " + describe_node(*store_, path_) + ": append", nbytes,
+                    {"append count " + list_text(count),
+                     checked_product(count, "append count", ZARR_ERR_INVALID_ARGUMENT), item_size(), data_type_name_});
   validate_shape(grown, meta_.dtype, where + "new shape " + list_text(grown), ZARR_ERR_INVALID_ARGUMENT);
   resize(grown);
   std::vector<uint64_t> start(old_shape.size(), 0);

@@ -2,6 +2,7 @@
 // points, checked against the shape and the caller's buffer, then handed to
 // the engine under the shape lock (array/array.h, array/engine/selection.h).
 #include "array/array.h"
+#include "array/buffer_size.h"
 #include "array/engine/chunk_engine.h"
 #include "array/engine/selection.h"
 #include "base/checked_math.h"
@@ -35,13 +36,7 @@ std::unique_ptr<Selection> Array::checked_selection(const SelectionRequest& requ
   if (engine_->variable_length()) {
     fail(ZARR_ERR_UNSUPPORTED, where + " holds variable-length elements, which selections do not read or write yet");
   }
-  const std::optional<uint64_t> elements = selection_elements(request);
-  const std::optional<size_t> needed = elements ? byte_count(*elements, item_size()) : std::nullopt;
-  if (needed != nbytes) {
-    fail(ZARR_ERR_BUFFER_SIZE, where + ": buffer is " + std::to_string(nbytes) + " bytes but the selection of " +
-                                   (elements ? std::to_string(*elements) : "more than 2^64 - 1") + " " +
-                                   std::to_string(item_size()) + "-byte elements needs " + byte_count_text(needed));
-  }
+  check_buffer_size(where, nbytes, {"the selection", selection_elements(request), item_size(), data_type_name_});
   const ChunkGrid grid(meta_.shape, meta_.chunks);
   switch (request.kind) {
     case SelectionRequest::Kind::Orthogonal:

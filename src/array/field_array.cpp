@@ -1,5 +1,6 @@
 #include "array/field_array.h"
 
+#include "array/buffer_size.h"
 #include "base/checked_math.h"
 #include "base/error.h"
 #include "base/strided_copy.h"
@@ -49,12 +50,9 @@ std::vector<int64_t> FieldArray::check_region(const std::vector<uint64_t>& start
                                        std::to_string(d));
     }
   }
-  const std::optional<size_t> bytes = byte_count(elements_of(count), item_size());
   if (!strides) {
-    if (bytes != nbytes) {
-      fail(ZARR_ERR_BUFFER_SIZE, "field '" + field_.name + "': buffer is " + std::to_string(nbytes) +
-                                     " bytes, the region needs " + byte_count_text(bytes));
-    }
+    check_buffer_size("field '" + field_.name + "'", nbytes,
+                      {"the region", elements_of(count), item_size(), data_type_name_});
     return c_order_strides(count, item_size());
   }
   std::vector<int64_t> given(strides, strides + count.size());

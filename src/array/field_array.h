@@ -34,6 +34,8 @@ class FieldArray final : public ArrayHandle {
   std::vector<uint64_t> chunks() const override;
   size_t item_size() const override { return field_.type.item_size(); }
   const std::string& data_type_name() const override { return data_type_name_; }
+  const DataType& data_type() const override { return field_.type; }
+  std::string description() const override { return "field '" + field_.name + "' of " + records_.description(); }
   const FieldView& field() const { return field_; }
   // The field's bytes of the record fill value: every element of its
   // subarray (item size x subarray elements); zeros when null.

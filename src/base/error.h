@@ -38,6 +38,7 @@ inline const char* status_name(int status) {
     case ZARR_ERR_NO_MEMORY: return "ZARR_ERR_NO_MEMORY";
     case ZARR_ERR_BUFFER_SIZE: return "ZARR_ERR_BUFFER_SIZE";
     case ZARR_ERR_INTERNAL: return "ZARR_ERR_INTERNAL";
+    case ZARR_ERR_RANGE: return "ZARR_ERR_RANGE";
     default: return "unknown status";
   }
 }

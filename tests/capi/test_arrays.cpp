@@ -186,7 +186,7 @@ TEST(Arrays, AppendAlongAnyAxis) {
   EXPECT_STATUS(zarr_append(a, 0, 2, row3, row.data(), 4), ZARR_ERR_BUFFER_SIZE, "append");
   uint64_t beyond_memory[2] = {uint64_t{1} << 62, 3};  // 3 x 2^62 int32: the bytes overflow, not the count
   EXPECT_STATUS(zarr_append(a, 0, 2, beyond_memory, row.data(), 12), ZARR_ERR_BUFFER_SIZE,
-                "items need more than 9223372036854775807");
+                "4-byte elements (int32) needs more than 9223372036854775807");
   EXPECT_NE(std::string(zarr_last_error()).find("array '/' in "), std::string::npos) << zarr_last_error();
   uint64_t shape[2];
   ASSERT_OK(zarr_shape(a, shape));

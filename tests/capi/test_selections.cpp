@@ -142,7 +142,7 @@ TEST(Selections, BufferSizesOtherThanTheSelectionsAreRefusedNamingTheSizeNeeded)
   const uint64_t counts[2] = {2, 3};
   std::vector<int32_t> buffer(8);
   EXPECT_STATUS(zarr_read_orthogonal(a, 2, indices, counts, buffer.data(), 32), ZARR_ERR_BUFFER_SIZE,
-                "buffer is 32 bytes but the selection of 6 4-byte elements needs 24");
+                "buffer is 32 bytes but the selection of 6 4-byte elements (int32) needs 24");
   EXPECT_STATUS(zarr_write_orthogonal(a, 2, indices, counts, buffer.data(), 20), ZARR_ERR_BUFFER_SIZE, "needs 24");
   const uint64_t coords[4] = {0, 0, 1, 1};
   EXPECT_STATUS(zarr_read_points(a, 2, 2, coords, buffer.data(), 4), ZARR_ERR_BUFFER_SIZE, "needs 8");

@@ -552,10 +552,11 @@ TEST(Spec, FieldRegionTooLargeForMemoryIsABufferSizeError) {
   ASSERT_OK(open_spec(y, file_spec(url, R"("field": "y")")));
   const uint64_t start[2] = {0, 0}, count[2] = {576460752303423487u, 5};  // 5 x (2^59 - 1) float32
   float value = 0;
-  EXPECT_STATUS(zarr_read_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE,
-                "field 'y': buffer is 0 bytes, the region needs more than 9223372036854775807");
-  EXPECT_STATUS(zarr_write_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE,
-                "field 'y': buffer is 0 bytes, the region needs more than 9223372036854775807");
+  const std::string needs =
+      "field 'y': buffer is 0 bytes but the region of 2882303761517117435 4-byte elements (float32) needs more than "
+      "9223372036854775807";
+  EXPECT_STATUS(zarr_read_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE, needs);
+  EXPECT_STATUS(zarr_write_region(y, 2, start, count, &value, 0), ZARR_ERR_BUFFER_SIZE, needs);
   // Its bytes fit (2^58 float32), its 32-byte records (2^63 bytes) do not;
   // zero strides make a 4-byte buffer hold the region.
   const uint64_t fits[2] = {uint64_t{1} << 58, 1};

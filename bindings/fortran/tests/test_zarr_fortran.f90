@@ -18,6 +18,7 @@ program test_zarr_fortran
   call attributes_are_json_objects()
   call errors_carry_code_and_message()
   call type_mismatches_are_invalid_arguments()
+  call converting_reads_and_writes()
 
   print '(a, i0, a)', '[==========] ', checks, ' tests ran.'
   print '(a, i0, a)', '[  PASSED  ] ', checks - failures, ' tests.'
@@ -334,6 +335,29 @@ contains
     call zarr_read(array, values, status=status)
     call check('a_closed_handle_is_invalid', status == ZARR_ERR_INVALID_ARGUMENT, zarr_error_message())
   end subroutine errors_carry_code_and_message
+
+  !> zarr_read_as / zarr_write_as: int32 written into a float64 array, read
+  !> back as int64 and real32; a value int16 cannot hold is ZARR_ERR_RANGE.
+  subroutine converting_reads_and_writes()
+    type(zarr_array) :: array
+    integer(int64) :: wide(4)
+    integer(int16) :: narrow(4)
+    real(real32) :: floats(4)
+    integer :: status
+
+    call create_v3(array, 'memory://f-convert/a', 'float64', '[4]', '[2]')
+    call zarr_write_as(array, [1_int32, -2_int32, 3_int32, 40000_int32])
+    call zarr_read_as(array, wide)
+    call check('int32_into_float64_reads_back_as_int64', same(wide, [1_int64, -2_int64, 3_int64, 40000_int64]))
+    call zarr_read_as(array, floats)
+    call check('float64_reads_as_real32', all(floats == [1., -2., 3., 40000.]))
+    call zarr_read_as(array, narrow, status=status)
+    call check('a_value_int16_cannot_hold_is_range', status == ZARR_ERR_RANGE .and. &
+               index(zarr_error_message(), 'element 3') > 0, zarr_error_message())
+    call zarr_read_as(array, wide(1:4:2), status=status)
+    call check('converting_sections_must_be_contiguous', status == ZARR_ERR_INVALID_ARGUMENT, zarr_error_message())
+    call zarr_close(array)
+  end subroutine converting_reads_and_writes
 
   subroutine type_mismatches_are_invalid_arguments()
     type(zarr_array) :: array

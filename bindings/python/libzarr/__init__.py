@@ -29,7 +29,7 @@ from .codecs import (  # numcodecs' names, as zarr-python 2 re-exports them
 from .errors import (  # noqa: F401  (re-exported)
     BufferSizeError, CodecError, CopyError, ExistsError, InternalError, InvalidArgumentError,
     InvalidMetadataError, InvalidSelectionError, MetadataError, NoMemoryError, NotFoundError, OutOfBoundsError,
-    ReadOnlyError, StoreError, UnsupportedError, ZarrError)
+    RangeError, ReadOnlyError, StoreError, UnsupportedError, ZarrError)
 from .storage import (  # noqa: F401  (zarr-python 2's names at the top level)
     DirectoryStore, FSStore, LRUStoreCache, MemoryStore, NestedDirectoryStore, TempStore, ZipStore)
 from .sync import ProcessSynchronizer, ThreadSynchronizer  # noqa: F401
@@ -49,5 +49,5 @@ __all__ = [
     "JSON",
     "ZarrError", "InvalidArgumentError", "InvalidSelectionError", "NotFoundError", "ExistsError",
     "InvalidMetadataError", "MetadataError", "UnsupportedError", "CodecError", "StoreError", "OutOfBoundsError",
-    "ReadOnlyError", "NoMemoryError", "BufferSizeError", "InternalError", "CopyError",
+    "ReadOnlyError", "NoMemoryError", "BufferSizeError", "InternalError", "RangeError", "CopyError",
 ]

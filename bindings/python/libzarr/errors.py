@@ -22,6 +22,7 @@ ZARR_ERR_READ_ONLY = -9
 ZARR_ERR_NO_MEMORY = -10
 ZARR_ERR_BUFFER_SIZE = -11
 ZARR_ERR_INTERNAL = -12
+ZARR_ERR_RANGE = -13
 
 
 class ZarrError(Exception):
@@ -121,6 +122,13 @@ class InternalError(ZarrError):
     code = ZARR_ERR_INTERNAL
 
 
+class RangeError(ZarrError, OverflowError, ValueError):
+    """A value does not fit the type it is converted to (300 into uint8, NaN into an integer),
+    as NumPy's OverflowError for an out-of-bounds integer and ValueError for NaN."""
+
+    code = ZARR_ERR_RANGE
+
+
 class CopyError(ExistsError):
     """copy / copy_all met a node at the destination (if_exists="raise"), as zarr-python's CopyError."""
 
@@ -131,7 +139,7 @@ MetadataError = InvalidMetadataError  # zarr-python 2's name
 _CLASSES = [
     InvalidArgumentError, NotFoundError, ExistsError, InvalidMetadataError,
     UnsupportedError, CodecError, StoreError, OutOfBoundsError, ReadOnlyError,
-    NoMemoryError, BufferSizeError, InternalError,
+    NoMemoryError, BufferSizeError, InternalError, RangeError,
 ]
 _CLASS_BY_CODE = {cls.code: cls for cls in _CLASSES}
 _STATUS_NAMES = {

@@ -21,6 +21,8 @@ HIERARCHY = [
     (libzarr.NoMemoryError, -10, "ZARR_ERR_NO_MEMORY", MemoryError),
     (libzarr.BufferSizeError, -11, "ZARR_ERR_BUFFER_SIZE", ValueError),
     (libzarr.InternalError, -12, "ZARR_ERR_INTERNAL", libzarr.ZarrError),
+    (libzarr.RangeError, -13, "ZARR_ERR_RANGE", OverflowError),
+    (libzarr.RangeError, -13, "ZARR_ERR_RANGE", ValueError),
 ]
 
 

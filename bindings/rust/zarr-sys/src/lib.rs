@@ -19,6 +19,7 @@ pub const ZARR_ERR_READ_ONLY: c_int = -9;
 pub const ZARR_ERR_NO_MEMORY: c_int = -10;
 pub const ZARR_ERR_BUFFER_SIZE: c_int = -11;
 pub const ZARR_ERR_INTERNAL: c_int = -12;
+pub const ZARR_ERR_RANGE: c_int = -13;
 
 pub const ZARR_NODE_ARRAY: c_int = 1;
 pub const ZARR_NODE_GROUP: c_int = 2;
@@ -163,6 +164,26 @@ extern "C" {
         start: *const u64,
         count: *const u64,
         step: *const u64,
+        data: *const c_void,
+        nbytes: usize,
+    ) -> c_int;
+    /// The region with every element converted to / from `data_type` (a v3
+    /// name such as "float64", or a native-order NumPy typestr).
+    pub fn zarr_read_region_as(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        data_type: *const c_char,
+        out: *mut c_void,
+        nbytes: usize,
+    ) -> c_int;
+    pub fn zarr_write_region_as(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        data_type: *const c_char,
         data: *const c_void,
         nbytes: usize,
     ) -> c_int;
