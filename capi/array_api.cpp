@@ -8,6 +8,7 @@
 #include "consolidated_sync.h"
 #include "guard.h"
 #include "hierarchy/migrate.h"
+#include "metadata/array_description.h"
 #include "metadata/nodes.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
@@ -380,13 +381,8 @@ ZARR_API int zarr_get_dimension_names(const zarr_array* array, char** json_out) 
   return guarded(__func__, [&] {
     require(json_out, "json_out");
     *json_out = nullptr;
-    const auto& names = require(array, "array")->handle->array().dimension_names();
-    std::string out = names.empty() ? "null" : "[";
-    for (size_t i = 0; i < names.size(); ++i) {
-      out += (i ? "," : "") + (names[i] ? zarr::json::quote(*names[i]) : std::string("null"));
-    }
-    if (!names.empty()) out += "]";
-    *json_out = zarr::capi::copy_out(out);
+    const auto names = require(array, "array")->handle->array().dimension_names();
+    *json_out = zarr::capi::copy_out(names.empty() ? "null" : zarr::dimension_names_json(names));
   });
 }
 

@@ -33,6 +33,7 @@ module zarr
 
   public :: zarr_array
   public :: zarr_open, zarr_create, zarr_close, zarr_read, zarr_write, zarr_read_as, zarr_write_as
+  public :: zarr_create_from_desc
   public :: zarr_ndim, zarr_shape, zarr_data_type, zarr_get_attributes, zarr_set_attributes
   public :: zarr_error_message, zarr_status_name
 
@@ -66,6 +67,19 @@ module zarr
     integer(c_int64_t) :: item_size = 0
   end type region
 
+  !> zarr.h's zarr_array_desc, version 1 (ZARR_ARRAY_DESC_VERSION): the C
+  !> layout, filled by zarr_create_from_desc.
+  integer(c_int32_t), parameter :: ZARR_ARRAY_DESC_VERSION = 1
+  type, bind(C) :: zarr_array_desc_c
+    integer(c_int32_t) :: version = ZARR_ARRAY_DESC_VERSION
+    integer(c_int) :: format = 0  ! zarr_format (the name would read as a ZARR_ constant)
+    type(c_ptr) :: data_type = c_null_ptr
+    integer(c_size_t) :: ndim = 0
+    type(c_ptr) :: shape = c_null_ptr, chunk_shape = c_null_ptr, shard_shape = c_null_ptr
+    type(c_ptr) :: compressor = c_null_ptr, fill_value = c_null_ptr, dimension_names = c_null_ptr
+    character(kind=c_char) :: order = c_null_char
+  end type zarr_array_desc_c
+
   !> The message of this thread's last failure (the binding's own checks
   !> have no libzarr message, so every failure records one here).
   character(len=:), allocatable :: last_message
@@ -83,6 +97,13 @@ module zarr
       type(c_ptr), intent(out) :: out
       character(kind=c_char), intent(in) :: url(*), metadata_json(*)
     end function c_zarr_create
+
+    integer(c_int) function c_zarr_create_from_desc(out, url, desc, options_json) bind(C, name='zarr_create_from_desc')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), intent(out) :: out
+      character(kind=c_char), intent(in) :: url(*)
+      type(c_ptr), value :: desc, options_json
+    end function c_zarr_create_from_desc
 
     integer(c_int) function c_zarr_close(array) bind(C, name='zarr_close')
       import :: c_int, c_ptr
@@ -208,6 +229,77 @@ contains
 
     call finish(from_c(c_zarr_create(array%handle, c_text(url), c_text(metadata_json))), 'zarr_create ' // url, status)
   end subroutine zarr_create
+
+  !> Create an array from a description, with no JSON to write (zarr.h's
+  !> zarr_create_from_desc; docs/c-api.md lists every default), and open it
+  !> read-write. shape, chunk_shape, shard_shape and dimension_names are in
+  !> Fortran order (reversed into the Zarr order, as everywhere here).
+  !> data_type is a v3 name ("float64") or a NumPy typestr; zarr_format 2 or
+  !> 3 (default 3: zstd level 0); compressor a codec's JSON ('' for none);
+  !> fill_value a JSON value. Without chunk_shape, it is chosen as
+  !> zarr_open_spec chooses; with shard_shape (v3), chunk_shape gives the
+  !> inner chunks.
+  subroutine zarr_create_from_desc(array, url, data_type, shape, chunk_shape, shard_shape, zarr_format, &
+                                   compressor, fill_value, dimension_names, status)
+    type(zarr_array), intent(out) :: array
+    character(len=*), intent(in) :: url, data_type
+    integer(int64), intent(in) :: shape(:)
+    integer(int64), intent(in), optional :: chunk_shape(:), shard_shape(:)
+    integer, intent(in), optional :: zarr_format
+    character(len=*), intent(in), optional :: compressor, fill_value
+    character(len=*), intent(in), optional :: dimension_names(:)
+    integer, intent(out), optional :: status
+    type(zarr_array_desc_c), target :: desc
+    integer(c_int64_t), allocatable, target :: zarr_shape(:), zarr_chunks(:), zarr_shards(:)
+    character(kind=c_char, len=:), allocatable, target :: type_c, compressor_c, fill_c
+    character(kind=c_char), allocatable, target :: names_c(:, :)  ! (characters + NUL, name)
+    type(c_ptr), allocatable, target :: name_ptrs(:)
+    character(len=:), allocatable :: name
+    integer :: i, j, n, code
+
+    code = ZARR_OK
+    type_c = c_text(data_type)
+    desc%data_type = address_of(type_c)
+    desc%ndim = size(shape, kind=c_size_t)
+    zarr_shape = reverse(shape)
+    if (size(shape) > 0) desc%shape = c_loc(zarr_shape)
+    if (present(chunk_shape)) then
+      if (size(chunk_shape) /= size(shape)) code = fail(ZARR_ERR_INVALID_ARGUMENT, 'chunk_shape: not one extent per dimension')
+      zarr_chunks = reverse(chunk_shape)
+      if (size(zarr_chunks) > 0) desc%chunk_shape = c_loc(zarr_chunks)
+    end if
+    if (present(shard_shape)) then
+      if (size(shard_shape) /= size(shape)) code = fail(ZARR_ERR_INVALID_ARGUMENT, 'shard_shape: not one extent per dimension')
+      zarr_shards = reverse(shard_shape)
+      if (size(zarr_shards) > 0) desc%shard_shape = c_loc(zarr_shards)
+    end if
+    if (present(zarr_format)) desc%format = int(zarr_format, c_int)
+    if (present(compressor)) then
+      compressor_c = c_text(compressor)
+      desc%compressor = address_of(compressor_c)
+    end if
+    if (present(fill_value)) then
+      fill_c = c_text(fill_value)
+      desc%fill_value = address_of(fill_c)
+    end if
+    if (present(dimension_names)) then
+      if (size(dimension_names) /= size(shape)) code = fail(ZARR_ERR_INVALID_ARGUMENT, &
+                                                            'dimension_names: not one name per dimension')
+      n = size(dimension_names)
+      allocate (names_c(len(dimension_names) + 1, n), name_ptrs(n))
+      names_c = c_null_char
+      do i = 1, n
+        name = dimension_names(n + 1 - i)  ! Zarr order
+        do j = 1, len_trim(name)
+          names_c(j, i) = name(j:j)
+        end do
+        name_ptrs(i) = c_loc(names_c(1, i))
+      end do
+      if (size(name_ptrs) > 0) desc%dimension_names = c_loc(name_ptrs)
+    end if
+    if (code == ZARR_OK) code = from_c(c_zarr_create_from_desc(array%handle, c_text(url), c_loc(desc), c_null_ptr))
+    call finish(code, 'zarr_create_from_desc ' // url, status)
+  end subroutine zarr_create_from_desc
 
   !> Close the handle; closing a closed or never opened one is fine.
   subroutine zarr_close(array)

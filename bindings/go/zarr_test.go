@@ -452,3 +452,62 @@ func TestTheLoadedLibraryReportsItsVersion(t *testing.T) {
 		t.Fatalf("version %q", zarr.Version())
 	}
 }
+
+// CreateFromDesc: a sharded v3 array with no JSON written, its defaults
+// (zstd level 0) in the stored metadata, and a bad field named.
+func TestCreateFromDescShardedV3(t *testing.T) {
+	url := memoryURL("desc")
+	a, err := zarr.CreateFromDesc(url, zarr.ArrayDesc{
+		DataType: "float32", Shape: []uint64{8, 8}, ChunkShape: []uint64{2, 2}, ShardShape: []uint64{4, 4},
+		DimensionNames: []string{"y", "x"},
+	}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	metadata, _ := a.Metadata()
+	for _, want := range []string{`"sharding_indexed"`, `"level": 0`, `"dimension_names"`} {
+		if !strings.Contains(metadata, want) {
+			t.Errorf("metadata lacks %s:\n%s", want, metadata)
+		}
+	}
+	values := make([]float32, 64)
+	for i := range values {
+		values[i] = float32(i)
+	}
+	if err := zarr.WriteRegion(a, []uint64{0, 0}, []uint64{8, 8}, values); err != nil {
+		t.Fatal(err)
+	}
+	back, err := zarr.Read[float32](a, []uint64{0, 0}, []uint64{8, 8})
+	if err != nil || !reflect.DeepEqual(back, values) {
+		t.Fatalf("read %v, %v", back, err)
+	}
+	_, err = zarr.CreateFromDesc(memoryURL("desc"), zarr.ArrayDesc{
+		DataType: "float32", Shape: []uint64{8}, ChunkShape: []uint64{3}, ShardShape: []uint64{8},
+	}, "")
+	if !errors.Is(err, zarr.ErrInvalidArgument) || !strings.Contains(err.Error(), "desc.shard_shape[0]") {
+		t.Fatalf("want ErrInvalidArgument naming desc.shard_shape[0], got %v", err)
+	}
+}
+
+// Zarr v2 through a group: Blosc by default, no compressor with "null", and
+// the dimension names as xarray's _ARRAY_DIMENSIONS.
+func TestCreateArrayFromDescInAV2Group(t *testing.T) {
+	g, err := zarr.CreateGroup(filepath.Join(t.TempDir(), "g"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	a, err := g.CreateArrayFromDesc("a", zarr.ArrayDesc{DataType: "<i4", Shape: []uint64{4}, Compressor: "null",
+		FillValue: "7", DimensionNames: []string{"t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	metadata, _ := a.Metadata()
+	attributes, _ := a.Attributes()
+	if !strings.Contains(metadata, `"compressor": null`) || !strings.Contains(metadata, `"fill_value": 7`) ||
+		attributes != `{"_ARRAY_DIMENSIONS":["t"]}` {
+		t.Fatalf("metadata %s attributes %s", metadata, attributes)
+	}
+}

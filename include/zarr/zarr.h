@@ -199,6 +199,66 @@ ZARR_API int zarr_create_like(zarr_array **out, const char *url, const zarr_arra
  */
 ZARR_API int zarr_open_spec(zarr_array **out, const char *spec_json);
 
+/* ---------------------------------------------------------------------------
+ * Creating arrays without JSON: a versioned description (docs/c-api.md,
+ * "Creating arrays from a description")
+ * ------------------------------------------------------------------------- */
+
+/** The version of zarr_array_desc this header describes. */
+#define ZARR_ARRAY_DESC_VERSION 1
+
+/**
+ * What a new array is, field by field. Initialise with ZARR_ARRAY_DESC_INIT,
+ * then set the fields you need: every other field keeps its default. Fields are
+ * only ever added at the end, with a new ZARR_ARRAY_DESC_VERSION; a library
+ * refuses a version it does not know (a program built against a newer header
+ * gets ZARR_ERR_INVALID_ARGUMENT instead of having its new fields ignored), and
+ * never reads past the fields of the version given.
+ */
+typedef struct zarr_array_desc {
+    uint32_t version;             /* ZARR_ARRAY_DESC_VERSION */
+    int zarr_format;              /* 2 or 3; 0: 3 (in a group: the group's format) */
+    const char *data_type;        /* a v3 name ("float32", "string") or a NumPy typestr ("<f4") */
+    size_t ndim;                  /* 0 for a 0-d array (one element; shape may be NULL) */
+    const uint64_t *shape;        /* ndim extents */
+    const uint64_t *chunk_shape;  /* ndim extents (the inner chunks when sharded); NULL:
+                                     chosen as zarr_open_spec chooses (about 2^20 elements) */
+    const uint64_t *shard_shape;  /* v3 only: ndim extents, multiples of chunk_shape;
+                                     NULL: no sharding */
+    const char *compressor;       /* a codec's JSON, v2 or v3 form; "" none; NULL: the default */
+    const char *fill_value;       /* a JSON value ("0", "NaN", "\"\""); NULL: the default */
+    const char *const *dimension_names; /* ndim names (v3: entries may be NULL) or NULL */
+    char order;                   /* 'C' or 'F'; 0: 'C' */
+} zarr_array_desc;
+
+#define ZARR_ARRAY_DESC_INIT { ZARR_ARRAY_DESC_VERSION, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+
+/**
+ * Create an array from a description and open it read-write: the metadata
+ * document zarr_create would take is built from desc (defaults in
+ * docs/c-api.md: for v3 zarr-python 3's, bytes + zstd level 0 for numeric
+ * types, vlen-utf8 for "string"; for v2 zarr-python 2's, Blosc lz4 level 5
+ * with byte shuffle). On Zarr v2, dimension_names are written as xarray does,
+ * as the attribute "_ARRAY_DIMENSIONS".
+ *
+ * @param out          receives the handle
+ * @param url          where to create it (as zarr_open)
+ * @param desc         the description (version ZARR_ARRAY_DESC_VERSION or older)
+ * @param options_json as for zarr_create_ex (NULL or "" for none)
+ * @return as zarr_create_ex; ZARR_ERR_INVALID_ARGUMENT naming the field of desc
+ *         at fault (an unknown version, a NULL shape with ndim > 0, a zero chunk
+ *         extent, a shard shape on Zarr v2 or not a multiple of the chunk shape
+ *         (naming the axis), a NULL dimension name on Zarr v2, an order other
+ *         than 'C' or 'F', compressor or fill_value that is not JSON);
+ *         ZARR_ERR_UNSUPPORTED for an unknown data type.
+ */
+ZARR_API int zarr_create_from_desc(zarr_array **out, const char *url, const zarr_array_desc *desc,
+                                   const char *options_json);
+
+/** zarr_create_from_desc at a path relative to a group (see zarr_group_create_array). */
+ZARR_API int zarr_group_create_array_from_desc(zarr_array **out, zarr_group *group, const char *path,
+                                               const zarr_array_desc *desc);
+
 /**
  * Close a handle and release its resources. NULL is fine.
  *
@@ -489,7 +549,9 @@ ZARR_API int zarr_stored_chunks(const zarr_array *array, char **json_out);
 
 /**
  * The v3 dimension_names as a JSON list of strings and nulls, one per dimension,
- * or "null" when the array has none (always for v2). Free with zarr_free.
+ * or "null" when the array has none. On v1 and v2 arrays: xarray's attribute
+ * _ARRAY_DIMENSIONS when it is a list of one string per dimension, else "null".
+ * Free with zarr_free.
  */
 ZARR_API int zarr_get_dimension_names(const zarr_array *array, char **json_out);
 

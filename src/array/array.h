@@ -112,7 +112,9 @@ class Array final : public ArrayHandle {
   // files). ZARR_ERR_UNSUPPORTED on stores that cannot list (array/array_info.cpp).
   std::string stored_chunks_json() const;
   // v3 dimension_names: empty when absent; an entry is nullopt when null.
-  const std::vector<std::optional<std::string>>& dimension_names() const;
+  // v1/v2: xarray's attribute _ARRAY_DIMENSIONS when it is a list of ndim
+  // strings, else empty.
+  std::vector<std::optional<std::string>> dimension_names() const;
   std::string attributes_json() const;
   void set_attributes(const std::string& json);
 

@@ -60,6 +60,27 @@ void Array::set_attributes(const std::string& json_text) {
   }
 }
 
-const std::vector<std::optional<std::string>>& Array::dimension_names() const { return meta_.dimension_names; }
+namespace {
+
+// xarray's dimension names of a v1/v2 array: the attribute _ARRAY_DIMENSIONS,
+// when it is a list of one string per dimension (else none).
+std::vector<std::optional<std::string>> xarray_dimension_names(const std::string& attributes_json, size_t ndim) {
+  rapidjson::Document attributes = json::parse(attributes_json, "attributes");
+  const rapidjson::Value* names = attributes.IsObject() ? json::find(attributes, "_ARRAY_DIMENSIONS") : nullptr;
+  if (!names || !names->IsArray() || names->Size() != ndim) return {};
+  std::vector<std::optional<std::string>> out;
+  for (const auto& name : names->GetArray()) {
+    if (!name.IsString()) return {};
+    out.push_back(json::text(name));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::optional<std::string>> Array::dimension_names() const {
+  if (meta_.zarr_format == 3) return meta_.dimension_names;
+  return xarray_dimension_names(attributes_json(), meta_.ndim());
+}
 
 }  // namespace zarr

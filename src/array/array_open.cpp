@@ -84,8 +84,26 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
   validate_node_names(path, format, where);
   require_absent(*store, path);
   create_parent_groups(*store, path, format);
+  const std::string v2_attributes = format == 2 && meta.attributes_json != "{}" ? meta.attributes_json : "";
   std::unique_ptr<Array> array(new Array(std::move(store), path, true, options, std::move(meta)));
-  array->write_metadata();
+  if (v2_attributes.empty()) {
+    array->write_metadata();
+    return array;
+  }
+  // .zattrs before .zarray, so the array appears whole; a failed .zarray
+  // takes its .zattrs away again.
+  const std::string attrs_key = path::join(path, kV2AttrsKey);
+  write_attributes(*array->store_, attrs_key, v2_attributes);
+  try {
+    array->write_metadata();
+  } catch (...) {
+    try {
+      array->store_->erase(attrs_key);
+    } catch (...) {
+      // The error of the .zarray is the one to report.
+    }
+    throw;
+  }
   return array;
 }
 

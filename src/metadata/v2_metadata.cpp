@@ -171,6 +171,12 @@ ArrayMetadata parse_v2(const std::string& text, const std::string& where, bool d
   }
 
   parse_codecs(doc, meta, defaults, where);  // last: they need the chunk's shape and type
+  // Only a document given to zarr_create carries the .zattrs to write with it.
+  const rapidjson::Value* attributes = defaults ? json::find(doc, "attributes") : nullptr;
+  if (attributes) {
+    if (!attributes->IsObject()) fail(ZARR_ERR_INVALID_METADATA, where + ": field 'attributes' must be an object");
+    meta.attributes_json = json::to_string(*attributes);
+  }
   return meta;
 }
 

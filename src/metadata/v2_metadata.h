@@ -14,6 +14,8 @@ ArrayMetadata parse_v2_array_metadata(const std::string& text, const std::string
 
 // Parse a .zarray document given to zarr_create: "shape" and "dtype" are
 // required, every other field takes zarr-python's default (docs/c-api.md).
+// An "attributes" object (not a .zarray field) is kept in attributes_json:
+// Array::create writes it as the new array's .zattrs.
 ArrayMetadata parse_v2_array_metadata_for_create(const std::string& text, const std::string& where);
 
 // Serialise as zarr-python 2.13 writes .zarray: sorted keys, 4-space indent.

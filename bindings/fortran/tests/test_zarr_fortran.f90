@@ -19,6 +19,7 @@ program test_zarr_fortran
   call errors_carry_code_and_message()
   call type_mismatches_are_invalid_arguments()
   call converting_reads_and_writes()
+  call arrays_are_created_from_a_description()
 
   print '(a, i0, a)', '[==========] ', checks, ' tests ran.'
   print '(a, i0, a)', '[  PASSED  ] ', checks - failures, ' tests.'
@@ -358,6 +359,41 @@ contains
     call check('converting_sections_must_be_contiguous', status == ZARR_ERR_INVALID_ARGUMENT, zarr_error_message())
     call zarr_close(array)
   end subroutine converting_reads_and_writes
+
+  !> zarr_create_from_desc: Fortran-order shapes reversed into Zarr's, a
+  !> sharded v3 array and a v2 one with xarray's dimension names, and a bad
+  !> field named.
+  subroutine arrays_are_created_from_a_description()
+    type(zarr_array) :: array
+    real(real32) :: a(6, 4), back(6, 4)
+    character(len=:), allocatable :: attributes
+    integer :: i, status
+
+    a = reshape([(real(i, real32), i = 1, 24)], [6, 4])
+    call zarr_create_from_desc(array, 'memory://f-desc/sharded', 'float32', [6_int64, 4_int64], &
+                               chunk_shape=[3_int64, 2_int64], shard_shape=[6_int64, 4_int64], status=status)
+    call check('desc_creates_a_sharded_array', status == ZARR_OK, zarr_error_message())
+    call check('desc_shape_is_in_fortran_order', same(zarr_shape(array), [6_int64, 4_int64]))
+    call zarr_write(array, a)
+    call zarr_read(array, back)
+    call check('desc_sharded_array_round_trips', all(back == a))
+    call zarr_close(array)
+
+    call zarr_create_from_desc(array, 'memory://f-desc/v2', '<f4', [6_int64, 4_int64], zarr_format=2, &
+                               fill_value='1.5', dimension_names=['x', 'y'], status=status)
+    call check('desc_creates_a_v2_array', status == ZARR_OK, zarr_error_message())
+    call zarr_read(array, back)
+    call check('desc_fill_value_is_read', all(back == 1.5_real32))
+    call zarr_get_attributes(array, attributes)
+    call check('desc_v2_names_are_array_dimensions_reversed', &
+               index(attributes, '"_ARRAY_DIMENSIONS":["y","x"]') > 0, attributes)
+    call zarr_close(array)
+
+    call zarr_create_from_desc(array, 'memory://f-desc/bad', 'float32', [6_int64], chunk_shape=[4_int64], &
+                               shard_shape=[6_int64], status=status)
+    call check('desc_bad_shard_is_named', status == ZARR_ERR_INVALID_ARGUMENT .and. &
+               index(zarr_error_message(), 'desc.shard_shape[0]') > 0, zarr_error_message())
+  end subroutine arrays_are_created_from_a_description
 
   subroutine type_mismatches_are_invalid_arguments()
     type(zarr_array) :: array

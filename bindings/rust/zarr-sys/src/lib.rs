@@ -40,6 +40,45 @@ pub struct zarr_codec {
     _opaque: [u8; 0],
 }
 
+/// What a new array is (zarr.h's `zarr_array_desc`, version
+/// `ZARR_ARRAY_DESC_VERSION`): start from `zarr_array_desc::default()`, the
+/// header's `ZARR_ARRAY_DESC_INIT`. Fields are only ever added at the end.
+pub const ZARR_ARRAY_DESC_VERSION: u32 = 1;
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct zarr_array_desc {
+    pub version: u32,
+    pub zarr_format: c_int,
+    pub data_type: *const c_char,
+    pub ndim: usize,
+    pub shape: *const u64,
+    pub chunk_shape: *const u64,
+    pub shard_shape: *const u64,
+    pub compressor: *const c_char,
+    pub fill_value: *const c_char,
+    pub dimension_names: *const *const c_char,
+    pub order: c_char,
+}
+
+impl Default for zarr_array_desc {
+    fn default() -> Self {
+        zarr_array_desc {
+            version: ZARR_ARRAY_DESC_VERSION,
+            zarr_format: 0,
+            data_type: std::ptr::null(),
+            ndim: 0,
+            shape: std::ptr::null(),
+            chunk_shape: std::ptr::null(),
+            shard_shape: std::ptr::null(),
+            compressor: std::ptr::null(),
+            fill_value: std::ptr::null(),
+            dimension_names: std::ptr::null(),
+            order: 0,
+        }
+    }
+}
+
 extern "C" {
     // Library
     pub fn zarr_version_string() -> *const c_char;
@@ -73,6 +112,18 @@ extern "C" {
         options_json: *const c_char,
     ) -> c_int;
     pub fn zarr_open_spec(out: *mut *mut zarr_array, spec_json: *const c_char) -> c_int;
+    pub fn zarr_create_from_desc(
+        out: *mut *mut zarr_array,
+        url: *const c_char,
+        desc: *const zarr_array_desc,
+        options_json: *const c_char,
+    ) -> c_int;
+    pub fn zarr_group_create_array_from_desc(
+        out: *mut *mut zarr_array,
+        group: *mut zarr_group,
+        path: *const c_char,
+        desc: *const zarr_array_desc,
+    ) -> c_int;
     pub fn zarr_close(array: *mut zarr_array) -> c_int;
     pub fn zarr_ndim(array: *const zarr_array) -> usize;
     pub fn zarr_shape(array: *const zarr_array, shape: *mut u64) -> c_int;

@@ -322,3 +322,48 @@ fn the_loaded_library_reports_its_version() {
     let version = zarr::version();
     assert_eq!(version.split('.').count(), 3, "{}", version);
 }
+
+/// zarr-sys's zarr_array_desc matches the C layout: a sharded v3 array created
+/// from it has the chunks, shards and codecs asked for.
+#[test]
+fn zarr_sys_creates_a_sharded_array_from_a_description() {
+    let url = std::ffi::CString::new(memory_url("desc")).unwrap();
+    let data_type = std::ffi::CString::new("float32").unwrap();
+    let (shape, chunks, shards) = ([8u64, 8], [2u64, 2], [4u64, 4]);
+    let names = [b"y\0".as_ptr() as *const std::os::raw::c_char, std::ptr::null()];
+    let desc = sys::zarr_array_desc {
+        data_type: data_type.as_ptr(),
+        ndim: 2,
+        shape: shape.as_ptr(),
+        chunk_shape: chunks.as_ptr(),
+        shard_shape: shards.as_ptr(),
+        dimension_names: names.as_ptr(),
+        ..Default::default()
+    };
+    let mut raw: *mut sys::zarr_array = std::ptr::null_mut();
+    let status = unsafe { sys::zarr_create_from_desc(&mut raw, url.as_ptr(), &desc, std::ptr::null()) };
+    assert_eq!(status, sys::ZARR_OK);
+    // A memory:// store lives while a handle is open: open the safe one first.
+    let array = Array::open(url.to_str().unwrap(), Mode::ReadWrite).unwrap();
+    assert_eq!(unsafe { sys::zarr_close(raw) }, sys::ZARR_OK);
+    assert_eq!(array.chunk_shape().unwrap(), vec![4, 4]); // the shards: the stored chunk grid
+    let metadata = array.metadata().unwrap();
+    assert!(
+        metadata.contains("sharding_indexed") && metadata.contains("\"zstd\""),
+        "{}",
+        metadata
+    );
+    assert!(
+        metadata.contains("\"dimension_names\": [\n    \"y\",\n    null\n  ]"),
+        "{}",
+        metadata
+    );
+    let values: Vec<f32> = (0..64).map(|v| v as f32).collect();
+    array.write_region(&[0, 0], &[8, 8], &values).unwrap();
+    assert_eq!(array.read::<f32>(&[0, 0], &[8, 8]).unwrap(), values);
+
+    let mut bad = desc;
+    bad.version = 2;
+    let status = unsafe { sys::zarr_create_from_desc(&mut raw, url.as_ptr(), &bad, std::ptr::null()) };
+    assert_eq!(status, sys::ZARR_ERR_INVALID_ARGUMENT);
+}

@@ -1,0 +1,76 @@
+// zarr_create_from_desc and its group form: the C description checked and
+// turned into the metadata document zarr_create takes (one creation path).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "guard.h"
+#include "metadata/array_description.h"
+
+using zarr::capi::guarded;
+using zarr::capi::require;
+
+namespace {
+
+std::vector<uint64_t> extents(const uint64_t* values, size_t ndim) {
+  return values ? std::vector<uint64_t>(values, values + ndim) : std::vector<uint64_t>{};
+}
+
+// The fields of version 1, the only one this library knows: a newer version
+// may be a larger struct, so it is refused before any field is read.
+// `default_format` is what zarr_format 0 means: 3, or a group's format.
+zarr::ArrayDescription description_of(const zarr_array_desc* desc, int default_format) {
+  require(desc, "desc");
+  if (desc->version != ZARR_ARRAY_DESC_VERSION) {
+    zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "desc.version: " + std::to_string(desc->version) +
+                                              " is not a version this library knows (" +
+                                              std::to_string(ZARR_ARRAY_DESC_VERSION) + ")");
+  }
+  zarr::ArrayDescription out;
+  out.zarr_format = desc->zarr_format == 0 ? default_format : desc->zarr_format;
+  out.data_type = require(desc->data_type, "desc.data_type");
+  if (desc->ndim > 0) require(desc->shape, "desc.shape");
+  out.shape = extents(desc->shape, desc->ndim);
+  if (desc->chunk_shape) out.chunk_shape = extents(desc->chunk_shape, desc->ndim);
+  if (desc->shard_shape) out.shard_shape = extents(desc->shard_shape, desc->ndim);
+  if (desc->compressor) out.compressor = std::string(desc->compressor);
+  if (desc->fill_value) out.fill_value = std::string(desc->fill_value);
+  if (desc->dimension_names) {
+    out.dimension_names.emplace();
+    for (size_t i = 0; i < desc->ndim; ++i) {
+      const char* name = desc->dimension_names[i];
+      out.dimension_names->push_back(name ? std::optional<std::string>(name) : std::nullopt);
+    }
+  }
+  out.order = desc->order == 0 ? 'C' : desc->order;
+  return out;
+}
+
+}  // namespace
+
+extern "C" {
+
+ZARR_API int zarr_create_from_desc(zarr_array** out, const char* url, const zarr_array_desc* desc,
+                                   const char* options_json) {
+  return guarded(__func__, [&] {
+    require(out, "out");
+    *out = nullptr;
+    const std::string metadata = zarr::array_description_document(description_of(desc, 3));
+    const int status = zarr_create_ex(out, url, metadata.c_str(), options_json);
+    if (status != ZARR_OK) zarr::fail(status, zarr_last_error());
+  });
+}
+
+ZARR_API int zarr_group_create_array_from_desc(zarr_array** out, zarr_group* group, const char* path,
+                                               const zarr_array_desc* desc) {
+  return guarded(__func__, [&] {
+    require(out, "out");
+    *out = nullptr;
+    const int format = require(group, "group")->impl->zarr_format();
+    const std::string metadata = zarr::array_description_document(description_of(desc, format));
+    const int status = zarr_group_create_array(out, group, path, metadata.c_str());
+    if (status != ZARR_OK) zarr::fail(status, zarr_last_error());
+  });
+}
+
+}  // extern "C"
