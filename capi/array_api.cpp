@@ -60,7 +60,7 @@ void keep_consolidated_in_step(zarr_array* array) {
   zarr::capi::keep_consolidated_in_step(array->url, *a.store(), a.path());
 }
 
-zarr_array* wrap(std::unique_ptr<zarr::Array> array) { return new zarr_array{zarr::make_handle(std::move(array))}; }
+zarr_array* wrap(std::unique_ptr<zarr::Array> array) { return new zarr_array{zarr::make_handle(std::move(array)), {}}; }
 
 }  // namespace
 

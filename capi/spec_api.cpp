@@ -13,7 +13,7 @@ ZARR_API int zarr_open_spec(zarr_array** out, const char* spec_json) {
     require(out, "out");
     *out = nullptr;
     zarr::SpecArray opened = zarr::open_spec(require(spec_json, "spec_json"));
-    *out = new zarr_array{zarr::make_handle(std::move(opened.array), std::move(opened.field))};
+    *out = new zarr_array{zarr::make_handle(std::move(opened.array), std::move(opened.field)), {}};
   });
 }
 
