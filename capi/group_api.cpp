@@ -37,10 +37,15 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     *out = nullptr;
     bool writable = parse_group_mode(mode);
     auto consolidated = zarr::Group::Consolidated::Auto;
+    std::string process_lock_dir;
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
       std::string name = zarr::json::text(it->name);
       if (name == "store") continue;  // for resolve_url
+      if (name == "process_lock_dir") {
+        process_lock_dir = zarr::process_lock_dir_option(it->value);
+        continue;
+      }
       if (name != "consolidated") {
         zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));
       }
@@ -49,7 +54,9 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     }
     auto access = writable ? zarr::StoreAccess::kReadWrite : zarr::StoreAccess::kRead;
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), access, options.store);
-    *out = wrap(zarr::Group::open(loc.store, loc.path, writable, consolidated));
+    std::unique_ptr<zarr::Group> group = zarr::Group::open(loc.store, loc.path, writable, consolidated);
+    group->set_process_lock_dir(process_lock_dir);
+    *out = wrap(std::move(group));
   });
 }
 
@@ -196,6 +203,19 @@ ZARR_API int zarr_group_get_attributes(const zarr_group* group, char** json_out)
 
 ZARR_API int zarr_group_set_attributes(zarr_group* group, const char* json) {
   return guarded(__func__, [&] { require(group, "group")->impl->set_attributes(require(json, "json")); });
+}
+
+ZARR_API int zarr_group_get_attribute(const zarr_group* group, const char* key, char** json_out) {
+  return guarded(__func__, [&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(group, "group")->impl->attribute(require(key, "key")));
+  });
+}
+
+ZARR_API int zarr_group_update_attributes(zarr_group* group, const char* json_object) {
+  return guarded(__func__,
+                 [&] { require(group, "group")->impl->update_attributes(require(json_object, "json_object")); });
 }
 
 }  // extern "C"

@@ -85,7 +85,7 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
   require_absent(*store, path);
   create_parent_groups(*store, path, format);
   std::unique_ptr<Array> array(new Array(std::move(store), path, true, options, std::move(meta)));
-  array->write_metadata();
+  array->write_metadata_document();
   return array;
 }
 
