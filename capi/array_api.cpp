@@ -401,6 +401,21 @@ ZARR_API int zarr_set_attributes(zarr_array* array, const char* json) {
   });
 }
 
+ZARR_API int zarr_get_attribute(const zarr_array* array, const char* key, char** json_out) {
+  return guarded(__func__, [&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(array, "array")->handle->array().attribute(require(key, "key")));
+  });
+}
+
+ZARR_API int zarr_update_attributes(zarr_array* array, const char* json_object) {
+  return guarded(__func__, [&] {
+    require(array, "array")->handle->array().update_attributes(require(json_object, "json_object"));
+    keep_consolidated_in_step(array);
+  });
+}
+
 ZARR_API int zarr_fill_value(const zarr_array* array, void* out, size_t nbytes, int* is_null) {
   return guarded(__func__, [&] {
     bool null = false;

@@ -47,10 +47,15 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     *out = nullptr;
     bool writable = parse_group_mode(mode);
     auto consolidated = zarr::Group::Consolidated::Auto;
+    std::string process_lock_dir;
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
       std::string name = zarr::json::text(it->name);
       if (name == "store") continue;  // for resolve_url
+      if (name == "process_lock_dir") {
+        process_lock_dir = zarr::process_lock_dir_option(it->value);
+        continue;
+      }
       if (name != "consolidated") {
         zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + zarr::json::unknown("option", name));
       }
@@ -59,7 +64,9 @@ ZARR_API int zarr_group_open_ex(zarr_group** out, const char* url, const char* m
     }
     auto access = writable ? zarr::StoreAccess::kReadWrite : zarr::StoreAccess::kRead;
     zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), access, options.store);
-    *out = wrap(zarr::Group::open(loc.store, loc.path, writable, consolidated));
+    std::unique_ptr<zarr::Group> group = zarr::Group::open(loc.store, loc.path, writable, consolidated);
+    group->set_process_lock_dir(process_lock_dir);
+    *out = wrap(std::move(group));
     if (writable) (*out)->url = url;
   });
 }
@@ -217,6 +224,22 @@ ZARR_API int zarr_group_set_attributes(zarr_group* group, const char* json) {
   return guarded(__func__, [&] {
     zarr::Group& g = *require(group, "group")->impl;
     g.set_attributes(require(json, "json"));
+    zarr::capi::keep_consolidated_in_step(group->url, *g.store(), g.path());
+  });
+}
+
+ZARR_API int zarr_group_get_attribute(const zarr_group* group, const char* key, char** json_out) {
+  return guarded(__func__, [&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    *json_out = zarr::capi::copy_out(require(group, "group")->impl->attribute(require(key, "key")));
+  });
+}
+
+ZARR_API int zarr_group_update_attributes(zarr_group* group, const char* json_object) {
+  return guarded(__func__, [&] {
+    zarr::Group& g = *require(group, "group")->impl;
+    g.update_attributes(require(json_object, "json_object"));
     zarr::capi::keep_consolidated_in_step(group->url, *g.store(), g.path());
   });
 }

@@ -269,6 +269,32 @@ func (a *Array) SetAttributes(json string) error {
 	return call(func() C.int { return C.zarr_set_attributes(a.handle, cjson) })
 }
 
+// GetAttribute is one attribute's JSON value, as Attributes shows them;
+// ErrNotFound naming the key when there is none.
+func (a *Array) GetAttribute(key string) (string, error) {
+	var args cStrings
+	defer args.free()
+	ckey := args.add("key", key)
+	if args.err != nil {
+		return "", args.err
+	}
+	return takeJSON(func(out **C.char) C.int { return C.zarr_get_attribute(a.handle, ckey, out) })
+}
+
+// UpdateAttributes merges a JSON object into the stored attributes: each
+// member replaces the attribute of its name, a null member removes it, the
+// others stay. Read, merged and written under the array's lock, so writers
+// of different keys lose nothing.
+func (a *Array) UpdateAttributes(jsonObject string) error {
+	var args cStrings
+	defer args.free()
+	cjson := args.add("json_object", jsonObject)
+	if args.err != nil {
+		return args.err
+	}
+	return call(func() C.int { return C.zarr_update_attributes(a.handle, cjson) })
+}
+
 func (a *Array) checkRegion(elementType string, start, count []uint64) error {
 	if err := checkLengths(start, count); err != nil {
 		return err

@@ -168,3 +168,29 @@ func (g *Group) SetAttributes(json string) error {
 	}
 	return call(func() C.int { return C.zarr_group_set_attributes(g.handle, cjson) })
 }
+
+// GetAttribute is one attribute's JSON value, as Attributes shows them;
+// ErrNotFound naming the key when there is none.
+func (g *Group) GetAttribute(key string) (string, error) {
+	var args cStrings
+	defer args.free()
+	ckey := args.add("key", key)
+	if args.err != nil {
+		return "", args.err
+	}
+	return takeJSON(func(out **C.char) C.int { return C.zarr_group_get_attribute(g.handle, ckey, out) })
+}
+
+// UpdateAttributes merges a JSON object into the stored attributes: each
+// member replaces the attribute of its name, a null member removes it, the
+// others stay. Read, merged and written under the group's lock, so writers
+// of different keys lose nothing.
+func (g *Group) UpdateAttributes(jsonObject string) error {
+	var args cStrings
+	defer args.free()
+	cjson := args.add("json_object", jsonObject)
+	if args.err != nil {
+		return args.err
+	}
+	return call(func() C.int { return C.zarr_group_update_attributes(g.handle, cjson) })
+}

@@ -161,6 +161,55 @@ func TestAttributesAreJSONObjects(t *testing.T) {
 	wantCode(t, array.SetAttributes("[1, 2]"), zarr.ErrInvalidMetadata)
 }
 
+func TestAttributesByKey(t *testing.T) {
+	url := memoryURL("attributes-by-key")
+	array := create(t, url, v3Metadata("int8", []uint64{1}, []uint64{1}))
+	other, err := zarr.Open(url, zarr.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	// Two goroutines, each with its own handle, adding their own keys: none is lost.
+	var wg sync.WaitGroup
+	for w, handle := range []*zarr.Array{array, other} {
+		wg.Add(1)
+		go func(w int, handle *zarr.Array) {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				if err := handle.UpdateAttributes(fmt.Sprintf(`{"w%d_%d": %d}`, w, i, i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(w, handle)
+	}
+	wg.Wait()
+	if err := array.UpdateAttributes(`{"w0_0": null}`); err != nil {
+		t.Fatal(err)
+	}
+	if value, err := array.GetAttribute("w1_99"); err != nil || value != "99" {
+		t.Fatalf("%s %v", value, err)
+	}
+	_, err = array.GetAttribute("w0_0")
+	wantCode(t, err, zarr.ErrNotFound)
+	_, err = array.GetAttribute("a\x00b")
+	wantCode(t, err, zarr.ErrInvalidArgument)
+	wantCode(t, array.UpdateAttributes("[1]"), zarr.ErrInvalidArgument)
+	group, err := zarr.CreateGroup(memoryURL("group-attributes-by-key"), `{"a": 1}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer group.Close()
+	if err := group.UpdateAttributes(`{"b": [2]}`); err != nil {
+		t.Fatal(err)
+	}
+	if value, err := group.GetAttribute("b"); err != nil || value != "[2]" {
+		t.Fatalf("%s %v", value, err)
+	}
+	_, err = group.GetAttribute("c")
+	wantCode(t, err, zarr.ErrNotFound)
+}
+
 func TestStringsRoundTrip(t *testing.T) {
 	array := create(t, memoryURL("strings"), v3Metadata("string", []uint64{3}, []uint64{2}))
 	if array.ItemSize() != 0 {

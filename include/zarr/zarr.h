@@ -132,7 +132,10 @@ ZARR_API int zarr_open(zarr_array **out, const char *url, const char *mode);
  *                               processes on one filesystem may write regions that
  *                               share chunks without losing data (docs/scaling.md).
  *                               ZARR_ERR_IO naming the lock file when it cannot be
- *                               created or locked.
+ *                               created or locked. Attribute changes
+ *                               (zarr_set_attributes, zarr_update_attributes) hold
+ *                               <path>/<attributes key>.lock the same way (.zattrs
+ *                               for v2, zarr.json for v3).
  *   "store": {...}              options of the store the URL names, e.g.
  *                               {"compression": "deflate"} for a new zip archive
  *                               (docs/stores.md lists each store's options)
@@ -602,6 +605,10 @@ ZARR_API int zarr_group_open(zarr_group **out, const char *url, const char *mode
  *                           "consolidated_metadata"), never listing the store;
  *                           ZARR_ERR_NOT_FOUND when there is none; mode "r" only
  *   "consolidated": false   ignore consolidated metadata
+ *   "process_lock_dir": "path"  attribute changes (zarr_group_set_attributes,
+ *                           zarr_group_update_attributes) also hold an flock(2) on
+ *                           <path>/<attributes key>.lock, as zarr_open_ex's option;
+ *                           groups opened or created through the handle inherit it
  *   "store": {...}          options of the store the URL names (see zarr_open_ex)
  * Without "consolidated", a group opened "r" uses consolidated metadata when present
  * (as zarr-python 3 does); "r+" never does.
@@ -688,6 +695,47 @@ ZARR_API int zarr_group_get_attributes(const zarr_group *group, char **json_out)
 
 /** Replace the group's attributes with a JSON object. Needs a writable handle. */
 ZARR_API int zarr_group_set_attributes(zarr_group *group, const char *json);
+
+/* ---------------------------------------------------------------------------
+ * Attributes by key (arrays and groups)
+ *
+ * The get calls read the attributes as zarr_get_attributes and
+ * zarr_group_get_attributes do: as this handle read them (once per handle, as
+ * zarr-python's cached attributes) or as its last change wrote them. The
+ * update calls read the attributes as stored, not this handle's copy, merge,
+ * and write back, all under the node's lock: a mutex shared by every handle of
+ * the process on that store and node and, with the "process_lock_dir" option,
+ * a lock file, so writers of different keys lose nothing of each other's
+ * (docs/reliability.md). zarr_set_attributes and zarr_group_set_attributes take
+ * the same lock. v2 attributes live in .zattrs, v3 attributes in the
+ * "attributes" member of zarr.json (the rest of it written back unchanged).
+ * Consolidated metadata is not updated (run zarr_consolidate_metadata again).
+ * ------------------------------------------------------------------------- */
+
+/**
+ * The JSON value of one attribute. Free with zarr_free.
+ *
+ * @param key  the attribute's name; NULL or "" is ZARR_ERR_INVALID_ARGUMENT
+ * @return ZARR_OK, or ZARR_ERR_NOT_FOUND naming the key when there is no such attribute.
+ */
+ZARR_API int zarr_get_attribute(const zarr_array *array, const char *key, char **json_out);
+/** zarr_get_attribute for a group. */
+ZARR_API int zarr_group_get_attribute(const zarr_group *group, const char *key, char **json_out);
+
+/**
+ * Merge a JSON object into the stored attributes: each member replaces the
+ * attribute of its name, a member whose value is null removes it, other
+ * attributes are kept. Needs a writable handle (else ZARR_ERR_READ_ONLY).
+ *
+ * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT when json_object is NULL, is JSON but
+ *         not an object (the message says what it is) or has a member name holding
+ *         a NUL byte ("\u0000"); ZARR_ERR_INVALID_METADATA when it is not JSON, or
+ *         when the stored attributes are not an object (naming the key);
+ *         ZARR_ERR_UNSUPPORTED for a v3 array opened with assumed metadata.
+ */
+ZARR_API int zarr_update_attributes(zarr_array *array, const char *json_object);
+/** zarr_update_attributes for a group. */
+ZARR_API int zarr_group_update_attributes(zarr_group *group, const char *json_object);
 
 /* ---------------------------------------------------------------------------
  * Codecs on plain buffers (as numcodecs offers them). See docs/codecs.md.

@@ -5,7 +5,9 @@
 // Writes to one chunk are serialised by a per-chunk lock (read-modify-write
 // under the lock) shared by every handle of the process on that store, so
 // even overlapping regions written through separate handles never lose data. Resize and
-// attribute changes take the handle's lock exclusively.
+// attribute changes take the handle's lock exclusively, and then the lock of
+// the node's attributes (shared by every handle on the store, see
+// metadata/node_attributes.h).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "array/array_handle.h"
 #include "array/array_options.h"
 #include "metadata/array_metadata.h"
+#include "metadata/node_attributes.h"
 #include "stores/store.h"
 
 namespace zarr {
@@ -115,8 +118,16 @@ class Array final : public ArrayHandle {
   // v1/v2: xarray's attribute _ARRAY_DIMENSIONS when it is a list of ndim
   // strings, else empty.
   std::vector<std::optional<std::string>> dimension_names() const;
+  // The attributes as this handle read them (once, or as its last change
+  // wrote them), and one attribute's JSON value from them (ZARR_ERR_NOT_FOUND
+  // naming the key when absent).
   std::string attributes_json() const;
+  std::string attribute(const std::string& key) const;
+  // Read-modify-writes of the stored attributes under the node's lock
+  // (metadata/node_attributes.h): every attribute replaced, or the members
+  // of a JSON object merged in (a null member removes its key).
   void set_attributes(const std::string& json);
+  void update_attributes(const std::string& json_object);
 
  private:
   Array(std::shared_ptr<Store> store, std::string path, bool writable, ArrayOptions options,
@@ -146,7 +157,15 @@ class Array final : public ArrayHandle {
   }
   [[noreturn]] void fail_out_of_memory(const char* operation, const std::vector<uint64_t>& count) const;
   std::string serialized_metadata() const;
+  // ZARR_ERR_UNSUPPORTED when the metadata was assumed (assume()), not read.
+  void require_metadata_read() const;
+  // The metadata document as meta_ holds it (a new array's).
+  void write_metadata_document();
+  // A changed document of an existing array (resize): a v3 zarr.json keeps
+  // the stored attributes, under their lock.
   void write_metadata();
+  AttributesNode attributes_node() const;
+  void change_attributes(const AttributesChange& change);
 
   std::shared_ptr<Store> store_;  // the metadata's
   std::string path_;

@@ -5,6 +5,7 @@
 #include "base/json.h"
 #include "base/metadata_keys.h"
 #include "base/path.h"
+#include "metadata/node_attributes.h"
 #include "metadata/nodes.h"
 #include "metadata/v2_metadata.h"
 #include "metadata/v3_metadata.h"
@@ -15,12 +16,31 @@ std::string Array::serialized_metadata() const {
   return meta_.zarr_format == 3 ? serialize_v3_array_metadata(meta_) : serialize_v2_array_metadata(meta_);
 }
 
-void Array::write_metadata() {
+void Array::require_metadata_read() const {
   if (metadata_assumed_) {
     fail(ZARR_ERR_UNSUPPORTED, "array " + describe_node(*store_, path_) + " was opened with " + *metadata_assumed_ +
                                    ": its stored metadata is never read, so it cannot be changed");
   }
+}
+
+void Array::write_metadata_document() {
   store_->set(path::join(path_, meta_.zarr_format == 3 ? kV3MetadataKey : kV2ArrayKey), serialized_metadata());
+}
+
+void Array::write_metadata() {
+  require_metadata_read();
+  if (meta_.zarr_format != 3) {
+    write_metadata_document();
+    return;
+  }
+  // zarr.json holds the attributes too: under their lock, the stored ones
+  // are written back, not those this handle read (another handle may have
+  // changed them since).
+  const AttributesNode node = attributes_node();
+  holding_attributes_lock(node, [&] {
+    meta_.attributes_json = stored_v3_attributes(node);
+    write_metadata_document();
+  });
 }
 
 std::string Array::metadata_json() const {
@@ -39,25 +59,36 @@ std::string Array::attributes_json() const {
   return *attributes_;
 }
 
+std::string Array::attribute(const std::string& key) const {
+  return attribute_value(attributes_json(), key, "array " + describe_node(*store_, path_));
+}
+
 void Array::set_attributes(const std::string& json_text) {
   require_writable("set attributes of");
-  std::unique_lock lock(shape_mutex_);
-  if (meta_.zarr_format != 3) {
-    std::string written = write_attributes(*store_, path::join(path_, kV2AttrsKey), json_text);
-    std::lock_guard<std::mutex> cached(attributes_mutex_);
-    attributes_ = std::move(written);
+  change_attributes(replacing_attributes(json_text, "attributes for array " + describe_node(*store_, path_)));
+}
+
+void Array::update_attributes(const std::string& json_object) {
+  require_writable("update attributes of");
+  change_attributes(merging_attributes(json_object, "attributes update for array " + describe_node(*store_, path_)));
+}
+
+AttributesNode Array::attributes_node() const {
+  return {*store_, path_, meta_.zarr_format, "array " + describe_node(*store_, path_), options_.process_lock_dir};
+}
+
+// The shape lock first (v3 keeps the attributes in meta_), then the
+// attributes' own (change_stored_attributes), in the order resize takes them.
+void Array::change_attributes(const AttributesChange& change) {
+  if (meta_.zarr_format == 3) {
+    require_metadata_read();
+    std::unique_lock lock(shape_mutex_);
+    meta_.attributes_json = change_stored_attributes(attributes_node(), change);
     return;
   }
-  // v3 keeps attributes inside zarr.json.
-  rapidjson::Document doc = json::parse_object(json_text, "attributes for array " + describe_node(*store_, path_));
-  std::string previous = std::move(meta_.attributes_json);
-  meta_.attributes_json = json::to_string(doc);
-  try {
-    write_metadata();
-  } catch (...) {
-    meta_.attributes_json = std::move(previous);
-    throw;
-  }
+  std::string now = change_stored_attributes(attributes_node(), change);
+  std::lock_guard<std::mutex> cached(attributes_mutex_);
+  attributes_ = std::move(now);
 }
 
 namespace {

@@ -87,7 +87,7 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
   const std::string v2_attributes = format == 2 && meta.attributes_json != "{}" ? meta.attributes_json : "";
   std::unique_ptr<Array> array(new Array(std::move(store), path, true, options, std::move(meta)));
   if (v2_attributes.empty()) {
-    array->write_metadata();
+    array->write_metadata_document();
     return array;
   }
   // .zattrs before .zarray, so the array appears whole; a failed .zarray
@@ -95,7 +95,7 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
   const std::string attrs_key = path::join(path, kV2AttrsKey);
   write_attributes(*array->store_, attrs_key, v2_attributes);
   try {
-    array->write_metadata();
+    array->write_metadata_document();
   } catch (...) {
     try {
       array->store_->erase(attrs_key);

@@ -43,6 +43,12 @@ size_t thread_limit_option(const rapidjson::Value& value, const std::string& whe
   return static_cast<size_t>(limit->value.GetUint64());
 }
 
+std::string process_lock_dir_option(const rapidjson::Value& value) {
+  const bool usable = value.IsString() && value.GetStringLength() > 0;
+  if (!usable) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' must be a non-empty folder path string");
+  return json::nul_free_text(value, "options: 'process_lock_dir'");
+}
+
 ChunkStoreOption chunk_store_option(const rapidjson::Value& value) {
   const char* what = "options: 'chunk_store' must be a URL string or {\"url\": URL, \"store\": {...}}";
   if (value.IsString() && value.GetStringLength() > 0) return {json::nul_free_text(value, "options: 'chunk_store'"), nullptr};
@@ -82,9 +88,7 @@ ArrayOptions parse_array_options(const rapidjson::Value& options_object) {
     } else if (name == "chunk_store") {
       options.chunk_store_url = chunk_store_option(it->value).url;
     } else if (name == "process_lock_dir") {
-      const bool usable = it->value.IsString() && it->value.GetStringLength() > 0;
-      if (!usable) fail(ZARR_ERR_INVALID_ARGUMENT, "options: 'process_lock_dir' must be a non-empty folder path string");
-      options.process_lock_dir = json::nul_free_text(it->value, "options: 'process_lock_dir'");
+      options.process_lock_dir = process_lock_dir_option(it->value);
     } else {
       fail(ZARR_ERR_INVALID_ARGUMENT, "options: " + json::unknown("option", name));
     }

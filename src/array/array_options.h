@@ -37,6 +37,9 @@ struct ChunkStoreOption {
   const rapidjson::Value* store_options = nullptr;  // inside the parsed options; null when absent
 };
 ChunkStoreOption chunk_store_option(const rapidjson::Value& value);
+// The "process_lock_dir" option (of arrays and groups): a folder path
+// without NUL, else ZARR_ERR_INVALID_ARGUMENT.
+std::string process_lock_dir_option(const rapidjson::Value& value);
 // The "data_copy_concurrency" option: the thread limit, 0 for "shared".
 size_t thread_limit_option(const rapidjson::Value& value, const std::string& where);
 

@@ -394,6 +394,18 @@ std::string unknown(const char* what, const std::string& name) {
   return std::string("unknown ") + what + " " + shown;
 }
 
+const char* kind_name(const rapidjson::Value& v) {
+  switch (v.GetType()) {
+    case rapidjson::kObjectType: return "an object";
+    case rapidjson::kArrayType: return "an array";
+    case rapidjson::kStringType: return "a string";
+    case rapidjson::kNumberType: return "a number";
+    case rapidjson::kTrueType: return "true";
+    case rapidjson::kFalseType: return "false";
+    default: return "null";
+  }
+}
+
 void check_members(const rapidjson::Value& object, std::initializer_list<const char*> known, int code,
                    const std::string& where, const char* what) {
   for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {

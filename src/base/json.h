@@ -61,6 +61,9 @@ std::string quote(const std::string& s);
 // name can be megabytes): unknown("member", "colour") is `unknown member
 // "colour"`; `what` is "member", "configuration member" or "option".
 std::string unknown(const char* what, const std::string& name);
+// What kind of JSON value v is, for messages: "an object", "an array", "a
+// string", "a number", "true", "false" or "null".
+const char* kind_name(const rapidjson::Value& v);
 // Fails with `code` and "<where>: unknown <what> \"name\"" on the first member
 // of `object` whose name `known` does not hold (nothing when it holds all).
 void check_members(const rapidjson::Value& object, std::initializer_list<const char*> known, int code,

@@ -4,6 +4,7 @@
 #include "base/json.h"
 #include "base/path.h"
 #include "hierarchy/consolidated.h"
+#include "metadata/node_attributes.h"
 #include "metadata/v2_metadata.h"
 #include "metadata/v3_metadata.h"
 #include "stores/consolidated_store.h"
@@ -124,12 +125,16 @@ std::unique_ptr<Array> Group::create_array(const std::string& relative, const st
 }
 
 std::unique_ptr<Group> Group::open_group(const std::string& relative) const {
-  return open(store_, child_path(relative), writable_, Consolidated::Never);
+  std::unique_ptr<Group> child = open(store_, child_path(relative), writable_, Consolidated::Never);
+  child->process_lock_dir_ = process_lock_dir_;
+  return child;
 }
 
 std::unique_ptr<Group> Group::create_group(const std::string& relative, const char* attributes_json) const {
   require_writable("create a group in");
-  return create(store_, child_path(relative), attributes_json, zarr_format_);
+  std::unique_ptr<Group> child = create(store_, child_path(relative), attributes_json, zarr_format_);
+  child->process_lock_dir_ = process_lock_dir_;
+  return child;
 }
 
 std::string Group::metadata_key() const {
@@ -142,6 +147,10 @@ std::string Group::attributes_json() const {
   return *attributes_;
 }
 
+std::string Group::attribute(const std::string& key) const {
+  return attribute_value(attributes_json(), key, "group " + describe_node(*store_, path_));
+}
+
 std::string Group::read_attributes_document() const {
   if (zarr_format_ != 3) return read_attributes(*store_, metadata_key());
   std::optional<Bytes> doc = store_->get(metadata_key());
@@ -151,21 +160,21 @@ std::string Group::read_attributes_document() const {
 
 void Group::set_attributes(const std::string& json_text) {
   require_writable("set attributes of");
-  if (zarr_format_ != 3) {
-    std::string written = write_attributes(*store_, metadata_key(), json_text);
-    std::lock_guard<std::mutex> cached(attributes_mutex_);
-    attributes_ = std::move(written);
-    return;
-  }
-  // v3 keeps attributes inside zarr.json, beside anything else it holds.
-  rapidjson::Document attrs = json::parse_object(json_text, "attributes for group " + describe_node(*store_, path_));
-  std::optional<Bytes> doc = store_->get(metadata_key());
-  if (!doc) fail(ZARR_ERR_NOT_FOUND, "group " + describe_node(*store_, path_) + " no longer exists");
-  GroupMetadataV3 group = parse_v3_group_metadata(ByteView(*doc).to_string(), metadata_key());
-  group.attributes_json = json::to_string(attrs);
-  store_->set(metadata_key(), serialize_v3_group_metadata(group));
+  change_attributes(replacing_attributes(json_text, "attributes for group " + describe_node(*store_, path_)));
+}
+
+void Group::update_attributes(const std::string& json_object) {
+  require_writable("update attributes of");
+  change_attributes(merging_attributes(json_object, "attributes update for group " + describe_node(*store_, path_)));
+}
+
+// The stored attributes change under the node's lock (v3: only the
+// attributes member of zarr.json); the handle then shows what was written.
+void Group::change_attributes(const AttributesChange& change) {
+  const AttributesNode node{*store_, path_, zarr_format_, "group " + describe_node(*store_, path_), process_lock_dir_};
+  std::string now = change_stored_attributes(node, change);
   std::lock_guard<std::mutex> cached(attributes_mutex_);
-  attributes_ = group.attributes_json;
+  attributes_ = std::move(now);
 }
 
 }  // namespace zarr

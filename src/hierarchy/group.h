@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "array/array.h"
+#include "metadata/node_attributes.h"
 #include "metadata/nodes.h"
 #include "stores/store.h"
 
@@ -40,8 +41,20 @@ class Group {
   std::unique_ptr<Group> open_group(const std::string& relative) const;
   std::unique_ptr<Group> create_group(const std::string& relative, const char* attributes_json) const;
 
+  // The attributes as this handle read them (once, or as its last change
+  // wrote them), and one attribute's JSON value from them (ZARR_ERR_NOT_FOUND
+  // naming the key when absent).
   std::string attributes_json() const;
+  std::string attribute(const std::string& key) const;
+  // Read-modify-writes of the stored attributes under the node's lock
+  // (metadata/node_attributes.h): every attribute replaced, or the members
+  // of a JSON object merged in (a null member removes its key).
   void set_attributes(const std::string& json);
+  void update_attributes(const std::string& json_object);
+  // The "process_lock_dir" option: attribute changes also hold the lock file
+  // of the node's attributes key in this folder. Groups opened or created
+  // through this one inherit it.
+  void set_process_lock_dir(std::string folder) { process_lock_dir_ = std::move(folder); }
   bool writable() const { return writable_; }
   int zarr_format() const { return zarr_format_; }
   const std::shared_ptr<Store>& store() const { return store_; }
@@ -56,6 +69,7 @@ class Group {
   // Where the attributes live: .zattrs (v2) or zarr.json (v3).
   std::string metadata_key() const;
   std::string read_attributes_document() const;
+  void change_attributes(const AttributesChange& change);
 
   std::shared_ptr<Store> store_;
   std::string path_;
@@ -65,6 +79,7 @@ class Group {
   // metadata documents are read once per handle.
   mutable std::mutex attributes_mutex_;
   mutable std::optional<std::string> attributes_;
+  std::string process_lock_dir_;
 };
 
 }  // namespace zarr

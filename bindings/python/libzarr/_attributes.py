@@ -3,34 +3,50 @@ from collections.abc import MutableMapping
 
 
 class Attributes(MutableMapping):
-    """The user attributes of a node, read from and written to the store.
+    """The user attributes of a node, as zarr-python's ``.attrs``.
 
-    Every read asks the library for the stored attributes, and every change
-    writes the whole JSON object back, so what this mapping shows is what other
-    handles and zarr-python see. Use ``update()`` to change several keys with
-    one write. Values must be JSON serialisable (NumPy scalars and arrays are
-    turned into numbers and lists).
+    Reads show the attributes as this handle knows them: read from the store
+    once (as zarr-python caches them), then as this handle's own changes left
+    them. Changes go through the library's update call: it merges the keys
+    changed into the attributes as stored, under the node's lock, so handles
+    and threads (and, with ``process_lock_dir``, processes) changing
+    different keys lose nothing of each other's, and the mapping then shows
+    the stored attributes. Use ``update()`` to change several keys with one
+    write. Values must be JSON serialisable (NumPy scalars and arrays are
+    turned into numbers and lists). A value of None is stored as null, as
+    zarr-python does; such a change replaces the whole document (the update
+    call reads a null as "remove the key").
     """
 
-    def __init__(self, load, store):
-        """load() returns the attributes as a dict; store(dict) replaces them."""
+    def __init__(self, load, store, get=None, merge=None):
+        """load() returns the attributes as a dict; store(dict) replaces them;
+        get(key) returns one attribute's value (KeyError when absent);
+        merge(dict) merges keys into the stored attributes, None removing one."""
         self._load = load
         self._store = store
+        self._get = get or (lambda key: self._load()[key])
+        self._merge = merge
 
     def asdict(self):
         """A plain dict copy of the attributes."""
         return self._load()
 
     def __getitem__(self, key):
-        return self._load()[key]
+        if not isinstance(key, str):
+            raise KeyError(key)
+        return self._get(key)
 
     def __setitem__(self, key, value):
         self.update({key: value})
 
     def __delitem__(self, key):
-        attributes = self._load()
-        del attributes[key]
-        self._store(attributes)
+        self[key]  # KeyError when absent, as a mapping must
+        if self._merge is None:
+            attributes = self._load()
+            del attributes[key]
+            self._store(attributes)
+        else:
+            self._merge({key: None})
 
     def __iter__(self):
         return iter(self._load())
@@ -43,13 +59,17 @@ class Attributes(MutableMapping):
         self._store(dict(attributes))
 
     def refresh(self):
-        """Nothing to do: every read asks the store (zarr-python 2's refresh)."""
+        """Nothing to do: changes already show what is stored (zarr-python 2's refresh)."""
 
     def update(self, *args, **kwargs):
         """Change several attributes with a single write."""
-        attributes = self._load()
-        attributes.update(*args, **kwargs)
-        self._store(attributes)
+        changes = dict(*args, **kwargs)
+        if self._merge is None or any(value is None for value in changes.values()):
+            attributes = self._load()
+            attributes.update(changes)
+            self._store(attributes)
+        else:
+            self._merge(changes)
 
     def __repr__(self):
         return f"Attributes({self._load()!r})"

@@ -93,7 +93,9 @@ class Group(Handle, MutableMapping):
     def attrs(self):
         """User attributes as a mutable mapping (each change is written at once)."""
         return Attributes(lambda: self._json(lib.zarr_group_get_attributes),
-                          lambda values: self._call(lib.zarr_group_set_attributes, _capi.to_json(values)))
+                          lambda values: self._call(lib.zarr_group_set_attributes, _capi.to_json(values)),
+                          lambda key: self._json(lib.zarr_group_get_attribute, _capi.text(key)),
+                          lambda changes: self._call(lib.zarr_group_update_attributes, _capi.to_json(changes)))
 
     def update_attributes(self, new_attributes):
         """Merge new_attributes into the attributes (zarr-python 3); returns self."""

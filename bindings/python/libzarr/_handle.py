@@ -118,11 +118,11 @@ class Handle:
         with self._using() as handle:
             return function(handle, *arguments)
 
-    def _json(self, function):
-        """The parsed JSON that function(handle, &json_out) gives (the string freed)."""
+    def _json(self, function, *arguments):
+        """The parsed JSON that function(handle, *arguments, &json_out) gives (the string freed)."""
         from ._capi import take_json
         with self._using() as handle:
-            return take_json(function, handle)
+            return take_json(function, handle, *arguments)
 
     @property
     def closed(self):

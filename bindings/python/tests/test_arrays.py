@@ -59,6 +59,20 @@ def test_attributes_are_a_mutable_mapping_written_through(url):
         array.attrs["bad"] = object()
 
 
+def test_attribute_changes_merge_into_the_stored_attributes(url):
+    """Two handles changing different keys keep each other's (zarr_update_attributes)."""
+    libzarr.create(url, {"shape": [1], "dtype": "<i4"})
+    first, second = libzarr.open(url, mode="r+"), libzarr.open(url, mode="r+")
+    assert dict(first.attrs) == {} and dict(second.attrs) == {}
+    first.attrs["a"] = 1
+    second.attrs.update(b=2, c=[3])
+    assert dict(second.attrs) == {"a": 1, "b": 2, "c": [3]}
+    del second.attrs["a"]
+    second.attrs["none"] = None  # kept as null, as zarr-python keeps it
+    assert dict(libzarr.open(url).attrs) == {"b": 2, "c": [3], "none": None}
+    assert second.attrs["c"] == [3] and second.attrs.get("a") is None and 1 not in second.attrs
+
+
 def test_resize_keeps_data_inside_the_new_shape(url):
     array = libzarr.create(url, {"shape": [4, 4], "chunks": [2, 2], "dtype": "<i4"})
     array[...] = np.arange(16).reshape(4, 4)

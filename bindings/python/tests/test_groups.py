@@ -85,3 +85,15 @@ def test_creating_where_a_node_is_raises_exists(tree):
     assert isinstance(caught.value, FileExistsError) and caught.value.code == -3
     with pytest.raises(FileExistsError):
         libzarr.group(tree + "/a")  # an array is there
+
+
+@pytest.mark.parametrize("zarr_format", [2, 3])
+def test_group_attribute_changes_merge_into_the_stored_attributes(url, zarr_format):
+    libzarr.group(url, attributes={"title": "t"}, zarr_format=zarr_format)
+    first, second = libzarr.open_group(url, mode="r+"), libzarr.open_group(url, mode="r+")
+    assert first.attrs["title"] == "t" and second.attrs["title"] == "t"
+    first.attrs["a"] = 1
+    del second.attrs["title"]
+    assert dict(libzarr.open_group(url, mode="r").attrs) == {"a": 1}
+    with pytest.raises(KeyError):
+        second.attrs["title"]

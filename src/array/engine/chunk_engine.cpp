@@ -2,10 +2,8 @@
 // chunk locks, forgetting cached chunks (array/engine/chunk_engine.h).
 #include "array/engine/chunk_engine.h"
 
-#include <array>
 #include <cmath>
 #include <cstring>
-#include <functional>
 
 #include "base/path.h"
 #include "grid/chunk_grid.h"
@@ -101,21 +99,12 @@ bool ChunkEngine::is_fill_everywhere(const uint8_t* chunk, size_t size) const {
   return true;
 }
 
-// One table for the whole process, keyed by where the chunk is stored: two
-// handles on the same array (opened separately, even through different
-// URL spellings) serialise their read-modify-writes of a chunk too.
-std::mutex& ChunkEngine::chunk_lock(const std::string& key) const {
-  static std::array<std::mutex, 1024> stripes;
-  return stripes[std::hash<std::string>{}(path::join(chunk_store_identity_, key)) % stripes.size()];
-}
+// Keyed by where the chunk is stored (concurrency/key_lock.h): two handles
+// on the same array serialise their read-modify-writes of a chunk too.
+std::mutex& ChunkEngine::chunk_lock(const std::string& key) const { return key_mutex(chunk_store_identity_, key); }
 
 ChunkEngine::KeyWriteLock::KeyWriteLock(const ChunkEngine& engine, const std::string& key)
-    : in_process(engine.chunk_lock(key)) {
-  // Store keys are '/'-separated hierarchy paths without '..', so the lock
-  // files mirror the array's layout inside the lock folder, outside the store.
-  const std::string& folder = engine.process_lock_dir_;
-  if (!folder.empty()) across_processes.emplace(folder, key + ".lock");
-}
+    : KeyLock(engine.chunk_store_identity_, key, engine.process_lock_dir_) {}
 
 void ChunkEngine::forget_cached(const std::string& key) const {
   if (meta_.codecs.partial_reads()) shard_indexes_.forget(key);

@@ -31,7 +31,7 @@
 #include "array/engine/selection.h"
 #include "base/bytes.h"
 #include "base/strided_copy.h"
-#include "concurrency/file_lock.h"
+#include "concurrency/key_lock.h"
 #include "grid/chunk_grid.h"
 #include "metadata/array_metadata.h"
 #include "stores/store.h"
@@ -109,14 +109,11 @@ class ChunkEngine {
     std::vector<int64_t> strides;
     std::vector<int64_t> chunk_strides;
   };
-  // What a writer of one key holds while it reads, modifies and writes it:
-  // the in-process lock of the key's stripe and, with process_lock_dir, the
-  // key's lock file, taken second so threads of this process queue on the
-  // mutex rather than each opening the file. Released in reverse order.
-  struct KeyWriteLock {
+  // What a writer of one key holds while it reads, modifies and writes it
+  // (concurrency/key_lock.h): the key's in-process lock and, with
+  // process_lock_dir, its lock file.
+  struct KeyWriteLock : KeyLock {
     KeyWriteLock(const ChunkEngine& engine, const std::string& key);
-    std::lock_guard<std::mutex> in_process;
-    std::optional<FileLock> across_processes;
   };
 
   // chunk_engine.cpp: what reads and writes share.

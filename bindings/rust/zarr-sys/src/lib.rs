@@ -340,4 +340,10 @@ extern "C" {
     ) -> c_int;
     pub fn zarr_codec_config(codec: *const zarr_codec, json_out: *mut *mut c_char) -> c_int;
     pub fn zarr_codec_free(codec: *mut zarr_codec);
+
+    // Attributes by key
+    pub fn zarr_get_attribute(array: *const zarr_array, key: *const c_char, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_group_get_attribute(group: *const zarr_group, key: *const c_char, json_out: *mut *mut c_char) -> c_int;
+    pub fn zarr_update_attributes(array: *mut zarr_array, json_object: *const c_char) -> c_int;
+    pub fn zarr_group_update_attributes(group: *mut zarr_group, json_object: *const c_char) -> c_int;
 }

@@ -242,6 +242,22 @@ impl Array {
         check(unsafe { sys::zarr_set_attributes(self.raw(), json.as_ptr()) })
     }
 
+    /// One attribute's JSON value, as `attributes` shows them; ZARR_ERR_NOT_FOUND
+    /// naming the key when there is none.
+    pub fn attribute(&self, key: &str) -> Result<String> {
+        let key = c_string("key", key)?;
+        take_json(|out| unsafe { sys::zarr_get_attribute(self.raw(), key.as_ptr(), out) })
+    }
+
+    /// Merge a JSON object into the stored attributes: each member replaces the
+    /// attribute of its name, a null member removes it, the others stay. Read,
+    /// merged and written under the array's lock, so writers of different keys
+    /// lose nothing.
+    pub fn update_attributes(&self, json_object: &str) -> Result<()> {
+        let json = c_string("json_object", json_object)?;
+        check(unsafe { sys::zarr_update_attributes(self.raw(), json.as_ptr()) })
+    }
+
     fn check_region<T: Element>(&self, start: &[u64], count: &[u64]) -> Result<()> {
         check_lengths(start, count)?;
         if self.data_type() != T::DATA_TYPE {

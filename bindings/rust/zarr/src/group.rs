@@ -130,4 +130,20 @@ impl Group {
         let json = c_string("attributes", json)?;
         check(unsafe { sys::zarr_group_set_attributes(self.raw(), json.as_ptr()) })
     }
+
+    /// One attribute's JSON value, as `attributes` shows them; ZARR_ERR_NOT_FOUND
+    /// naming the key when there is none.
+    pub fn attribute(&self, key: &str) -> Result<String> {
+        let key = c_string("key", key)?;
+        take_json(|out| unsafe { sys::zarr_group_get_attribute(self.raw(), key.as_ptr(), out) })
+    }
+
+    /// Merge a JSON object into the stored attributes: each member replaces the
+    /// attribute of its name, a null member removes it, the others stay. Read,
+    /// merged and written under the group's lock, so writers of different keys
+    /// lose nothing.
+    pub fn update_attributes(&self, json_object: &str) -> Result<()> {
+        let json = c_string("json_object", json_object)?;
+        check(unsafe { sys::zarr_group_update_attributes(self.raw(), json.as_ptr()) })
+    }
 }

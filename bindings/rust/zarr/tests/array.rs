@@ -110,6 +110,22 @@ fn attributes_are_json_objects() {
 }
 
 #[test]
+fn attributes_by_key() {
+    let array = Array::create(&memory_url("attrs-by-key"), &v3_metadata("int8", &[1], &[1])).unwrap();
+    array.set_attributes(r#"{"units": "K", "scale": 2}"#).unwrap();
+    array.update_attributes(r#"{"scale": null, "offset": [1]}"#).unwrap();
+    assert_eq!(array.attribute("units").unwrap(), "\"K\"");
+    assert_eq!(array.attribute("offset").unwrap(), "[1]");
+    assert_eq!(array.attribute("scale").unwrap_err().code(), sys::ZARR_ERR_NOT_FOUND);
+    assert_eq!(
+        array.attribute("a\0b").unwrap_err().code(),
+        sys::ZARR_ERR_INVALID_ARGUMENT
+    );
+    let error = array.update_attributes("[1]").unwrap_err();
+    assert_eq!(error.code(), sys::ZARR_ERR_INVALID_ARGUMENT, "{}", error);
+}
+
+#[test]
 fn strings_and_bytes_round_trip() {
     let strings = Array::create(&memory_url("strings"), &v3_metadata("string", &[3], &[2])).unwrap();
     assert_eq!(strings.item_size(), 0);

@@ -52,6 +52,10 @@ fn group_attributes_are_json_objects() {
         "{}",
         attributes
     );
+    root.update_attributes(r#"{"c": true}"#).unwrap();
+    assert_eq!(root.attribute("b").unwrap(), "[1,2]");
+    assert_eq!(root.attribute("c").unwrap(), "true");
+    assert_eq!(root.attribute("a").unwrap_err().code(), sys::ZARR_ERR_NOT_FOUND);
 }
 
 #[test]
