@@ -240,6 +240,23 @@ TEST(Selections, AShardIsReadForTheIndexAndTheInnerChunksItsPicksSpanOnly) {
   EXPECT_EQ(e.store->reads().size(), 1u);
 }
 
+// The caller's coordinates and indices are copied before they are checked:
+// changing them after the selection is built (a caller's thread racing the
+// call) changes nothing it reads or writes.
+TEST(Selections, TheCallersIndicesAreReadOnceBeforeTheyAreChecked) {
+  Engine e(int32_metadata(10, 9));
+  e.fill_with_iota();
+  std::vector<uint64_t> coords = {1, 1, 2, 3};
+  const std::unique_ptr<Selection> points = e.points(coords);
+  coords = {9, 8, 9, 8};
+  EXPECT_EQ(e.read(*points), (std::vector<int32_t>{e.at(1, 1), e.at(2, 3)}));
+  std::vector<uint64_t> rows = {0, 5}, cols = {2};
+  const std::unique_ptr<Selection> outer = e.orthogonal(rows, cols);
+  rows = {9, 9};
+  cols = {8};
+  EXPECT_EQ(e.read(*outer), (std::vector<int32_t>{e.at(0, 2), e.at(5, 2)}));
+}
+
 TEST(Selections, IndicesOutsideTheShapeAreRefusedNamingTheAxisAndTheIndex) {
   Engine e(int32_metadata(10, 9));
   const auto refused = [](auto&& build, const std::string& fragment, int code = ZARR_ERR_OUT_OF_BOUNDS) {
