@@ -4,8 +4,9 @@
 //   node zarrita_peer.mjs read  SPEC.json RESULT.json
 //   node zarrita_peer.mjs write SPEC.json RESULT.json
 //
-// read:  SPEC {"cases": [{name, path, box: {start, count} | null, out}]}.
-//        Opens each v3 array with zarrita (FileSystemStore), reads it whole and
+// read:  SPEC {"cases": [{name, path, format?, box: {start, count} | null, out}]}.
+//        Opens each v3 array (format 2: v2 array) with zarrita
+//        (FileSystemStore), reads it whole and
 //        the box, and writes the C-order little-endian bytes of both to
 //        OUT.whole.bin and OUT.box.bin. RESULT: [{name, ok, dtype, shape,
 //        chunks, fill_value, attributes, dimension_names, error}].
@@ -89,7 +90,8 @@ function errorText(e) {
 
 async function readCase(c) {
   const store = new FileSystemStore(c.path);
-  const arr = await zarr.open.v3(zarr.root(store), { kind: "array" });
+  const open = c.format === 2 ? zarr.open.v2 : zarr.open.v3;
+  const arr = await open(zarr.root(store), { kind: "array" });
   const result = {
     name: c.name, ok: false, dtype: arr.dtype, shape: arr.shape, chunks: arr.chunks,
     fill_value: jsonSafe(arr.fillValue), attributes: arr.attrs,
