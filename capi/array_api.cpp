@@ -221,17 +221,32 @@ ZARR_API int zarr_write_region_vlen(zarr_array* array, size_t ndim, const uint64
   });
 }
 
+// Where a _vlen read puts its elements (as zarr_read_region_vlen).
+struct VlenOutput {
+  uint64_t* offsets;
+  size_t n_offsets;
+  void* data;
+  size_t capacity;
+  size_t* data_size;
+};
+
 // The selections: argument checks here, the rest in Array::checked_selection.
-// A read fills `out`, a write takes `in`; either may be NULL when nbytes is 0.
+// A read fills `out` (or, with `vlen`, its offsets and data), a write takes
+// `in`; either may be NULL when nbytes is 0.
 struct SelectionBuffer {
   bool reading;
   void* out;
   const void* in;
   size_t nbytes;
+  const VlenOutput* vlen = nullptr;
 };
 
 static void read_or_write(zarr_array* array, const zarr::SelectionRequest& request, const SelectionBuffer& buffer) {
-  if (buffer.reading) {
+  if (buffer.vlen) {
+    const VlenOutput& v = *buffer.vlen;
+    array->handle->read_selection_vlen(request, v.offsets, v.n_offsets, static_cast<uint8_t*>(v.data), v.capacity,
+                                       v.data_size);
+  } else if (buffer.reading) {
     array->handle->read_selection(request, buffer.out, buffer.nbytes);
   } else {
     array->handle->write_selection(request, buffer.in, buffer.nbytes);
@@ -331,6 +346,43 @@ ZARR_API int zarr_write_region_step(zarr_array* array, size_t ndim, const uint64
   return guarded(function, [&] {
     if (nbytes > 0) require(in, "in");
     region_step(function, array, ndim, start, count, step, SelectionBuffer{false, nullptr, in, nbytes});
+  });
+}
+
+// The _vlen reads' own arguments: offsets always, data when capacity is above 0.
+static SelectionBuffer vlen_buffer(const VlenOutput& vlen) {
+  require(vlen.offsets, "offsets");
+  if (vlen.capacity > 0) require(vlen.data, "data");
+  return SelectionBuffer{true, nullptr, nullptr, 0, &vlen};
+}
+
+ZARR_API int zarr_read_orthogonal_vlen(zarr_array* array, size_t ndim, const uint64_t* const* indices,
+                                       const uint64_t* counts, uint64_t* offsets, size_t n_offsets, void* data,
+                                       size_t capacity, size_t* data_size) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    const VlenOutput vlen{offsets, n_offsets, data, capacity, data_size};
+    orthogonal(function, array, ndim, indices, counts, vlen_buffer(vlen));
+  });
+}
+
+ZARR_API int zarr_read_points_vlen(zarr_array* array, size_t ndim, uint64_t npoints, const uint64_t* coords,
+                                   uint64_t* offsets, size_t n_offsets, void* data, size_t capacity,
+                                   size_t* data_size) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    const VlenOutput vlen{offsets, n_offsets, data, capacity, data_size};
+    points(function, array, ndim, npoints, coords, vlen_buffer(vlen));
+  });
+}
+
+ZARR_API int zarr_read_region_step_vlen(zarr_array* array, size_t ndim, const uint64_t* start,
+                                        const uint64_t* count, const uint64_t* step, uint64_t* offsets,
+                                        size_t n_offsets, void* data, size_t capacity, size_t* data_size) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    const VlenOutput vlen{offsets, n_offsets, data, capacity, data_size};
+    region_step(function, array, ndim, start, count, step, vlen_buffer(vlen));
   });
 }
 

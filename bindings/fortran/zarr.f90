@@ -34,6 +34,7 @@ module zarr
   public :: zarr_array
   public :: zarr_open, zarr_create, zarr_close, zarr_read, zarr_write, zarr_read_as, zarr_write_as
   public :: zarr_create_from_desc
+  public :: zarr_read_step, zarr_write_step, zarr_read_points, zarr_write_points
   public :: zarr_ndim, zarr_shape, zarr_data_type, zarr_get_attributes, zarr_set_attributes
   public :: zarr_error_message, zarr_status_name
 
@@ -167,6 +168,48 @@ module zarr
       type(c_ptr), value :: data
       integer(c_size_t), value :: nbytes
     end function c_zarr_write_region_as
+
+    integer(c_int) function c_zarr_read_region_step(array, ndim, start, count, step, out, nbytes) &
+        bind(C, name='zarr_read_region_step')
+      import :: c_int, c_ptr, c_size_t, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*), step(*)
+      type(c_ptr), value :: out
+      integer(c_size_t), value :: nbytes
+    end function c_zarr_read_region_step
+
+    integer(c_int) function c_zarr_write_region_step(array, ndim, start, count, step, data, nbytes) &
+        bind(C, name='zarr_write_region_step')
+      import :: c_int, c_ptr, c_size_t, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*), step(*)
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: nbytes
+    end function c_zarr_write_region_step
+
+    integer(c_int) function c_zarr_read_points(array, ndim, npoints, coords, out, nbytes) &
+        bind(C, name='zarr_read_points')
+      import :: c_int, c_ptr, c_size_t, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), value :: npoints
+      integer(c_int64_t), intent(in) :: coords(*)
+      type(c_ptr), value :: out
+      integer(c_size_t), value :: nbytes
+    end function c_zarr_read_points
+
+    integer(c_int) function c_zarr_write_points(array, ndim, npoints, coords, data, nbytes) &
+        bind(C, name='zarr_write_points')
+      import :: c_int, c_ptr, c_size_t, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), value :: npoints
+      integer(c_int64_t), intent(in) :: coords(*)
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: nbytes
+    end function c_zarr_write_points
 
     integer(c_int) function c_zarr_get_attributes(array, json_out) bind(C, name='zarr_get_attributes')
       import :: c_int, c_ptr
@@ -466,6 +509,125 @@ contains
                   'copy the section into one first')
     end if
   end function describe_converted
+
+  !> Read into a (contiguous, any supported type, rank 0 to 7) a strided
+  !> hyperslab, as netCDF's nf90_get_var with stride: along each Fortran
+  !> dimension k, size(a, k) elements from start(k) (1-based, default 1),
+  !> every step(k)-th (at least 1; default 1). start and step are in Fortran
+  !> order and may be longer than rank(a), as for zarr_read. Each chunk
+  !> touched is read once (zarr_read_region_step).
+  subroutine zarr_read_step(array, a, step, start, status)
+    type(zarr_array), intent(in) :: array
+    class(*), dimension(..), contiguous, target, intent(inout) :: a
+    integer(int64), intent(in) :: step(:)
+    integer(int64), intent(in), optional :: start(:)
+    integer, intent(out), optional :: status
+    type(region) :: r
+    integer(c_int64_t), allocatable :: zarr_step(:)
+    integer :: code
+
+    code = describe_step(array, a, step, start, r, zarr_step)
+    if (code == ZARR_OK) code = from_c(c_zarr_read_region_step(array%handle, size(r%count, kind=c_size_t), &
+                                                               r%start, r%count, zarr_step, r%base, r%nbytes))
+    call finish(code, 'zarr_read_step', status)
+  end subroutine zarr_read_step
+
+  !> Write a (contiguous) to the strided hyperslab zarr_read_step reads.
+  subroutine zarr_write_step(array, a, step, start, status)
+    type(zarr_array), intent(in) :: array
+    class(*), dimension(..), contiguous, target, intent(in) :: a
+    integer(int64), intent(in) :: step(:)
+    integer(int64), intent(in), optional :: start(:)
+    integer, intent(out), optional :: status
+    type(region) :: r
+    integer(c_int64_t), allocatable :: zarr_step(:)
+    integer :: code
+
+    code = describe_step(array, a, step, start, r, zarr_step)
+    if (code == ZARR_OK) code = from_c(c_zarr_write_region_step(array%handle, size(r%count, kind=c_size_t), &
+                                                                r%start, r%count, zarr_step, r%base, r%nbytes))
+    call finish(code, 'zarr_write_step', status)
+  end subroutine zarr_write_step
+
+  !> Read the elements at npoints points into a (contiguous, rank 1, any
+  !> supported type): points(:, p) is point p, 1-based, in Fortran order
+  !> (size(points, 1) is the array's rank). Each chunk touched is read once
+  !> (zarr_read_points).
+  subroutine zarr_read_points(array, a, points, status)
+    type(zarr_array), intent(in) :: array
+    class(*), contiguous, target, intent(inout) :: a(:)
+    integer(int64), intent(in) :: points(:, :)
+    integer, intent(out), optional :: status
+    type(region) :: r
+    integer(c_int64_t), allocatable :: coords(:)
+    integer :: code
+
+    code = describe_points(array, a, points, r, coords)
+    if (code == ZARR_OK) code = from_c(c_zarr_read_points(array%handle, size(points, 1, kind=c_size_t), &
+                                                          size(points, 2, kind=c_int64_t), coords, r%base, r%nbytes))
+    call finish(code, 'zarr_read_points', status)
+  end subroutine zarr_read_points
+
+  !> Write a (contiguous, rank 1) to the points zarr_read_points reads; where
+  !> a point is given twice, the later value wins.
+  subroutine zarr_write_points(array, a, points, status)
+    type(zarr_array), intent(in) :: array
+    class(*), contiguous, target, intent(in) :: a(:)
+    integer(int64), intent(in) :: points(:, :)
+    integer, intent(out), optional :: status
+    type(region) :: r
+    integer(c_int64_t), allocatable :: coords(:)
+    integer :: code
+
+    code = describe_points(array, a, points, r, coords)
+    if (code == ZARR_OK) code = from_c(c_zarr_write_points(array%handle, size(points, 1, kind=c_size_t), &
+                                                           size(points, 2, kind=c_int64_t), coords, r%base, r%nbytes))
+    call finish(code, 'zarr_write_points', status)
+  end subroutine zarr_write_points
+
+  !> A strided hyperslab as libzarr takes it: the region a covers (describe;
+  !> a is contiguous, so its Fortran order is the hyperslab's C order and
+  !> its span the hyperslab's bytes) and the steps in Zarr order.
+  integer function describe_step(array, a, step, start, r, zarr_step) result(code)
+    type(zarr_array), intent(in) :: array
+    class(*), dimension(..), contiguous, target, intent(in) :: a
+    integer(int64), intent(in) :: step(:)
+    integer(int64), intent(in), optional :: start(:)
+    type(region), intent(out) :: r
+    integer(c_int64_t), allocatable, intent(out) :: zarr_step(:)
+
+    code = describe(array, a, start, r)
+    if (code /= ZARR_OK) return
+    if (size(step) /= size(r%count)) then
+      code = fail(ZARR_ERR_INVALID_ARGUMENT, 'step has ' // itoa(size(step)) // ' entries for a region of ' // &
+                  itoa(size(r%count)) // ' dimensions')
+      return
+    end if
+    zarr_step = reverse(step)
+  end function describe_step
+
+  !> Points as libzarr takes them: 0-based, Zarr order, point after point;
+  !> a's address and bytes (describe, which checks its element type).
+  integer function describe_points(array, a, points, r, coords) result(code)
+    type(zarr_array), intent(in) :: array
+    class(*), contiguous, target, intent(in) :: a(:)
+    integer(int64), intent(in) :: points(:, :)
+    type(region), intent(out) :: r
+    integer(c_int64_t), allocatable, intent(out) :: coords(:)
+
+    if (size(points, 2) /= size(a)) then
+      code = fail(ZARR_ERR_INVALID_ARGUMENT, itoa(int(size(points, 2))) // ' points for ' // itoa(int(size(a))) // &
+                  ' elements')
+      return
+    end if
+    if (any(points < 1)) then
+      code = fail(ZARR_ERR_INVALID_ARGUMENT, 'points are 1-based: every entry must be at least 1')
+      return
+    end if
+    code = describe(array, a, r=r)
+    if (code /= ZARR_OK) return
+    coords = reshape(points(size(points, 1):1:-1, :) - 1, [size(points)])
+  end function describe_points
 
   !> The region a covers, in libzarr's terms; checks a's element type
   !> against the array's data type.

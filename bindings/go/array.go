@@ -128,9 +128,7 @@ func ReadRegion[T Element](a *Array, start, count []uint64, out []T) error {
 		return C.zarr_read_region(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count),
 			slicePointer(out), C.size_t(sliceBytes(out)))
 	})
-	if err == nil && dataTypeOf[T]() == "bool" {
-		normaliseBools(unsafe.Slice((*byte)(slicePointer(out)), len(out)))
-	}
+	normaliseIfBools(out, err)
 	return err
 }
 
@@ -199,30 +197,11 @@ func (a *Array) ReadStrings(start, count []uint64) ([]string, error) {
 	for _, c := range count {
 		elements *= c
 	}
-	offsets := make([]uint64, elements+1)
-	var data []byte
-	for {
-		var needed C.size_t
-		err := call(func() C.int {
-			return C.zarr_read_region_vlen(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count),
-				(*C.uint64_t)(unsafe.Pointer(&offsets[0])), C.size_t(len(offsets)),
-				slicePointer(data), C.size_t(len(data)), &needed)
-		})
-		// The first call learns the size; another writer may grow the
-		// elements before the second, so ask again until they fit.
-		if zerr, ok := err.(*Error); ok && zerr.Code == ErrBufferSize && int(needed) > len(data) {
-			data = make([]byte, needed)
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out := make([]string, elements)
-		for i := range out {
-			out[i] = string(data[offsets[i]:offsets[i+1]])
-		}
-		return out, nil
-	}
+	return readVlen(elements, func(offsets *C.uint64_t, n C.size_t, data unsafe.Pointer, capacity C.size_t,
+		needed *C.size_t) C.int {
+		return C.zarr_read_region_vlen(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count), offsets, n,
+			data, capacity, needed)
+	})
 }
 
 // WriteStrings writes variable-length elements to a region, in C order.
@@ -299,11 +278,7 @@ func (a *Array) checkRegion(elementType string, start, count []uint64) error {
 	if err := checkLengths(start, count); err != nil {
 		return err
 	}
-	if a.handle != nil && a.DataType() != elementType {
-		return &Error{Code: ErrInvalidArgument, Message: fmt.Sprintf(
-			"the array holds %s but the slice's elements are %s", a.DataType(), elementType)}
-	}
-	return nil
+	return a.checkType(elementType)
 }
 
 // checkLengths: libzarr reads len(start) entries of both start and count.

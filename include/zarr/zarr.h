@@ -389,7 +389,8 @@ ZARR_API int zarr_write_region_strided(zarr_array *array, size_t ndim, const uin
  * @param nbytes  size of out in bytes; must equal product(counts) * zarr_item_size(array)
  * @return ZARR_OK; ZARR_ERR_OUT_OF_BOUNDS naming the axis and the index outside the
  *         shape; ZARR_ERR_BUFFER_SIZE naming the size needed; ZARR_ERR_UNSUPPORTED for
- *         variable-length elements; ... Chunks never written read as the fill value.
+ *         variable-length elements (use zarr_read_orthogonal_vlen); ... Chunks never
+ *         written read as the fill value.
  */
 ZARR_API int zarr_read_orthogonal(zarr_array *array, size_t ndim, const uint64_t *const *indices,
                                   const uint64_t *counts, void *out, size_t nbytes);
@@ -503,6 +504,52 @@ ZARR_API int zarr_read_region_as(zarr_array *array, size_t ndim, const uint64_t 
 ZARR_API int zarr_write_region_as(zarr_array *array, size_t ndim, const uint64_t *start,
                                   const uint64_t *count, const char *data_type, const void *in,
                                   size_t nbytes);
+
+/**
+ * Read an orthogonal selection of an array of variable-length elements (parameters of
+ * the selection as zarr_read_orthogonal; output as zarr_read_region_vlen): element i of
+ * the selection, in C order of the selection, is data[offsets[i] .. offsets[i + 1]).
+ * Each chunk the selection touches is fetched and decoded at most once per call (of a
+ * sharded array, only the inner chunks the chunk's picks span), each held to the store
+ * option "max_value_bytes" as by zarr_read_region_vlen. There are no _vlen write forms
+ * of the selections: write variable-length elements with zarr_write_region_vlen.
+ *
+ * @param offsets    product(counts) + 1 entries, written on success
+ * @param n_offsets  must equal product(counts) + 1
+ * @param data       destination of the elements' bytes (may be NULL when capacity is 0)
+ * @param capacity   size of data in bytes
+ * @param data_size  if not NULL, set to the bytes the elements need, also on
+ *                   ZARR_ERR_BUFFER_SIZE (call with capacity 0 to learn the size)
+ * @return ZARR_OK; ZARR_ERR_OUT_OF_BOUNDS naming the axis and the index outside the
+ *         shape; ZARR_ERR_BUFFER_SIZE when n_offsets is not the selection's elements + 1
+ *         (naming the count needed) or capacity is below the bytes needed (nothing
+ *         written but *data_size); ZARR_ERR_INVALID_ARGUMENT for fixed-size elements
+ *         (use zarr_read_orthogonal). Chunks never written read as the fill value.
+ */
+ZARR_API int zarr_read_orthogonal_vlen(zarr_array *array, size_t ndim,
+                                       const uint64_t *const *indices, const uint64_t *counts,
+                                       uint64_t *offsets, size_t n_offsets, void *data,
+                                       size_t capacity, size_t *data_size);
+
+/**
+ * Read a point selection of an array of variable-length elements (points as
+ * zarr_read_points; output and errors as zarr_read_orthogonal_vlen): element p, in the
+ * order of the points, is data[offsets[p] .. offsets[p + 1]); n_offsets must equal
+ * npoints + 1.
+ */
+ZARR_API int zarr_read_points_vlen(zarr_array *array, size_t ndim, uint64_t npoints,
+                                   const uint64_t *coords, uint64_t *offsets, size_t n_offsets,
+                                   void *data, size_t capacity, size_t *data_size);
+
+/**
+ * Read a strided hyperslab of an array of variable-length elements (start, count, step
+ * as zarr_read_region_step; output and errors as zarr_read_orthogonal_vlen): n_offsets
+ * must equal product(count) + 1.
+ */
+ZARR_API int zarr_read_region_step_vlen(zarr_array *array, size_t ndim, const uint64_t *start,
+                                        const uint64_t *count, const uint64_t *step,
+                                        uint64_t *offsets, size_t n_offsets, void *data,
+                                        size_t capacity, size_t *data_size);
 
 /**
  * Change the array's shape. Chunks wholly outside the new shape are erased;

@@ -92,6 +92,10 @@ class Array final : public ArrayHandle {
   // read (and written) once. Variable-length elements: ZARR_ERR_UNSUPPORTED.
   void read_selection(const SelectionRequest& request, void* out, size_t nbytes) override;
   void write_selection(const SelectionRequest& request, const void* data, size_t nbytes) override;
+  // Variable-length elements of a selection, as read_region_vlen gives a
+  // region's; fixed-size elements: ZARR_ERR_INVALID_ARGUMENT.
+  void read_selection_vlen(const SelectionRequest& request, uint64_t* offsets, size_t n_offsets, uint8_t* data,
+                           size_t capacity, size_t* data_size) override;
 
   void resize(const std::vector<uint64_t>& new_shape) override;
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) override;
@@ -143,6 +147,11 @@ class Array final : public ArrayHandle {
   // The selection a request describes, checked against the shape (and its
   // size against the buffer's nbytes); under the shape lock.
   std::unique_ptr<Selection> checked_selection(const SelectionRequest& request, size_t nbytes) const;
+  // The same for a variable-length read, its offsets' n_offsets against it.
+  std::unique_ptr<Selection> checked_vlen_selection(const SelectionRequest& request, size_t n_offsets) const;
+  // The selection a request describes, of item_size-byte elements, checked against the shape.
+  std::unique_ptr<Selection> built_selection(const SelectionRequest& request, size_t item_size,
+                                             const std::string& where) const;
   CheckedRegion check_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, size_t nbytes,
                              const int64_t* strides) const;
   // Runs a region read or write (`body`); a failed allocation becomes

@@ -1,11 +1,18 @@
 // The handle's region calls for variable-length elements (strings, bytes):
 // the region and the caller's offsets checked, then handed to the engine
-// (array/engine/vlen.cpp).
+// (array/engine/vlen.cpp; a region read is read as a selection, as the
+// selections' _vlen reads in array/array_selection.cpp).
 #include "array/array.h"
+
+#include <string_view>
+
 #include "array/engine/chunk_engine.h"
+#include "array/engine/selection.h"
 #include "base/checked_math.h"
 #include "base/error.h"
 #include "base/text.h"
+#include "concurrency/thread_pool.h"
+#include "grid/chunk_grid.h"
 #include "metadata/nodes.h"
 
 namespace zarr {
@@ -44,12 +51,18 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
   if (!engine_->variable_length()) {
     fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_read_region");
   }
+  const ThreadLimit thread_limit(options_.thread_limit);
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
   region_elements(where, count, n_offsets);
   // The region's element views and chunks are what it allocates.
   naming_out_of_memory("reading", count, [&] {
-    engine_->read_region_vlen(start, count, offsets, data, capacity, data_size, where);
+    // A region is the selection of every element of its box (a step of 1):
+    // read by the one piece of code that reads variable-length selections.
+    const std::unique_ptr<Selection> region = step_selection(
+        ChunkGrid(meta_.shape, meta_.chunks), sizeof(std::string_view), start, count,
+        std::vector<uint64_t>(count.size(), 1), where);
+    engine_->read_selection_vlen(*region, offsets, data, capacity, data_size, where);
   });
 }
 

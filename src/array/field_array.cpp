@@ -152,6 +152,10 @@ void FieldArray::read_selection(const SelectionRequest& request, void*, size_t) 
 
 void FieldArray::write_selection(const SelectionRequest& request, const void*, size_t) { refuse(request.function); }
 
+void FieldArray::read_selection_vlen(const SelectionRequest& request, uint64_t*, size_t, uint8_t*, size_t, size_t*) {
+  refuse(request.function);
+}
+
 void FieldArray::append(size_t, const std::vector<uint64_t>&, const void*, size_t) { refuse("zarr_append"); }
 
 }  // namespace zarr

@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "array/engine/chunk_engine.h"
@@ -203,8 +204,11 @@ TEST(ChunkEngine, VariableLengthElementsRoundTripAndAbsentOnesAreTheFill) {
   std::vector<uint64_t> got_offsets(6);
   std::string got(16, '\0');
   size_t size = 0;
-  e.engine.read_region_vlen({0}, {5}, got_offsets.data(), reinterpret_cast<uint8_t*>(got.data()), got.size(), &size,
-                            "test");
+  // A region is read as the step-1 selection of its box.
+  const std::unique_ptr<Selection> region =
+      step_selection(ChunkGrid({5}, {2}), sizeof(std::string_view), {0}, {5}, {1}, "test");
+  e.engine.read_selection_vlen(*region, got_offsets.data(), reinterpret_cast<uint8_t*>(got.data()), got.size(), &size,
+                               "test");
   got.resize(size);
   EXPECT_EQ(got, "-abc--");
   EXPECT_EQ(got_offsets, (std::vector<uint64_t>{0, 1, 2, 4, 5, 6}));

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "array/engine/chunk_engine.h"
@@ -238,6 +240,70 @@ TEST(Selections, AShardIsReadForTheIndexAndTheInnerChunksItsPicksSpanOnly) {
   EXPECT_EQ(got, (std::vector<int32_t>{3 * 64 + 5, 3 * 64 + 2, 64 + 5, 64 + 2}));
   EXPECT_EQ(e.store->reads().at("a/c/0/0"), 2) << "the shard index and one inner chunk";
   EXPECT_EQ(e.store->reads().size(), 1u);
+}
+
+// The caller's coordinates and indices are copied before they are checked:
+// changing them after the selection is built (a caller's thread racing the
+// call) changes nothing it reads or writes.
+TEST(Selections, TheCallersIndicesAreReadOnceBeforeTheyAreChecked) {
+  Engine e(int32_metadata(10, 9));
+  e.fill_with_iota();
+  std::vector<uint64_t> coords = {1, 1, 2, 3};
+  const std::unique_ptr<Selection> points = e.points(coords);
+  coords = {9, 8, 9, 8};
+  EXPECT_EQ(e.read(*points), (std::vector<int32_t>{e.at(1, 1), e.at(2, 3)}));
+  std::vector<uint64_t> rows = {0, 5}, cols = {2};
+  const std::unique_ptr<Selection> outer = e.orthogonal(rows, cols);
+  rows = {9, 9};
+  cols = {8};
+  EXPECT_EQ(e.read(*outer), (std::vector<int32_t>{e.at(0, 2), e.at(5, 2)}));
+}
+
+// Strings "<i>,<j>" in a [16, 16] array of chunks [4, 4]; a variable-length
+// selection reads each chunk it touches once, and gives what region reads give.
+TEST(Selections, AVlenSelectionReadsEachTouchedChunkOnce) {
+  Engine e(R"({"zarr_format": 3, "node_type": "array", "shape": [16, 16], "data_type": "string",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 4]}}, "fill_value": "",
+    "codecs": [{"name": "vlen-utf8"}]})");
+  std::string data;
+  std::vector<uint64_t> offsets = {0};
+  for (int i = 0; i < 16; ++i) {
+    for (int j = 0; j < 16; ++j) {
+      data += std::to_string(i) + "," + std::to_string(j);
+      offsets.push_back(data.size());
+    }
+  }
+  e.engine.write_region_vlen({0, 0}, {16, 16}, offsets.data(), reinterpret_cast<const uint8_t*>(data.data()));
+  const auto read = [&](const Selection& s) {
+    std::vector<uint64_t> got_offsets(s.elements() + 1);
+    std::string got(data.size() * 2, '\0');
+    size_t size = 0;
+    e.engine.read_selection_vlen(s, got_offsets.data(), reinterpret_cast<uint8_t*>(got.data()), got.size(), &size,
+                                 "test");
+    std::vector<std::string> items;
+    for (size_t k = 0; k < s.elements(); ++k) {
+      items.push_back(got.substr(got_offsets[k], got_offsets[k + 1] - got_offsets[k]));
+    }
+    return items;
+  };
+  const std::vector<uint64_t> spread = {15, 0, 9, 4, 14, 1, 8, 5, 13, 2, 10, 6, 12, 3, 11, 7, 0};
+  const std::unique_ptr<Selection> outer = orthogonal_selection(e.grid(), sizeof(std::string_view),
+                                                                {spread.data(), spread.data()},
+                                                                {spread.size(), spread.size()}, "test");
+  e.store->reset();
+  const std::vector<std::string> got = read(*outer);
+  EXPECT_EQ(e.store->reads().size(), 16u);
+  for (const auto& [key, n] : e.store->reads()) EXPECT_EQ(n, 1) << key;
+  for (size_t i = 0; i < spread.size(); ++i) {
+    for (size_t j = 0; j < spread.size(); ++j) {
+      EXPECT_EQ(got[i * spread.size() + j], std::to_string(spread[i]) + "," + std::to_string(spread[j]));
+    }
+  }
+  const std::vector<uint64_t> coords = {3, 3, 12, 0, 3, 2, 3, 3};
+  e.store->reset();
+  EXPECT_EQ(read(*point_selection(e.grid(), sizeof(std::string_view), 4, coords.data(), "test")),
+            (std::vector<std::string>{"3,3", "12,0", "3,2", "3,3"}));
+  EXPECT_EQ(e.store->reads(), (std::map<std::string, int>{{"a/c/0/0", 1}, {"a/c/3/0", 1}}));
 }
 
 TEST(Selections, IndicesOutsideTheShapeAreRefusedNamingTheAxisAndTheIndex) {

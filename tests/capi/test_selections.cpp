@@ -2,7 +2,9 @@
 // zarr_read_points / zarr_write_points, zarr_read_region_step /
 // zarr_write_region_step against a reference of region reads, on compressed
 // v2 and sharded v3 arrays; every refusal with its code and what it names;
-// indices near 2^64 (docs/c-api.md, "Selections").
+// indices near 2^64; the _vlen reads of variable-length elements (docs/c-api.md,
+// "Selections").
+#include <functional>
 #include <numeric>
 #include <random>
 
@@ -206,6 +208,9 @@ TEST(Selections, ReadOnlyHandlesVariableLengthArraysAndFieldsAreRefused) {
   EXPECT_STATUS(zarr_read_points(x, 1, 1, first, &value, 4), ZARR_ERR_UNSUPPORTED, "zarr_read_points");
   EXPECT_STATUS(zarr_write_region_step(x, 1, first, first, first, &value, 0), ZARR_ERR_UNSUPPORTED,
                 "zarr_write_region_step");
+  uint64_t offsets[2];
+  EXPECT_STATUS(zarr_read_points_vlen(x, 1, 1, first, offsets, 2, nullptr, 0, nullptr), ZARR_ERR_UNSUPPORTED,
+                "zarr_read_points_vlen");
 }
 
 // Shape [2^64 - 1] in chunks of 10 (tests/capi/test_index_arithmetic.cpp):
@@ -234,4 +239,171 @@ TEST(Selections, IndicesNear2To64AreReadAndWrittenAndOverflowingStepsRefused) {
   EXPECT_STATUS(zarr_read_region_step(a, 1, start, three, half, got, 3), ZARR_ERR_OUT_OF_BOUNDS, "passes 2^64 - 1");
   EXPECT_STATUS(zarr_write_region_step(a, 1, start, three, half, got, 3), ZARR_ERR_OUT_OF_BOUNDS, "passes 2^64 - 1");
   EXPECT_STATUS(zarr_read_points(a, 1, kMax, past_end, got, 1), ZARR_ERR_BUFFER_SIZE, "needs more than");
+}
+
+// The _vlen reads: zarr_read_orthogonal_vlen, zarr_read_points_vlen and
+// zarr_read_region_step_vlen, against element-by-element region reads.
+namespace {
+
+// A _vlen read of n elements: sized with capacity 0 first, then read.
+using VlenRead = std::function<int(uint64_t* offsets, size_t n_offsets, void* data, size_t capacity, size_t* size)>;
+
+std::vector<std::string> read_vlen(size_t n, const VlenRead& read) {
+  std::vector<uint64_t> offsets(n + 1);
+  size_t needed = 0;
+  const int sized = read(offsets.data(), offsets.size(), nullptr, 0, &needed);
+  EXPECT_TRUE(sized == ZARR_OK || sized == ZARR_ERR_BUFFER_SIZE) << status_text(sized) << zarr_last_error();
+  std::string data(needed, '\0');
+  EXPECT_STATUS(read(offsets.data(), offsets.size(), data.data(), data.size(), &needed), ZARR_OK, "");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(data.substr(offsets[i], offsets[i + 1] - offsets[i]));
+  return out;
+}
+
+std::string string_at(zarr_array* a, uint64_t i, uint64_t j) { return read_strings(a, {i, j}, {1, 1})[0]; }
+
+// Strings "r<i>c<j>" (every third one longer) in a [7, 5] array, chunks of [3, 2]
+// (a sharded array: shards of [6, 4] holding those), rows 6 and columns 0..1
+// of row 5 left unwritten (the fill value).
+void write_numbered_strings(zarr_array* a) {
+  std::vector<std::string> items;
+  for (int i = 0; i < 6; ++i) {
+    for (int j = 0; j < 5; ++j) {
+      items.push_back("r" + std::to_string(i) + "c" + std::to_string(j) + std::string((i * 5 + j) % 3 * 4, '~'));
+    }
+  }
+  ASSERT_OK(write_strings(a, {0, 0}, {5, 5}, std::vector<std::string>(items.begin(), items.begin() + 25)));
+  ASSERT_OK(write_strings(a, {5, 2}, {1, 3}, std::vector<std::string>(items.begin() + 27, items.end())));
+}
+
+std::vector<std::pair<std::string, std::string>> string_arrays() {
+  const std::string v3 = R"("shape": [7, 5], "data_type": "string", "fill_value": "-", )";
+  return {
+      {"v3 string", "{" + v3 + R"("chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [3, 2]}},
+        "codecs": [{"name": "vlen-utf8", "configuration": {}}, {"name": "zstd", "configuration": {"level": 1}}]})"},
+      {"v3 sharded string", "{" + v3 + R"("chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [6, 4]}},
+        "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [3, 2],
+        "codecs": [{"name": "vlen-utf8"}, {"name": "gzip", "configuration": {"level": 1}}]}}]})"},
+      {"v2 vlen-utf8", array_meta("[7, 5]", "[3, 2]", "|O", {{"filters", R"([{"id": "vlen-utf8"}])"},
+                                                             {"compressor", R"({"id": "zlib", "level": 1})"}})},
+      {"v2 vlen-bytes", array_meta("[7, 5]", "[3, 2]", "|O", {{"filters", R"([{"id": "vlen-bytes"}])"}})},
+      {"v2 json2", array_meta("[7, 5]", "[3, 2]", "|O", {{"filters", R"([{"id": "json2"}])"}})},
+  };
+}
+
+}  // namespace
+
+TEST(Selections, VlenReadsMatchRegionReadsOfEachElementOnEveryKindOfStringArray) {
+  TempDir dir;
+  for (const auto& [name, metadata] : string_arrays()) {
+    SCOPED_TRACE(name);
+    ArrayPtr a = create_array(dir / name, metadata);
+    write_numbered_strings(a);
+    const std::vector<uint64_t> rows = {6, 0, 5, 5, 3}, cols = {4, 1, 0, 2, 2};
+    const uint64_t* indices[2] = {rows.data(), cols.data()};
+    const uint64_t counts[2] = {rows.size(), cols.size()};
+    const std::vector<std::string> outer = read_vlen(25, [&](uint64_t* o, size_t n, void* d, size_t c, size_t* s) {
+      return zarr_read_orthogonal_vlen(a, 2, indices, counts, o, n, d, c, s);
+    });
+    for (size_t i = 0; i < 5; ++i) {
+      for (size_t j = 0; j < 5; ++j) EXPECT_EQ(outer[i * 5 + j], string_at(a, rows[i], cols[j])) << i << "," << j;
+    }
+    std::mt19937 random(22);
+    std::vector<uint64_t> coords;
+    for (int p = 0; p < 60; ++p) coords.insert(coords.end(), {random() % 7, random() % 5});
+    const std::vector<std::string> points = read_vlen(60, [&](uint64_t* o, size_t n, void* d, size_t c, size_t* s) {
+      return zarr_read_points_vlen(a, 2, 60, coords.data(), o, n, d, c, s);
+    });
+    for (size_t p = 0; p < 60; ++p) EXPECT_EQ(points[p], string_at(a, coords[2 * p], coords[2 * p + 1])) << p;
+    const uint64_t start[2] = {1, 0}, count[2] = {3, 3}, step[2] = {2, 2};
+    const std::vector<std::string> slab = read_vlen(9, [&](uint64_t* o, size_t n, void* d, size_t c, size_t* s) {
+      return zarr_read_region_step_vlen(a, 2, start, count, step, o, n, d, c, s);
+    });
+    for (uint64_t i = 0; i < 3; ++i) {
+      for (uint64_t j = 0; j < 3; ++j) EXPECT_EQ(slab[i * 3 + j], string_at(a, 1 + 2 * i, 2 * j));
+    }
+    EXPECT_EQ(string_at(a, 6, 0), name.rfind("v3", 0) == 0 ? "-" : "") << "a fill value is read";
+  }
+}
+
+TEST(Selections, VlenReadErrorsNameTheirProblem) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", string_arrays()[0].second);
+  write_numbered_strings(a);
+  const uint64_t rows[2] = {0, 3}, cols[2] = {1, 5};
+  const uint64_t* indices[2] = {rows, cols};
+  const uint64_t counts[2] = {2, 2};
+  uint64_t offsets[5] = {9, 9, 9, 9, 9};
+  char data[64];
+  size_t needed = 7;
+  // An index outside the shape: the axis and the index.
+  EXPECT_STATUS(zarr_read_orthogonal_vlen(a, 2, indices, counts, offsets, 5, data, 64, &needed),
+                ZARR_ERR_OUT_OF_BOUNDS, "entry 1 of the indices on axis 1 is index 5, outside the array's extent 5");
+  EXPECT_NE(std::string(zarr_last_error()).find("zarr_read_orthogonal_vlen"), std::string::npos);
+  const uint64_t coords[4] = {0, 0, 7, 0};
+  EXPECT_STATUS(zarr_read_points_vlen(a, 2, 2, coords, offsets, 3, data, 64, &needed), ZARR_ERR_OUT_OF_BOUNDS,
+                "point 1 on axis 0 is index 7");
+  const uint64_t start[2] = {0, 1}, count[2] = {1, 3}, step[2] = {1, 2};
+  EXPECT_STATUS(zarr_read_region_step_vlen(a, 2, start, count, step, offsets, 4, data, 64, &needed),
+                ZARR_ERR_OUT_OF_BOUNDS, "the last element on axis 1 is index 5");
+  // offsets of another length than the selection's elements + 1.
+  const uint64_t good_cols[2] = {1, 4};
+  const uint64_t* good[2] = {rows, good_cols};
+  EXPECT_STATUS(zarr_read_orthogonal_vlen(a, 2, good, counts, offsets, 4, data, 64, &needed), ZARR_ERR_BUFFER_SIZE,
+                "offsets holds 4 entries, the selection of 4 elements needs 5");
+  EXPECT_STATUS(zarr_read_points_vlen(a, 2, 1, coords, offsets, 3, data, 64, &needed), ZARR_ERR_BUFFER_SIZE,
+                "needs 2");
+  const uint64_t inside[2] = {1, 1};
+  EXPECT_STATUS(zarr_read_region_step_vlen(a, 2, start, count, inside, offsets, 5, data, 64, &needed),
+                ZARR_ERR_BUFFER_SIZE, "needs 4");
+  const uint64_t huge[2] = {uint64_t{1} << 32, uint64_t{1} << 32};
+  EXPECT_STATUS(zarr_read_orthogonal_vlen(a, 2, good, huge, offsets, 0, data, 64, &needed), ZARR_ERR_BUFFER_SIZE,
+                "needs more than 2^64 - 1");
+  EXPECT_EQ(offsets[0], 9u) << "nothing written";
+  // A data buffer too small: the bytes needed, in the message and *data_size, nothing else written.
+  EXPECT_STATUS(zarr_read_orthogonal_vlen(a, 2, good, counts, offsets, 5, data, 3, &needed), ZARR_ERR_BUFFER_SIZE,
+                "data buffer is 3 bytes, the selection's elements need 32");
+  EXPECT_EQ(needed, 32u);  // "r0c1~~~~", "r0c4~~~~", "r3c1~~~~", "r3c4~~~~"
+  EXPECT_EQ(offsets[0], 9u) << "nothing written";
+  // Missing arguments.
+  EXPECT_STATUS(zarr_read_points_vlen(a, 2, 1, coords, nullptr, 2, data, 64, &needed), ZARR_ERR_INVALID_ARGUMENT,
+                "'offsets'");
+  EXPECT_STATUS(zarr_read_points_vlen(a, 2, 1, coords, offsets, 2, nullptr, 64, &needed), ZARR_ERR_INVALID_ARGUMENT,
+                "'data'");
+  EXPECT_STATUS(zarr_read_points_vlen(a, 2, 1, nullptr, offsets, 2, data, 64, &needed), ZARR_ERR_INVALID_ARGUMENT,
+                "'coords'");
+  EXPECT_STATUS(zarr_read_region_step_vlen(a, 3, start, count, step, offsets, 4, data, 64, &needed),
+                ZARR_ERR_INVALID_ARGUMENT, "'ndim' is 3");
+  // Fixed-size arrays: the code zarr_read_region_vlen gives, naming the call to use.
+  ArrayPtr f = numbered_v2(dir);
+  EXPECT_STATUS(zarr_read_orthogonal_vlen(f, 2, good, counts, offsets, 5, data, 64, &needed),
+                ZARR_ERR_INVALID_ARGUMENT, "has fixed-size elements: use zarr_read_orthogonal");
+  EXPECT_STATUS(zarr_read_points_vlen(f, 2, 1, coords, offsets, 2, data, 64, &needed), ZARR_ERR_INVALID_ARGUMENT,
+                "use zarr_read_points");
+  EXPECT_STATUS(zarr_read_region_step_vlen(f, 2, start, count, inside, offsets, 4, data, 64, &needed),
+                ZARR_ERR_INVALID_ARGUMENT, "use zarr_read_region_step");
+  // And the fixed-size forms on strings name the _vlen read (writes: zarr_write_region_vlen).
+  int32_t value = 0;
+  EXPECT_STATUS(zarr_read_points(a, 2, 1, coords, &value, 0), ZARR_ERR_UNSUPPORTED, "use zarr_read_points_vlen");
+  EXPECT_STATUS(zarr_write_points(a, 2, 1, coords, &value, 0), ZARR_ERR_UNSUPPORTED, "use zarr_write_region_vlen");
+}
+
+// An empty selection reads no chunk and writes the one offset; 0-d arrays read their one element.
+TEST(Selections, VlenReadsOfEmptySelectionsAndOf0dArrays) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "s", string_arrays()[0].second);
+  const uint64_t none[2] = {0, 3}, cols[3] = {0, 1, 2};
+  const uint64_t* no_indices[2] = {nullptr, cols};
+  uint64_t offset = 9;
+  size_t needed = 9;
+  ASSERT_OK(zarr_read_orthogonal_vlen(a, 2, no_indices, none, &offset, 1, nullptr, 0, &needed));
+  EXPECT_EQ(offset, 0u);
+  EXPECT_EQ(needed, 0u);
+  ArrayPtr scalar = create_array(dir / "0d", R"({"shape": [], "data_type": "string", "chunk_grid": {"name": "regular",
+    "configuration": {"chunk_shape": []}}, "fill_value": "", "codecs": [{"name": "vlen-utf8", "configuration": {}}]})");
+  ASSERT_OK(write_strings(scalar, {}, {}, {"only"}));
+  EXPECT_EQ(read_vlen(1, [&](uint64_t* o, size_t n, void* d, size_t c, size_t* s) {
+              return zarr_read_points_vlen(scalar, 0, 1, nullptr, o, n, d, c, s);
+            }),
+            std::vector<std::string>{"only"});
 }

@@ -20,6 +20,7 @@ program test_zarr_fortran
   call type_mismatches_are_invalid_arguments()
   call converting_reads_and_writes()
   call arrays_are_created_from_a_description()
+  call steps_and_points_read_and_write_in_fortran_order()
 
   print '(a, i0, a)', '[==========] ', checks, ' tests ran.'
   print '(a, i0, a)', '[  PASSED  ] ', checks - failures, ' tests.'
@@ -414,4 +415,41 @@ contains
     call check('character_elements_are_refused', status == ZARR_ERR_INVALID_ARGUMENT, zarr_error_message())
     call zarr_close(array)
   end subroutine type_mismatches_are_invalid_arguments
+  !> A Zarr [5, 6] int32 array holding 10 * row + column, a(7, 6) in Fortran's
+  !> (column, row) order: steps and points in Fortran order, 1-based.
+  subroutine steps_and_points_read_and_write_in_fortran_order()
+    type(zarr_array) :: array
+    integer(int32) :: whole(6, 5), slab(3, 2), picked(3)
+    integer(int64) :: points(2, 3)
+    integer :: status, i, j
+
+    call zarr_create(array, 'memory://f-steps/a', '{"shape": [5, 6], "chunks": [2, 4], "dtype": "<i4"}')
+    whole = reshape([((10 * i + j, j = 0, 5), i = 0, 4)], [6, 5])
+    call zarr_write(array, whole)
+    ! Columns 2, 4, 6 (every 2nd from 2) of rows 1 and 4 (every 3rd from 1), 1-based.
+    call zarr_read_step(array, slab, step=[2_int64, 3_int64], start=[2_int64, 1_int64])
+    call check('read_step_picks_every_step_th_element', &
+               all(slab == reshape([1, 3, 5, 31, 33, 35], [3, 2])))
+    points = reshape([6_int64, 5_int64, 1_int64, 1_int64, 3_int64, 2_int64], [2, 3])  ! (column, row) each
+    call zarr_read_points(array, picked, points)
+    call check('read_points_in_point_order', all(picked == [45, 0, 12]))
+    call zarr_write_points(array, [-1_int32, -2_int32, -3_int32], points)
+    call zarr_write_step(array, reshape([-4_int32, -5_int32], [1, 2]), step=[1_int64, 4_int64], &
+                         start=[1_int64, 1_int64])
+    call zarr_read(array, whole)
+    call check('writes_land_where_reads_find_them', whole(6, 5) == -1 .and. whole(1, 1) == -4 .and. &
+               whole(3, 2) == -3 .and. whole(1, 5) == -5 .and. whole(2, 2) == 11)
+    call zarr_read_step(array, slab, step=[0_int64, 1_int64], status=status)
+    call check('a_step_of_0_is_an_invalid_argument', status == ZARR_ERR_INVALID_ARGUMENT, zarr_error_message())
+    call zarr_read_step(array, slab, step=[1_int64], status=status)
+    call check('a_step_per_dimension', status == ZARR_ERR_INVALID_ARGUMENT, zarr_error_message())
+    points(1, 1) = 7
+    call zarr_read_points(array, picked, points, status)
+    call check('a_point_outside_the_shape_is_out_of_bounds', status == ZARR_ERR_OUT_OF_BOUNDS .and. &
+               index(zarr_error_message(), 'point 0 on axis 1 is index 6') > 0, zarr_error_message())
+    call zarr_read_points(array, picked(1:2), points, status)
+    call check('one_point_per_element', status == ZARR_ERR_INVALID_ARGUMENT, zarr_error_message())
+    call zarr_close(array)
+  end subroutine steps_and_points_read_and_write_in_fortran_order
+
 end program test_zarr_fortran

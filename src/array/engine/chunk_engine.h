@@ -8,7 +8,7 @@
 // read.cpp (whole chunks, pieces, scattered rows, batches of remote
 // chunks), read_shard.cpp (shards read in part or whole) and read_cache.cpp
 // (the cache_pool), write.cpp (read-modify-write of each chunk under its
-// lock), vlen.cpp (variable-length elements), selection_io.cpp
+// lock), vlen.cpp (variable-length elements, regions and selections), selection_io.cpp
 // (orthogonal, strided and point selections: engine/selection.h).
 //
 // Thread safety: region calls may run at once from any number of threads
@@ -24,6 +24,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "array/array_options.h"
@@ -71,8 +72,6 @@ class ChunkEngine {
   // Variable-length elements (array/array.h): the caller checked the
   // region, that offsets has product(count) + 1 entries and (writes) that
   // they rise inside data. `where` names the array in errors.
-  void read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint64_t* offsets,
-                        uint8_t* data, size_t capacity, size_t* data_size, const std::string& where) const;
   void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                          const uint64_t* offsets, const uint8_t* data);
 
@@ -83,6 +82,14 @@ class ChunkEngine {
   // read takes; writes: read-modify-write under its lock, as write_region).
   void read_selection(const Selection& selection, uint8_t* out) const;
   void write_selection(const Selection& selection, const uint8_t* in);
+  // A selection of variable-length elements (built with an item size of
+  // sizeof(std::string_view)), regions included: element i of it is
+  // data[offsets[i], offsets[i + 1]), offsets has elements() + 1 entries
+  // (the caller checked); *data_size is set to the bytes needed, and when
+  // capacity is smaller ZARR_ERR_BUFFER_SIZE, nothing else written. Each
+  // touched chunk is fetched and decoded once. `where` names the array.
+  void read_selection_vlen(const Selection& selection, uint64_t* offsets, uint8_t* data, size_t capacity,
+                           size_t* data_size, const std::string& where) const;
 
   // Before a resize to `shape`: the stored chunk keys outside it (listed),
   // each checked for erasing (Store::check_erasable), so that a resize the
@@ -173,6 +180,11 @@ class ChunkEngine {
   void read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget& target) const;
   void decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
                         const ChunkOverlap& ov, const RegionTarget& target) const;
+
+  // vlen.cpp: one chunk's picks of a variable-length selection read, put
+  // into `items` as views of the returned copy of their bytes.
+  Bytes pick_vlen_chunk(const Selection& selection, const SelectedChunk& chunk,
+                        std::vector<std::string_view>& items) const;
 
   // write.cpp: one chunk's part of a region write (a task of the thread
   // pool): under the chunk's lock, read-modify-write, encode, set (or erase

@@ -96,12 +96,13 @@ bool picks_cover(const AxisPicks& axis, const AxisChunk& chunk, uint64_t extent)
   return static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin()) == extent;
 }
 
-AxisPicks axis_from_indices(const ChunkGrid& grid, size_t d, const uint64_t* indices, uint64_t n) {
+AxisPicks axis_from_indices(const ChunkGrid& grid, size_t d, const std::vector<uint64_t>& indices) {
   const uint64_t chunk = grid.chunks()[d];
+  const uint64_t n = indices.size();
   std::vector<uint64_t> order(n);
   std::iota(order.begin(), order.end(), uint64_t{0});
   // Sorted indices (the common case) are already grouped by chunk.
-  if (!std::is_sorted(indices, indices + n)) {
+  if (!std::is_sorted(indices.begin(), indices.end())) {
     std::stable_sort(order.begin(), order.end(),
                      [&](uint64_t a, uint64_t b) { return indices[a] / chunk < indices[b] / chunk; });
   }
@@ -237,8 +238,8 @@ class OuterSelection final : public Selection {
 // fall in (C order of chunk coordinates), in point order within a chunk.
 class PointSelection final : public Selection {
  public:
-  PointSelection(const ChunkGrid& grid, size_t item_size, uint64_t npoints, const uint64_t* coords)
-      : Selection(item_size), grid_(grid), coords_(coords), order_(npoints), chunk_ids_(npoints) {
+  PointSelection(const ChunkGrid& grid, size_t item_size, uint64_t npoints, std::vector<uint64_t> coords)
+      : Selection(item_size), grid_(grid), coords_(std::move(coords)), order_(npoints), chunk_ids_(npoints) {
     elements_ = npoints;
     const uint64_t chunks = grid_.chunk_count();  // C-order chunk numbers fit in 64 bits (else INVALID_METADATA)
     std::iota(order_.begin(), order_.end(), uint64_t{0});
@@ -338,7 +339,7 @@ class PointSelection final : public Selection {
   }
 
   ChunkGrid grid_;
-  const uint64_t* coords_;
+  std::vector<uint64_t> coords_;  // the caller's, copied before they were checked
   std::vector<uint64_t> order_;
   std::vector<uint64_t> chunk_ids_;  // of order_'s points
 };
@@ -351,19 +352,28 @@ class PointSelection final : public Selection {
 
 }  // namespace
 
+// The caller's indices are read once each, into the selection's own copy,
+// and that copy is what is checked and used: a caller changing its array
+// during the call cannot move a pick outside the shape after its check.
+// An empty selection (a count of 0) keeps none, but still has them checked.
 std::unique_ptr<Selection> orthogonal_selection(const ChunkGrid& grid, size_t item_size,
                                                 const std::vector<const uint64_t*>& indices,
                                                 const std::vector<uint64_t>& counts, const std::string& where) {
+  const bool empty = checked_product(counts, "selection", ZARR_ERR_INVALID_ARGUMENT) == 0;
+  std::vector<std::vector<uint64_t>> copies(grid.ndim());
   for (size_t d = 0; d < grid.ndim(); ++d) {
+    if (!empty) copies[d].reserve(counts[d]);
     for (uint64_t i = 0; i < counts[d]; ++i) {
-      if (indices[d][i] >= grid.shape()[d]) {
-        fail_outside(where, "entry " + std::to_string(i) + " of the indices", d, indices[d][i], grid.shape()[d]);
+      const uint64_t index = indices[d][i];
+      if (index >= grid.shape()[d]) {
+        fail_outside(where, "entry " + std::to_string(i) + " of the indices", d, index, grid.shape()[d]);
       }
+      if (!empty) copies[d].push_back(index);
     }
   }
   std::vector<AxisPicks> axes(grid.ndim());
-  if (checked_product(counts, "selection", ZARR_ERR_INVALID_ARGUMENT) > 0) {
-    for (size_t d = 0; d < grid.ndim(); ++d) axes[d] = axis_from_indices(grid, d, indices[d], counts[d]);
+  if (!empty) {
+    for (size_t d = 0; d < grid.ndim(); ++d) axes[d] = axis_from_indices(grid, d, copies[d]);
   }
   return std::make_unique<OuterSelection>(grid, item_size, std::move(axes), counts);
 }
@@ -403,13 +413,16 @@ std::unique_ptr<Selection> point_selection(const ChunkGrid& grid, size_t item_si
     fail(ZARR_ERR_INVALID_ARGUMENT, where + ": " + std::to_string(npoints) + " points of " + std::to_string(n) +
                                         " coordinates are more than 2^64 - 1 coordinates");
   }
+  // Copied once, then checked and used (as orthogonal_selection's indices).
+  std::vector<uint64_t> copy;
+  if (npoints > 0 && n > 0) copy.assign(coords, coords + npoints * n);
   for (uint64_t p = 0; p < npoints; ++p) {
     for (size_t d = 0; d < n; ++d) {
-      const uint64_t index = coords[p * n + d];
+      const uint64_t index = copy[p * n + d];
       if (index >= grid.shape()[d]) fail_outside(where, "point " + std::to_string(p), d, index, grid.shape()[d]);
     }
   }
-  return std::make_unique<PointSelection>(grid, item_size, npoints, coords);
+  return std::make_unique<PointSelection>(grid, item_size, npoints, std::move(copy));
 }
 
 }  // namespace zarr

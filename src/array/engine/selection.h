@@ -5,7 +5,10 @@
 // call (ChunkEngine::read_selection / write_selection).
 //
 // A selection is built once per call, checked against the shape (an index
-// outside it is ZARR_ERR_OUT_OF_BOUNDS naming the axis and the index). It
+// outside it is ZARR_ERR_OUT_OF_BOUNDS naming the axis and the index). The
+// caller's indices and coordinates are read once, into the selection's own
+// copy, which is what is checked and used (a caller's thread changing them
+// during the call cannot move a pick outside the shape after its check). It
 // keeps what the caller's indices say, grouped: memory in proportion to the
 // indices given (orthogonal: each axis's list; a strided hyperslab: one run
 // per touched chunk of each axis; points: two words per point), never to

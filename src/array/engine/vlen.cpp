@@ -1,12 +1,17 @@
 // The engine's region I/O of variable-length elements (strings, bytes).
-// Decoded chunks are vlen::ChunkView buffers; regions cross the C API as one
-// data buffer plus offsets, so no element is ever allocated on its own.
+// Decoded chunks are vlen::ChunkView buffers; regions and selections cross
+// the C API as one data buffer plus offsets, so no element is ever allocated
+// on its own. A region read is a selection read (a strided selection of
+// step 1, array/array_vlen.cpp): one piece of code serves both.
 #include <cstring>
 #include <string_view>
 
 #include "array/engine/chunk_engine.h"
+#include "array/engine/engine_internal.h"
 #include "base/error.h"
+#include "base/strided_copy.h"
 #include "codecs/vlen_codecs.h"
+#include "concurrency/thread_pool.h"
 
 namespace zarr {
 
@@ -32,7 +37,7 @@ void for_each_element(const ChunkOverlap& ov, const std::vector<uint64_t>& chunk
   }
 }
 
-// The region's elements one after another into data, their bounds into
+// The selection's elements one after another into data, their bounds into
 // offsets; ZARR_ERR_BUFFER_SIZE (after *data_size is set) when they do not fit.
 void hand_out(const std::vector<std::string_view>& items, uint64_t* offsets, uint8_t* data, size_t capacity,
               size_t* data_size, const std::string& where) {
@@ -40,8 +45,8 @@ void hand_out(const std::vector<std::string_view>& items, uint64_t* offsets, uin
   for (auto item : items) total += item.size();
   if (data_size) *data_size = total;
   if (capacity < total) {
-    fail(ZARR_ERR_BUFFER_SIZE, where + ": data buffer is " + std::to_string(capacity) + " bytes, the region's " +
-                                   "elements need " + std::to_string(total));
+    fail(ZARR_ERR_BUFFER_SIZE, where + ": data buffer is " + std::to_string(capacity) + " bytes, the " +
+                                   "selection's elements need " + std::to_string(total));
   }
   uint64_t off = 0;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -52,30 +57,66 @@ void hand_out(const std::vector<std::string_view>& items, uint64_t* offsets, uin
   offsets[items.size()] = off;
 }
 
+// A box's element views as the Selection's gather and scatter move them:
+// items of sizeof(std::string_view) bytes, C order of the box.
+uint8_t* as_items(std::vector<std::string_view>& views) { return reinterpret_cast<uint8_t*>(views.data()); }
+
 }  // namespace
 
-void ChunkEngine::read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
-                                   uint64_t* offsets, uint8_t* data, size_t capacity, size_t* data_size,
-                                   const std::string& where) const {
+void ChunkEngine::read_selection_vlen(const Selection& selection, uint64_t* offsets, uint8_t* data,
+                                      size_t capacity, size_t* data_size, const std::string& where) const {
   // Every element starts as the fill value; chunks present overwrite theirs.
-  const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
-  ChunkGrid grid(meta_.shape, meta_.chunks);
-  uint64_t elements = 1;  // the caller checked that the product fits
-  for (uint64_t extent : count) elements *= extent;
-  std::vector<std::string_view> items(static_cast<size_t>(elements), fill);
-  std::vector<Bytes> decoded;  // keeps the chunks the views point into
-  const uint64_t per_chunk = grid.chunk_elements();
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    const std::string key = chunk_key(ov.chunk_coords);
-    std::optional<Bytes> stored = chunk_store_->get(key, chunk_read_limit());
-    if (!stored) return;
-    // A shard decodes only the inner chunks the overlap needs.
-    decoded.push_back(ov.covers_chunk ? decode_chunk(*stored, key)
-                                      : meta_.codecs.decode_part(*stored, key, ov.chunk_offset, ov.count));
-    vlen::ChunkView chunk(decoded.back(), per_chunk);
-    for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[r] = chunk.item(c); });
+  // The fill's view points somewhere (an empty fill value has no bytes):
+  // pick_vlen_chunk tells picked elements by it.
+  static const char kSomewhere = 0;
+  const std::string_view fill(fill_item_.empty() ? &kSomewhere : reinterpret_cast<const char*>(fill_item_.data()),
+                              fill_item_.size());
+  std::vector<std::string_view> items(static_cast<size_t>(selection.elements()), fill);
+  std::vector<Bytes> kept;  // each chunk's picked elements, which `items` points into
+  selection.for_each_chunk_batch(engine::kOverlapsPerBatch, [&](const std::vector<SelectedChunk>& batch) {
+    std::vector<Bytes> picked(batch.size());
+    // Chunks' picks are disjoint parts of `items`: one task each.
+    parallel_for(batch.size(), [&](size_t i) { picked[i] = pick_vlen_chunk(selection, batch[i], items); });
+    for (Bytes& p : picked) kept.push_back(std::move(p));
   });
   hand_out(items, offsets, data, capacity, data_size, where);
+}
+
+// One chunk of a selection: fetched, decoded (a shard: only the inner
+// chunks of the picks' box), and its picked elements copied out, so that no
+// decoded chunk outlives its turn; a selection of a few elements from each
+// of many chunks holds those elements only. Absent: the picks stay the fill.
+Bytes ChunkEngine::pick_vlen_chunk(const Selection& selection, const SelectedChunk& chunk,
+                                   std::vector<std::string_view>& items) const {
+  const ChunkOverlap& box = chunk.box;
+  const std::string key = chunk_key(box.chunk_coords);
+  const std::optional<Bytes> stored = chunk_store_->get(key, chunk_read_limit());
+  if (!stored) return {};
+  const Bytes decoded = box.covers_chunk ? decode_chunk(*stored, key)
+                                         : meta_.codecs.decode_part(*stored, key, box.chunk_offset, box.count);
+  const vlen::ChunkView view(decoded, ChunkGrid(meta_.shape, meta_.chunks).chunk_elements());
+  // Which elements of the box are picked: the selection's own views (the
+  // fill's, never null) scattered into a box of null views.
+  uint64_t box_elements = 1;
+  for (uint64_t extent : box.count) box_elements *= extent;
+  std::vector<std::string_view> box_items(static_cast<size_t>(box_elements));
+  const std::vector<int64_t> box_strides = c_order_strides(box.count, sizeof(std::string_view));
+  selection.scatter(chunk, as_items(items), as_items(box_items), box.chunk_offset, box_strides);
+  size_t picked_bytes = 0;
+  for_each_element(box, meta_.chunks, box.count, [&](size_t c, size_t b) {
+    if (box_items[b].data()) picked_bytes += view.item(c).size();
+  });
+  Bytes picked(picked_bytes);
+  size_t at = 0;
+  for_each_element(box, meta_.chunks, box.count, [&](size_t c, size_t b) {
+    if (!box_items[b].data()) return;
+    const std::string_view item = view.item(c);
+    if (!item.empty()) std::memcpy(picked.data() + at, item.data(), item.size());
+    box_items[b] = std::string_view(reinterpret_cast<const char*>(picked.data()) + at, item.size());
+    at += item.size();
+  });
+  selection.gather(chunk, as_items(box_items), box.chunk_offset, box_strides, as_items(items));
+  return picked;
 }
 
 void ChunkEngine::write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,

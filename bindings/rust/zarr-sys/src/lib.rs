@@ -238,6 +238,41 @@ extern "C" {
         data: *const c_void,
         nbytes: usize,
     ) -> c_int;
+    /// The selections' reads of variable-length elements, output as `zarr_read_region_vlen`.
+    pub fn zarr_read_orthogonal_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        indices: *const *const u64,
+        counts: *const u64,
+        offsets: *mut u64,
+        n_offsets: usize,
+        data: *mut c_void,
+        capacity: usize,
+        data_size: *mut usize,
+    ) -> c_int;
+    pub fn zarr_read_points_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        npoints: u64,
+        coords: *const u64,
+        offsets: *mut u64,
+        n_offsets: usize,
+        data: *mut c_void,
+        capacity: usize,
+        data_size: *mut usize,
+    ) -> c_int;
+    pub fn zarr_read_region_step_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        step: *const u64,
+        offsets: *mut u64,
+        n_offsets: usize,
+        data: *mut c_void,
+        capacity: usize,
+        data_size: *mut usize,
+    ) -> c_int;
     pub fn zarr_read_region_vlen(
         array: *mut zarr_array,
         ndim: usize,
