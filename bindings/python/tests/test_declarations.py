@@ -68,5 +68,6 @@ def test_declaration_matches_the_header(name):
 
 def test_status_codes_match_the_header():
     codes = {name: value for name, value in vars(errors).items() if name.startswith("ZARR_")}
-    assert len(codes) == 13
-    assert {name: HEADER_CONSTANTS.get(name) for name in codes} == codes
+    header_codes = {name: value for name, value in HEADER_CONSTANTS.items()
+                    if name == "ZARR_OK" or name.startswith("ZARR_ERR_")}
+    assert codes == header_codes  # every status of zarr.h, with its value
