@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,6 +30,18 @@ struct ByteView {
 };
 
 inline void append(Bytes& out, ByteView more) { out.insert(out.end(), more.data, more.data + more.size); }
+
+// A value of T from (into) possibly unaligned native-order bytes.
+template <typename T>
+T load_unaligned(const uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+template <typename T>
+void store_unaligned(uint8_t* p, T value) {
+  std::memcpy(p, &value, sizeof value);
+}
 
 // An owned buffer for a producer that writes its bytes itself (a
 // compressor's output): allocated without zeroing, which a Bytes of the same

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/bytes.h"
 #include "base/json.h"
 #include "dtype/bfloat16.h"
 #include "dtype/float8.h"
@@ -54,18 +55,6 @@ Value real(double re, double im = 0, bool complex = false) {
   return out;
 }
 
-template <typename T>
-T read(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename T>
-void write(uint8_t* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
 // A float type (or one half of a complex type) as a target: its kind and size.
 struct FloatType {
   DTypeKind kind;  // Float, BFloat16 or Float8
@@ -77,20 +66,20 @@ FloatType float_type(const DataType& t) { return {t.kind(), t.item_size(), t.flo
 FloatType complex_part(const DataType& t) { return {DTypeKind::Float, t.item_size() / 2, Float8Format::E4M3FN}; }
 
 double load_float(const uint8_t* p, const FloatType& t) {
-  if (t.kind == DTypeKind::BFloat16) return dtype_detail::bfloat16_to_double(read<uint16_t>(p));
+  if (t.kind == DTypeKind::BFloat16) return dtype_detail::bfloat16_to_double(load_unaligned<uint16_t>(p));
   if (t.kind == DTypeKind::Float8) return dtype_detail::float8_to_double(*p, t.format);
-  if (t.size == 2) return dtype_detail::half_to_double(read<uint16_t>(p));
-  if (t.size == 4) return read<float>(p);
-  return read<double>(p);
+  if (t.size == 2) return dtype_detail::half_to_double(load_unaligned<uint16_t>(p));
+  if (t.size == 4) return load_unaligned<float>(p);
+  return load_unaligned<double>(p);
 }
 
 Value load_integer(const uint8_t* p, const DataType& t) {
   const bool is_signed = t.kind() == DTypeKind::Int;
   switch (t.item_size()) {
-    case 1: return is_signed ? integer(read<int8_t>(p)) : unsigned_integer(*p);
-    case 2: return is_signed ? integer(read<int16_t>(p)) : unsigned_integer(read<uint16_t>(p));
-    case 4: return is_signed ? integer(read<int32_t>(p)) : unsigned_integer(read<uint32_t>(p));
-    default: return is_signed ? integer(read<int64_t>(p)) : unsigned_integer(read<uint64_t>(p));
+    case 1: return is_signed ? integer(load_unaligned<int8_t>(p)) : unsigned_integer(*p);
+    case 2: return is_signed ? integer(load_unaligned<int16_t>(p)) : unsigned_integer(load_unaligned<uint16_t>(p));
+    case 4: return is_signed ? integer(load_unaligned<int32_t>(p)) : unsigned_integer(load_unaligned<uint32_t>(p));
+    default: return is_signed ? integer(load_unaligned<int64_t>(p)) : unsigned_integer(load_unaligned<uint64_t>(p));
   }
 }
 
@@ -148,9 +137,9 @@ bool store_integer(Value v, uint8_t* p, const DataType& t) {
   const uint64_t bits = v.kind == Value::Kind::Signed ? static_cast<uint64_t>(v.i) : v.u;
   switch (t.item_size()) {
     case 1: *p = static_cast<uint8_t>(bits); break;
-    case 2: write(p, static_cast<uint16_t>(bits)); break;
-    case 4: write(p, static_cast<uint32_t>(bits)); break;
-    default: write(p, bits); break;
+    case 2: store_unaligned(p, static_cast<uint16_t>(bits)); break;
+    case 4: store_unaligned(p, static_cast<uint32_t>(bits)); break;
+    default: store_unaligned(p, bits); break;
   }
   return true;
 }
@@ -173,7 +162,7 @@ bool store_narrow_float(double d, uint8_t* p, const FloatType& t) {
   }
   const uint16_t bits =
       t.kind == DTypeKind::BFloat16 ? dtype_detail::double_to_bfloat16(d) : dtype_detail::double_to_half(d);
-  write(p, bits);
+  store_unaligned(p, bits);
   return same_class(d, load_float(p, t));
 }
 
@@ -192,12 +181,12 @@ bool store_float(const Value& v, uint8_t* p, const FloatType& t) {
   // Integers are finite: only their rounding can overflow.
   const double exact = v.kind == Value::Kind::Real ? v.re : 0;
   if (t.kind == DTypeKind::Float && t.size == 8) {
-    write(p, rounded<double>(v));
+    store_unaligned(p, rounded<double>(v));
     return true;
   }
   if (t.kind == DTypeKind::Float && t.size == 4) {
     const float f = rounded<float>(v);
-    write(p, f);
+    store_unaligned(p, f);
     return same_class(exact, f);
   }
   return store_narrow_float(rounded<double>(v), p, t);

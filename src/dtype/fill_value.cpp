@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "base/bytes.h"
 #include "base/error.h"
 #include "base/json.h"
 #include "dtype/data_type.h"
@@ -38,13 +39,6 @@ std::string describe(const rapidjson::Value& fill) {
 template <typename T>
 void store(Bytes& out, T value) {
   std::memcpy(out.data(), &value, sizeof value);
-}
-
-template <typename T>
-T load(const uint8_t* data) {
-  T value;
-  std::memcpy(&value, data, sizeof value);
-  return value;
 }
 
 // ---- integers --------------------------------------------------------------
@@ -106,10 +100,10 @@ std::string integer_json(const uint8_t* data, const DataType& t) {
   if (t.kind() == DTypeKind::Int4) return std::to_string(dtype_detail::int4_value(data[0]));
   const bool is_signed = t.kind() == DTypeKind::Int;
   switch (t.item_size()) {
-    case 1: return is_signed ? std::to_string(load<int8_t>(data)) : std::to_string(load<uint8_t>(data));
-    case 2: return is_signed ? std::to_string(load<int16_t>(data)) : std::to_string(load<uint16_t>(data));
-    case 4: return is_signed ? std::to_string(load<int32_t>(data)) : std::to_string(load<uint32_t>(data));
-    default: return is_signed ? std::to_string(load<int64_t>(data)) : std::to_string(load<uint64_t>(data));
+    case 1: return is_signed ? std::to_string(load_unaligned<int8_t>(data)) : std::to_string(load_unaligned<uint8_t>(data));
+    case 2: return is_signed ? std::to_string(load_unaligned<int16_t>(data)) : std::to_string(load_unaligned<uint16_t>(data));
+    case 4: return is_signed ? std::to_string(load_unaligned<int32_t>(data)) : std::to_string(load_unaligned<uint32_t>(data));
+    default: return is_signed ? std::to_string(load_unaligned<int64_t>(data)) : std::to_string(load_unaligned<uint64_t>(data));
   }
 }
 
@@ -140,9 +134,9 @@ void store_float(uint8_t* out, double value, size_t size) {
 }
 
 double load_float(const uint8_t* data, size_t size) {
-  if (size == 2) return half_to_double(load<uint16_t>(data));
-  if (size == 4) return load<float>(data);
-  return load<double>(data);
+  if (size == 2) return half_to_double(load_unaligned<uint16_t>(data));
+  if (size == 4) return load_unaligned<float>(data);
+  return load_unaligned<double>(data);
 }
 
 // zarr-python writes float(v): Python's repr of the value widened to double,
@@ -360,7 +354,7 @@ std::string DataType::fill_value_to_v2_json(const std::optional<Bytes>& fill) co
       return "[" + float_json(load_float(data, half)) + "," + float_json(load_float(data + half, half)) + "]";
     }
     case DTypeKind::DateTime:
-    case DTypeKind::TimeDelta: return std::to_string(load<int64_t>(data));
+    case DTypeKind::TimeDelta: return std::to_string(load_unaligned<int64_t>(data));
     case DTypeKind::Bytes: {
       // numpy's bytes scalars drop trailing NULs before zarr-python encodes them.
       size_t n = item_size_;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "base/bytes.h"
 #include "base/error.h"
 #include "base/json.h"
 #include "base/text.h"
@@ -62,18 +63,6 @@ std::string describe(const rapidjson::Value& fill) {
        where + ": fill_value " + describe(fill) + " is not valid for data type " + type_label(t) + ": " + why);
 }
 
-template <typename T>
-T load(const uint8_t* data) {
-  T value;
-  std::memcpy(&value, data, sizeof value);
-  return value;
-}
-
-template <typename T>
-void store_at(uint8_t* out, T value) {
-  std::memcpy(out, &value, sizeof value);
-}
-
 // ---- integers and booleans ---------------------------------------------------
 
 // The spec wants a JSON number "with no fraction or exponent part": RapidJSON
@@ -107,10 +96,10 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
   const uint64_t twos = negative ? static_cast<uint64_t>(fill.GetInt64()) : fill.GetUint64();
   Bytes out(t.item_size());
   switch (t.item_size()) {
-    case 1: store_at(out.data(), static_cast<uint8_t>(twos)); break;
-    case 2: store_at(out.data(), static_cast<uint16_t>(twos)); break;
-    case 4: store_at(out.data(), static_cast<uint32_t>(twos)); break;
-    default: store_at(out.data(), twos); break;
+    case 1: store_unaligned(out.data(), static_cast<uint8_t>(twos)); break;
+    case 2: store_unaligned(out.data(), static_cast<uint16_t>(twos)); break;
+    case 4: store_unaligned(out.data(), static_cast<uint32_t>(twos)); break;
+    default: store_unaligned(out.data(), twos); break;
   }
   return out;
 }
@@ -119,10 +108,10 @@ std::string integer_json(const uint8_t* data, const DataType& t) {
   if (t.kind() == DTypeKind::Int4) return std::to_string(dtype_detail::int4_value(data[0]));
   const bool is_signed = t.kind() == DTypeKind::Int;
   switch (t.item_size()) {
-    case 1: return is_signed ? std::to_string(load<int8_t>(data)) : std::to_string(load<uint8_t>(data));
-    case 2: return is_signed ? std::to_string(load<int16_t>(data)) : std::to_string(load<uint16_t>(data));
-    case 4: return is_signed ? std::to_string(load<int32_t>(data)) : std::to_string(load<uint32_t>(data));
-    default: return is_signed ? std::to_string(load<int64_t>(data)) : std::to_string(load<uint64_t>(data));
+    case 1: return is_signed ? std::to_string(load_unaligned<int8_t>(data)) : std::to_string(load_unaligned<uint8_t>(data));
+    case 2: return is_signed ? std::to_string(load_unaligned<int16_t>(data)) : std::to_string(load_unaligned<uint16_t>(data));
+    case 4: return is_signed ? std::to_string(load_unaligned<int32_t>(data)) : std::to_string(load_unaligned<uint32_t>(data));
+    default: return is_signed ? std::to_string(load_unaligned<int64_t>(data)) : std::to_string(load_unaligned<uint64_t>(data));
   }
 }
 
@@ -143,42 +132,42 @@ struct FloatFormat {
 
 uint64_t load_bits(const uint8_t* data, size_t size) {
   if (size == 1) return data[0];
-  if (size == 2) return load<uint16_t>(data);
-  if (size == 4) return load<uint32_t>(data);
-  return load<uint64_t>(data);
+  if (size == 2) return load_unaligned<uint16_t>(data);
+  if (size == 4) return load_unaligned<uint32_t>(data);
+  return load_unaligned<uint64_t>(data);
 }
 
 void store_bits(uint8_t* out, uint64_t bits, size_t size) {
   if (size == 1) {
     out[0] = static_cast<uint8_t>(bits);
   } else if (size == 2) {
-    store_at(out, static_cast<uint16_t>(bits));
+    store_unaligned(out, static_cast<uint16_t>(bits));
   } else if (size == 4) {
-    store_at(out, static_cast<uint32_t>(bits));
+    store_unaligned(out, static_cast<uint32_t>(bits));
   } else {
-    store_at(out, bits);
+    store_unaligned(out, bits);
   }
 }
 
 double load_float(const uint8_t* data, FloatFormat f) {
   if (f.float8) return dtype_detail::float8_to_double(data[0], *f.float8);
-  if (f.brain) return dtype_detail::bfloat16_to_double(load<uint16_t>(data));
-  if (f.size == 2) return dtype_detail::half_to_double(load<uint16_t>(data));
-  if (f.size == 4) return load<float>(data);
-  return load<double>(data);
+  if (f.brain) return dtype_detail::bfloat16_to_double(load_unaligned<uint16_t>(data));
+  if (f.size == 2) return dtype_detail::half_to_double(load_unaligned<uint16_t>(data));
+  if (f.size == 4) return load_unaligned<float>(data);
+  return load_unaligned<double>(data);
 }
 
 void store_float(uint8_t* out, double value, FloatFormat f) {
   if (f.float8) {
     out[0] = dtype_detail::double_to_float8(value, *f.float8);
   } else if (f.brain) {
-    store_at(out, dtype_detail::double_to_bfloat16(value));
+    store_unaligned(out, dtype_detail::double_to_bfloat16(value));
   } else if (f.size == 2) {
-    store_at(out, dtype_detail::double_to_half(value));
+    store_unaligned(out, dtype_detail::double_to_half(value));
   } else if (f.size == 4) {
-    store_at(out, dtype_detail::double_to_float(value));
+    store_unaligned(out, dtype_detail::double_to_float(value));
   } else {
-    store_at(out, value);
+    store_unaligned(out, value);
   }
 }
 
@@ -287,7 +276,7 @@ Bytes time_fill(const rapidjson::Value& fill, const DataType& t, const std::stri
     bad_fill(where, fill, t, "expected an integer count of time units or \"NaT\"");
   }
   Bytes out(8);
-  store_at(out.data(), value);
+  store_unaligned(out.data(), value);
   return out;
 }
 
@@ -429,7 +418,7 @@ std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
       return "[" + float_json(data, half) + "," + float_json(data + half.size, half) + "]";
     }
     case DTypeKind::DateTime:
-    case DTypeKind::TimeDelta: return std::to_string(load<int64_t>(data));
+    case DTypeKind::TimeDelta: return std::to_string(load_unaligned<int64_t>(data));
     case DTypeKind::Bytes: {
       // numpy's bytes_ drops trailing NULs before zarr-python 3 encodes it.
       size_t n = item_size_;
@@ -451,7 +440,7 @@ std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
 Bytes DataType::default_fill_value_v3() const {
   if (is_variable_length()) return Bytes{};
   Bytes out(item_size_, 0);
-  if (kind_ == DTypeKind::DateTime || kind_ == DTypeKind::TimeDelta) store_at(out.data(), kNaT);
+  if (kind_ == DTypeKind::DateTime || kind_ == DTypeKind::TimeDelta) store_unaligned(out.data(), kNaT);
   return out;
 }
 
