@@ -123,6 +123,39 @@ class OrthogonalPlan(Plan):
         _engine.write_orthogonal(array, self.indices, kernel)
 
 
+class MaskAsOrthogonalPlan(OrthogonalPlan):
+    """A full-rank mask that is the outer product of one mask per axis (whole rows,
+    columns, boxes): its selected elements in C order are the orthogonal selection of
+    those axes' positions, flattened, so each chunk's picks are runs, not points."""
+
+    def __init__(self, indices):
+        super().__init__(indices, (), ())
+
+    @property
+    def shape(self):
+        return (int(np.prod(self.kernel_shape, dtype=np.int64)),)
+
+    def result_of(self, kernel):
+        return kernel.reshape(-1)
+
+    def kernel_of(self, result):
+        return np.broadcast_to(result, self.shape).reshape(self.kernel_shape)
+
+
+def _as_outer_product(mask):
+    """The per-axis positions when mask is the outer product of one mask per axis, else None."""
+    if mask.ndim < 2 or mask.size == 0:
+        return None
+    axes = [np.logical_or.reduce(mask, axis=tuple(a for a in range(mask.ndim) if a != axis))
+            for axis in range(mask.ndim)]
+    outer = axes[0]
+    for along in axes[1:]:
+        outer = np.multiply.outer(outer, along)
+    if not np.array_equal(outer, mask):
+        return None
+    return [np.flatnonzero(along).astype(np.uint64) for along in axes]
+
+
 class PointsPlan(Plan):
     """Coordinates (npoints x ndim) and the shape the points are laid out in."""
 
@@ -167,6 +200,9 @@ def plan(key, shape, style="numpy"):
                                     "get_orthogonal_selection / get_coordinate_selection for arrays")
     if style == "orthogonal" or (len(arrays) == 1 and np.ndim(items[arrays[0]]) == 1 and _adjacent(items)):
         return _orthogonal_plan(items, shape)
+    if len(shape) > 1 and not isinstance(key, tuple) and _is_array_like(key) and np.asarray(key).dtype == bool:
+        if np.shape(key) == tuple(shape):  # a[mask] with a mask of a's shape: as mask_plan
+            return mask_plan(key, shape)
     return _points_plan(items, shape)
 
 
@@ -195,7 +231,8 @@ def mask_plan(mask, shape):
     if mask.dtype != bool or mask.shape != tuple(shape):
         raise InvalidSelectionError(f"a mask selection is a boolean array of shape {tuple(shape)}, "
                                     f"got {mask.dtype} of shape {mask.shape}")
-    return _points_plan([mask], shape)
+    indices = _as_outer_product(mask)
+    return MaskAsOrthogonalPlan(indices) if indices is not None else _points_plan([mask], shape)
 
 
 def block_plan(key, shape, chunks):

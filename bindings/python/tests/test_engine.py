@@ -282,3 +282,37 @@ def test_a_zero_dimensional_array_through_every_kind(tmp_path):
     assert array[()] == 2.5 and array[...].shape == () and array[None].shape == (1,)
     array.vindex[()] = 4
     assert array.oindex[()] == 4
+
+
+def _masks():
+    rows = np.zeros((37, 41), bool)
+    rows[::3, :] = True
+    box = np.zeros((37, 41), bool)
+    box[4:20, 7:33] = True
+    box[:, 10] = False  # still one mask per axis: rows 4..19, columns 7..32 but 10
+    scattered = np.zeros((37, 41), bool)
+    scattered[[1, 5, 30], [2, 40, 7]] = True
+    return {"every 3rd row": (rows, "orthogonal"), "a box less a column": (box, "orthogonal"),
+            "scattered": (scattered, "points")}
+
+
+# A 2-D mask of whole rows (zarr-python's a[mask]) was turned into one point per
+# element: 8.7 M points for every 3rd row of a 5120^2 array, 8.6x the time of reading
+# the chunks it touches. A mask that is one mask per axis, multiplied out, is the
+# orthogonal selection of those axes' positions, in the same C order.
+@pytest.mark.parametrize("name", ["every 3rd row", "a box less a column", "scattered"])
+def test_a_mask_made_of_one_mask_per_axis_is_an_orthogonal_selection(pair, calls, name):
+    array, reference = pair
+    mask, kind = _masks()[name]
+    call = {"orthogonal": "orthogonal", "points": "points"}[kind]
+    for read in (lambda: array.get_mask_selection(mask), lambda: array.vindex[mask], lambda: array[mask]):
+        assert np.array_equal(read(), reference[mask])
+        assert calls["c"] == [f"zarr_read_{call}"]
+        calls["c"].clear()
+    values = -np.arange(mask.sum(), dtype=np.int64)
+    array.set_mask_selection(mask, values)
+    assert calls["c"] == [f"zarr_write_{call}"]
+    reference[mask] = values
+    array[mask] = 7
+    reference[mask] = 7
+    assert np.array_equal(array[...], reference)
