@@ -5,6 +5,7 @@
 #include "array/array_convert.h"
 #include "base/json.h"
 #include "base/path.h"
+#include "array_create.h"
 #include "consolidated_sync.h"
 #include "guard.h"
 #include "hierarchy/migrate.h"
@@ -62,12 +63,8 @@ void keep_consolidated_in_step(zarr_array* array) {
 
 zarr_array* wrap(std::unique_ptr<zarr::Array> array) { return new zarr_array{zarr::make_handle(std::move(array)), {}}; }
 
-}  // namespace
-
-extern "C" {
-
 // "chunk_store": its URL is resolved as the array's own is, for `access`.
-static void locate_chunks(const zarr::OpenOptions& parsed, zarr::StoreAccess access, zarr::ArrayOptions& options) {
+void locate_chunks(const zarr::OpenOptions& parsed, zarr::StoreAccess access, zarr::ArrayOptions& options) {
   if (options.chunk_store_url.empty()) return;
   const zarr::ChunkStoreOption chunk_store = zarr::chunk_store_option(parsed.document["chunk_store"]);
   try {
@@ -76,6 +73,22 @@ static void locate_chunks(const zarr::OpenOptions& parsed, zarr::StoreAccess acc
     zarr::fail(e.code(), std::string("options: 'chunk_store': ") + e.what());
   }
 }
+
+}  // namespace
+
+void zarr::capi::create_array(zarr_array** out, const char* url, const MetadataFor& metadata_for,
+                              const char* options_json) {
+  require(out, "out");
+  *out = nullptr;
+  zarr::OpenOptions parsed = zarr::parse_open_options(options_json);
+  zarr::ArrayOptions options = zarr::parse_array_options(parsed.document);
+  zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kCreate, parsed.store);
+  locate_chunks(parsed, zarr::StoreAccess::kCreate, options);
+  *out = wrap(zarr::Array::create(loc.store, loc.path, metadata_for(*loc.store, loc.path), options));
+  zarr::capi::keep_consolidated_in_step(url, *loc.store, loc.path);
+}
+
+extern "C" {
 
 ZARR_API int zarr_open_ex(zarr_array** out, const char* url, const char* mode, const char* options_json) {
   return guarded(__func__, [&] {
@@ -98,15 +111,9 @@ ZARR_API int zarr_open(zarr_array** out, const char* url, const char* mode) {
 ZARR_API int zarr_create_ex(zarr_array** out, const char* url, const char* metadata_json,
                             const char* options_json) {
   return guarded(__func__, [&] {
-    require(out, "out");
-    *out = nullptr;
     require(metadata_json, "metadata_json");
-    zarr::OpenOptions parsed = zarr::parse_open_options(options_json);
-    zarr::ArrayOptions options = zarr::parse_array_options(parsed.document);
-    zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kCreate, parsed.store);
-    locate_chunks(parsed, zarr::StoreAccess::kCreate, options);
-    *out = wrap(zarr::Array::create(loc.store, loc.path, metadata_json, options));
-    zarr::capi::keep_consolidated_in_step(url, *loc.store, loc.path);
+    zarr::capi::create_array(out, url, [&](const zarr::Store&, const std::string&) { return metadata_json; },
+                             options_json);
   });
 }
 

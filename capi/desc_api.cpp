@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "array_create.h"
 #include "guard.h"
+#include "metadata/nodes.h"
 #include "metadata/array_description.h"
 
 using zarr::capi::guarded;
@@ -18,7 +20,8 @@ std::vector<uint64_t> extents(const uint64_t* values, size_t ndim) {
 
 // The fields of version 1, the only one this library knows: a newer version
 // may be a larger struct, so it is refused before any field is read.
-// `default_format` is what zarr_format 0 means: 3, or a group's format.
+// `default_format` is what zarr_format 0 means: a group's format, or 0 to
+// leave it to where the array goes.
 zarr::ArrayDescription description_of(const zarr_array_desc* desc, int default_format) {
   require(desc, "desc");
   if (desc->version != ZARR_ARRAY_DESC_VERSION) {
@@ -55,9 +58,16 @@ ZARR_API int zarr_create_from_desc(zarr_array** out, const char* url, const zarr
   return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
-    const std::string metadata = zarr::array_description_document(description_of(desc, 3));
-    const int status = zarr_create_ex(out, url, metadata.c_str(), options_json);
-    if (status != ZARR_OK) zarr::fail(status, zarr_last_error());
+    // zarr_format 0: the enclosing group's format, else 3 (docs/c-api.md#formats).
+    zarr::ArrayDescription description = description_of(desc, 0);
+    zarr::capi::create_array(
+        out, url,
+        [&](const zarr::Store& store, const std::string& path) {
+          if (description.zarr_format == 0) description.zarr_format = zarr::enclosing_group_format(store, path);
+          if (description.zarr_format == 0) description.zarr_format = 3;
+          return zarr::array_description_document(description);
+        },
+        options_json);
   });
 }
 

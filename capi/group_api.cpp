@@ -104,7 +104,7 @@ ZARR_API int zarr_group_create_ex(zarr_group** out, const char* url, const char*
   return guarded(__func__, [&] {
     require(out, "out");
     *out = nullptr;
-    int format = 2;
+    int format = 0;  // the enclosing group's, else 3 (Group::create)
     zarr::OpenOptions options = zarr::parse_open_options(options_json);
     for (auto it = options.document.MemberBegin(); it != options.document.MemberEnd(); ++it) {
       std::string name = zarr::json::text(it->name);

@@ -45,16 +45,24 @@ func OpenGroup(url string, mode Mode) (*Group, error) {
 }
 
 // CreateGroup creates a group (and missing parents) with attributes (a JSON
-// object, or "" for none) and opens it read-write.
+// object, or "" for none) and opens it read-write. Its format is the enclosing
+// group's, else Zarr v3; CreateGroupWithOptions chooses it.
 func CreateGroup(url string, attributesJSON string) (*Group, error) {
+	return CreateGroupWithOptions(url, attributesJSON, "")
+}
+
+// CreateGroupWithOptions is CreateGroup with zarr_group_create_ex's options (a
+// JSON object, or "" for none), e.g. `{"zarr_format": 2}` for a Zarr v2 group.
+func CreateGroupWithOptions(url, attributesJSON, optionsJSON string) (*Group, error) {
 	var args cStrings
 	defer args.free()
 	curl, cattributes := args.add("url", url), args.add("attributes", attributesJSON)
+	coptions := args.add("options", optionsJSON)
 	if args.err != nil {
 		return nil, args.err
 	}
 	return newGroup(func(out **C.zarr_group) C.int {
-		return C.zarr_group_create(out, curl, orNull(cattributes, attributesJSON))
+		return C.zarr_group_create_ex(out, curl, orNull(cattributes, attributesJSON), orNull(coptions, optionsJSON))
 	})
 }
 

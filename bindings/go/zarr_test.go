@@ -300,7 +300,7 @@ func TestStoredBoolBytesOtherThanOneReadAsTrue(t *testing.T) {
 
 func TestGroupsListCreateAndOpenChildren(t *testing.T) {
 	url := memoryURL("groups")
-	root, err := zarr.CreateGroup(url, `{"title": "t"}`)
+	root, err := zarr.CreateGroupWithOptions(url, `{"title": "t"}`, `{"zarr_format": 2}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,7 +542,7 @@ func TestCreateFromDescShardedV3(t *testing.T) {
 // Zarr v2 through a group: Blosc by default, no compressor with "null", and
 // the dimension names as xarray's _ARRAY_DIMENSIONS.
 func TestCreateArrayFromDescInAV2Group(t *testing.T) {
-	g, err := zarr.CreateGroup(filepath.Join(t.TempDir(), "g"), "")
+	g, err := zarr.CreateGroupWithOptions(filepath.Join(t.TempDir(), "g"), "", `{"zarr_format": 2}`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -154,7 +154,9 @@ ZARR_API int zarr_open_ex(zarr_array **out, const char *url, const char *mode,
  *                      the rest takes zarr-python's defaults, listed in docs/c-api.md.
  * @return ZARR_OK, ZARR_ERR_EXISTS when an array or group is already at url,
  *         ZARR_ERR_INVALID_METADATA naming the bad field.
- *         Missing parent groups between an enclosing hierarchy and url are created.
+ *         Missing parent groups between an enclosing hierarchy and url are created;
+ *         an enclosing group of the other Zarr format is ZARR_ERR_INVALID_ARGUMENT
+ *         (one hierarchy, one format) and nothing is written.
  */
 ZARR_API int zarr_create(zarr_array **out, const char *url, const char *metadata_json);
 
@@ -220,7 +222,7 @@ ZARR_API int zarr_open_spec(zarr_array **out, const char *spec_json);
  */
 typedef struct zarr_array_desc {
     uint32_t version;             /* ZARR_ARRAY_DESC_VERSION */
-    int zarr_format;              /* 2 or 3; 0: 3 (in a group: the group's format) */
+    int zarr_format;              /* 2 or 3; 0: the enclosing group's format, else 3 */
     const char *data_type;        /* a v3 name ("float32", "string") or a NumPy typestr ("<f4") */
     size_t ndim;                  /* 0 for a 0-d array (one element; shape may be NULL) */
     const uint64_t *shape;        /* ndim extents */
@@ -688,13 +690,17 @@ ZARR_API int zarr_consolidate_metadata(const char *url);
 /**
  * Create a group (and missing parent groups in an enclosing hierarchy) and open it
  * read-write. attributes_json may be NULL. ZARR_ERR_EXISTS when a node is there.
+ * Its format is that of the nearest enclosing group, else Zarr v3 (a new root), as
+ * in zarr-python 3; zarr_group_create_ex chooses it.
  */
 ZARR_API int zarr_group_create(zarr_group **out, const char *url, const char *attributes_json);
 
 /**
  * zarr_group_create with options, a JSON object (NULL or "" for none):
  *   "zarr_format": 2 or 3   the format of the new group and of the missing parent
- *                           groups created with it (default 2)
+ *                           groups created with it (default: the enclosing
+ *                           group's, else 3); another format than an enclosing
+ *                           group's is ZARR_ERR_INVALID_ARGUMENT
  *   "store": {...}          options of the store the URL names (see zarr_open_ex)
  * Arrays and groups created below a group take its format.
  */

@@ -83,7 +83,7 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
                                    : parse_v2_array_metadata_for_create(metadata_json, where);
   validate_node_names(path, format, where);
   require_absent(*store, path);
-  create_parent_groups(*store, path, format);
+  create_parent_groups(*store, path, format, "array");
   const std::string v2_attributes = format == 2 && meta.attributes_json != "{}" ? meta.attributes_json : "";
   std::unique_ptr<Array> array(new Array(std::move(store), path, true, options, std::move(meta)));
   if (v2_attributes.empty()) {

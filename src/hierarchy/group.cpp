@@ -54,6 +54,10 @@ std::unique_ptr<Group> Group::open(std::shared_ptr<Store> store, const std::stri
 
 std::unique_ptr<Group> Group::create(std::shared_ptr<Store> store, const std::string& path,
                                      const char* attributes_json, int zarr_format) {
+  // One rule for formats: a new node takes its hierarchy's format; a new
+  // root is Zarr v3, as in zarr-python 3.
+  if (zarr_format == 0) zarr_format = enclosing_group_format(*store, path);
+  if (zarr_format == 0) zarr_format = 3;
   if (zarr_format != 2 && zarr_format != 3) {
     fail(ZARR_ERR_INVALID_ARGUMENT, "zarr_format must be 2 or 3, got " + std::to_string(zarr_format));
   }
@@ -64,7 +68,7 @@ std::unique_ptr<Group> Group::create(std::shared_ptr<Store> store, const std::st
   }
   validate_node_names(path, zarr_format, "group " + describe_node(*store, path));
   require_absent(*store, path);
-  create_parent_groups(*store, path, zarr_format);
+  create_parent_groups(*store, path, zarr_format, "group");
   std::unique_ptr<Group> group(new Group(std::move(store), path, true, zarr_format));
   if (zarr_format == 3) {
     group->store_->set(path::join(path, kV3MetadataKey), serialize_v3_group_metadata(v3));

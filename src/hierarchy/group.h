@@ -28,7 +28,8 @@ class Group {
 
   static std::unique_ptr<Group> open(std::shared_ptr<Store> store, const std::string& path, bool writable,
                                      Consolidated consolidated = Consolidated::Auto);
-  // zarr_format 2 writes .zgroup (+ .zattrs), 3 writes zarr.json.
+  // zarr_format 2 writes .zgroup (+ .zattrs), 3 writes zarr.json; 0 takes the
+  // format of the nearest group above path, else 3.
   static std::unique_ptr<Group> create(std::shared_ptr<Store> store, const std::string& path,
                                        const char* attributes_json, int zarr_format);
 

@@ -65,19 +65,39 @@ void refuse_format_mixing(int format, const std::string& what, const std::string
                                       "create it as v" + std::to_string(group_format) + ", or elsewhere");
 }
 
-void create_parent_groups(Store& store, const std::string& path, int zarr_format) {
-  // As zarr-python: every ancestor of a non-root node, the root included.
+int enclosing_group_format(const Store& store, const std::string& path) {
   std::vector<std::string> segs = path::segments(path);
+  while (!segs.empty()) {
+    segs.pop_back();
+    std::string ancestor;
+    for (const std::string& seg : segs) ancestor = path::join(ancestor, seg);
+    NodeInfo info = node_info(store, ancestor);
+    if (info.kind == NodeKind::Group) return info.zarr_format;
+  }
+  return 0;
+}
+
+void create_parent_groups(Store& store, const std::string& path, int zarr_format, const std::string& what) {
+  // As zarr-python: every ancestor of a non-root node, the root included.
+  // Every existing ancestor is checked before anything is written, so a
+  // refused node leaves no new group behind.
+  std::vector<std::string> segs = path::segments(path);
+  std::vector<std::string> missing;
   std::string ancestor;
   for (size_t i = 0; i < segs.size(); ++i) {
     if (i > 0) ancestor = path::join(ancestor, segs[i - 1]);
-    NodeKind kind = node_kind(store, ancestor);
-    if (kind == NodeKind::Group) continue;
-    if (kind != NodeKind::None) {
+    NodeInfo info = node_info(store, ancestor);
+    if (info.kind == NodeKind::Group) {
+      refuse_format_mixing(zarr_format, what, path, info.zarr_format, describe_node(store, ancestor));
+    } else if (info.kind != NodeKind::None) {
       fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create node " + describe_node(store, path) + ": its parent " +
                                           describe_node(store, ancestor) + " is an array");
+    } else {
+      missing.push_back(ancestor);
     }
-    store.set(path::join(ancestor, zarr_format == 3 ? kV3MetadataKey : kV2GroupKey), empty_group_document(zarr_format));
+  }
+  for (const std::string& group : missing) {
+    store.set(path::join(group, zarr_format == 3 ? kV3MetadataKey : kV2GroupKey), empty_group_document(zarr_format));
   }
 }
 

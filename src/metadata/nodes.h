@@ -38,15 +38,20 @@ void erase_node(Store& store, const std::string& path);
 
 // One hierarchy, one format: creating a node of `format` (an "array" or a
 // "group" named `name`) in a group of another is ZARR_ERR_INVALID_ARGUMENT,
-// with one message (zarr_group_create_array, and through it Python and
-// zarrtool create). Creating by URL does not check yet.
+// with one message: creating through a group, by URL (create_parent_groups
+// checks every enclosing group) and zarrtool create alike.
 void refuse_format_mixing(int format, const std::string& what, const std::string& name, int group_format,
                           const std::string& group);
 
+// The format of the nearest group above path (2 or 3), 0 when none: the
+// format a new node there takes unless told otherwise.
+int enclosing_group_format(const Store& store, const std::string& path);
+
 // Make every ancestor of path that is not yet a node a group of the given
-// format (.zgroup for 2, zarr.json for 3). An ancestor that is an array is
-// ZARR_ERR_INVALID_ARGUMENT (arrays have no children).
-void create_parent_groups(Store& store, const std::string& path, int zarr_format);
+// format (.zgroup for 2, zarr.json for 3). An ancestor that is an array, or a
+// group of the other format (refuse_format_mixing; `what` is "array" or
+// "group"), is ZARR_ERR_INVALID_ARGUMENT and nothing is written.
+void create_parent_groups(Store& store, const std::string& path, int zarr_format, const std::string& what);
 
 // Check every segment of a new node's path against the v3 node name rules
 // (zarr_format 3 only; v2 names are only normalised).

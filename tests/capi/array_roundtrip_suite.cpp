@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <atomic>
 #include <vector>
 
@@ -38,17 +39,26 @@ void ArrayRoundTrip::SetUp() {
 }
 
 void ArrayRoundTrip::TearDown() {
-  keeper_ = ArrayPtr();
+  for (ArrayPtr& keeper : keepers_) keeper = ArrayPtr();
   if (GetParam().finish) GetParam().finish();
 }
 
-std::string ArrayRoundTrip::root() {
-  if (root_.empty()) {
-    const std::string store = GetParam().fresh_url(scratch_.path());
-    keeper_ = create_array(store + "/keeper", array_meta("[1]", "[1]"));
-    root_ = store + "/root";
+std::string ArrayRoundTrip::root(int zarr_format) {
+  const size_t i = zarr_format == 3 ? 1 : 0;
+  if (roots_[i].empty()) {
+    const std::string scratch = scratch_ / ("v" + std::to_string(zarr_format));
+    std::filesystem::create_directories(scratch);
+    const std::string store = GetParam().fresh_url(scratch);
+    const std::string keeper = zarr_format == 3
+                                   ? "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [1], \"data_type\": "
+                                     "\"uint8\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
+                                     "{\"chunk_shape\": [1]}}, \"chunk_key_encoding\": {\"name\": \"default\"}, "
+                                     "\"fill_value\": 0, \"codecs\": [{\"name\": \"bytes\"}]}"
+                                   : array_meta("[1]", "[1]");
+    keepers_[i] = create_array(store + "/keeper", keeper);
+    roots_[i] = store + "/root";
   }
-  return root_;
+  return roots_[i];
 }
 
 namespace {
@@ -154,7 +164,8 @@ TEST_P(ArrayRoundTrip, FixedSizeTypesInV2AndV3) {
       if (!dtype) continue;
       SCOPED_TRACE(std::string(dtype) + " v" + std::to_string(format));
       const std::string url = node(std::string("t_") + (format == 2 ? "v2_" : "v3_") + std::to_string(type.size) +
-                                   "_" + (dtype[0] == '>' ? "be" : "") + std::to_string(&type - types));
+                                   "_" + (dtype[0] == '>' ? "be" : "") + std::to_string(&type - types),
+                                   format);
       const std::string meta =
           format == 2 ? array_meta("[13, 7]", "[5, 3]", dtype)
                       : v3_metadata("[13, 7]", dtype, "[5, 3]", std::string(dtype) == "bool" ? "false" : "0",
@@ -179,7 +190,7 @@ TEST_P(ArrayRoundTrip, FixedSizeTypesInV2AndV3) {
 TEST_P(ArrayRoundTrip, UnalignedWritesInV2AndV3) {
   check_unaligned_writes(node("v2"), array_meta("[19, 11]", "[4, 5]", "<i4", {{"fill_value", "-1"}}), 19, 11, -1);
   check_unaligned_writes(node("v2_f"), array_meta("[19, 11]", "[4, 5]", "<i4", {{"order", "\"F\""}}), 19, 11, 0);
-  check_unaligned_writes(node("v3"), v3_metadata("[19, 11]", "int32", "[4, 5]", "-1", std::string("[") + kBytesLE + "]"),
+  check_unaligned_writes(node("v3", 3), v3_metadata("[19, 11]", "int32", "[4, 5]", "-1", std::string("[") + kBytesLE + "]"),
                          19, 11, -1);
 }
 
@@ -187,11 +198,11 @@ TEST_P(ArrayRoundTrip, FiltersAndChecksums) {
   check_unaligned_writes(
       node("delta"), array_meta("[12, 10]", "[5, 5]", "<i4", {{"filters", "[{\"id\": \"delta\", \"dtype\": \"<i4\"}]"}}),
       12, 10, 0);
-  check_unaligned_writes(node("crc"),
+  check_unaligned_writes(node("crc", 3),
                          v3_metadata("[12, 10]", "int32", "[5, 5]", "7",
                                      std::string("[") + kBytesLE + ", {\"name\": \"crc32c\"}]"),
                          12, 10, 7);
-  check_unaligned_writes(node("transposed"),
+  check_unaligned_writes(node("transposed", 3),
                          v3_metadata("[12, 10]", "int32", "[5, 5]", "0",
                                      std::string("[{\"name\": \"transpose\", \"configuration\": {\"order\": [1, 0]}}, ") +
                                          kBytesLE + "]"),
@@ -201,7 +212,7 @@ TEST_P(ArrayRoundTrip, FiltersAndChecksums) {
 TEST_P(ArrayRoundTrip, ShardsWithTheIndexAtEitherEnd) {
   for (const char* where : {"end", "start"}) {
     SCOPED_TRACE(where);
-    check_unaligned_writes(node(std::string("sharded_") + where),
+    check_unaligned_writes(node(std::string("sharded_") + where, 3),
                            v3_metadata("[20, 18]", "int32", "[10, 9]", "3", sharded_codecs("[5, 3]", where)), 20, 18,
                            3);
   }
@@ -212,14 +223,14 @@ TEST_P(ArrayRoundTrip, ChunksBackToTheFillValueReadAsFill) {
     SCOPED_TRACE("v" + std::to_string(format));
     const std::string meta = format == 2 ? array_meta("[8, 8]", "[4, 4]", "<i4", {{"fill_value", "5"}})
                                          : v3_metadata("[8, 8]", "int32", "[4, 4]", "5", sharded_codecs("[2, 2]", "end"));
-    ArrayPtr a = create_array(node("fill_v" + std::to_string(format)), meta);
+    ArrayPtr a = create_array(node("fill_v" + std::to_string(format), format), meta);
     ASSERT_NE(a.get(), nullptr);
     Matrix model(8, 8, 5);
     ASSERT_OK(write_region(a, {0, 0}, {8, 8}, model.paint(0, 0, 8, 8, 1)));
     ASSERT_OK(write_region(a, {4, 4}, {4, 4}, std::vector<int32_t>(16, 5)));
     for (uint64_t r = 4; r < 8; ++r) std::fill_n(model.values.begin() + r * 8 + 4, 4, 5);
     EXPECT_EQ(read_all<int32_t>(a), model.values);
-    ArrayPtr reopened = open_array(node("fill_v" + std::to_string(format)), "r");
+    ArrayPtr reopened = open_array(node("fill_v" + std::to_string(format), format), "r");
     EXPECT_EQ(read_all<int32_t>(reopened), model.values);
   }
 }
@@ -227,7 +238,7 @@ TEST_P(ArrayRoundTrip, ChunksBackToTheFillValueReadAsFill) {
 TEST_P(ArrayRoundTrip, ResizeAndAppend) {
   for (int format : {2, 3}) {
     SCOPED_TRACE("v" + std::to_string(format));
-    const std::string url = node("resize_v" + std::to_string(format));
+    const std::string url = node("resize_v" + std::to_string(format), format);
     const std::string meta = format == 2 ? array_meta("[6, 6]", "[4, 4]", "<i4")
                                          : v3_metadata("[6, 6]", "int32", "[4, 4]", "0", std::string("[") + kBytesLE + "]");
     ArrayPtr a = create_array(url, meta);
@@ -264,15 +275,16 @@ TEST_P(ArrayRoundTrip, StringsInV2AndV3) {
                          "\"codecs\": [{\"name\": \"vlen-utf8\", \"configuration\": {}}]}";
   for (const auto& [name, meta] : {std::pair<std::string, std::string>{"s2", v2}, {"s3", v3}}) {
     SCOPED_TRACE(name);
+    const int format = name == "s3" ? 3 : 2;
     {
-      ArrayPtr a = create_array(node(name), meta);
+      ArrayPtr a = create_array(node(name, format), meta);
       ASSERT_NE(a.get(), nullptr);
       ASSERT_OK(write_strings(a, {0}, {5}, items));
       ASSERT_OK(write_strings(a, {3}, {1}, {"replaced"}));
     }
     std::vector<std::string> want = items;
     want[3] = "replaced";
-    ArrayPtr a = open_array(node(name), "r");
+    ArrayPtr a = open_array(node(name, format), "r");
     EXPECT_EQ(read_strings(a, {0}, {5}), want);
   }
 }
@@ -280,7 +292,7 @@ TEST_P(ArrayRoundTrip, StringsInV2AndV3) {
 TEST_P(ArrayRoundTrip, HierarchiesWithAttributes) {
   for (int format : {2, 3}) {
     SCOPED_TRACE("v" + std::to_string(format));
-    const std::string top = node("h" + std::to_string(format));
+    const std::string top = node("h" + std::to_string(format), format);
     const std::string options = "{\"zarr_format\": " + std::to_string(format) + "}";
     {
       GroupPtr g;

@@ -47,14 +47,15 @@ class ArrayRoundTrip : public testing::TestWithParam<RoundTripStore> {
  protected:
   void SetUp() override;
   void TearDown() override;
-  // URL + "/root" under the fresh URL, then root() + "/" + name for nodes.
-  std::string root();
-  std::string node(const std::string& name) { return root() + "/" + name; }
+  // URL + "/root" under a fresh URL per Zarr format (one hierarchy holds one
+  // format), then root(format) + "/" + name for nodes.
+  std::string root(int zarr_format);
+  std::string node(const std::string& name, int zarr_format = 2) { return root(zarr_format) + "/" + name; }
 
  private:
   TempDir scratch_;
-  std::string root_;
-  ArrayPtr keeper_;
+  std::string roots_[2];
+  ArrayPtr keepers_[2];
 };
 
 }  // namespace zarr::test

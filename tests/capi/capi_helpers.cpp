@@ -30,6 +30,13 @@ std::string array_meta(const std::string& shape, const std::string& chunks, cons
   return v2_metadata(fields);
 }
 
+std::string v3_array_meta(const std::string& shape, const std::string& chunks) {
+  return "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": " + shape +
+         ", \"data_type\": \"int32\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
+         "{\"chunk_shape\": " + chunks + "}}, \"chunk_key_encoding\": {\"name\": \"default\"}, "
+         "\"fill_value\": 0, \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]}";
+}
+
 ArrayPtr create_array(const std::string& url, const std::string& metadata_json, const char* options) {
   ArrayPtr a;
   int status = zarr_create_ex(a.out(), url.c_str(), metadata_json.c_str(), options);

@@ -83,6 +83,13 @@ std::string v2_metadata(Fields fields);
 std::string array_meta(const std::string& shape, const std::string& chunks, const std::string& dtype = "<i4",
                        Fields fields = {});
 
+// zarr_group_create_ex's options for a Zarr v2 group: a new root is v3, and a
+// v2 array below a v3 group is refused (one hierarchy, one format).
+inline constexpr const char* kV2Group = "{\"zarr_format\": 2}";
+
+// A v3 zarr.json document of an int32 array with the bytes codec.
+std::string v3_array_meta(const std::string& shape, const std::string& chunks);
+
 // Create an array (asserting success).
 ArrayPtr create_array(const std::string& url, const std::string& metadata_json, const char* options = nullptr);
 ArrayPtr open_array(const std::string& url, const char* mode = "r");

@@ -375,7 +375,7 @@ TEST(AttributesByKeyGroups, ProcessLockDirIsAGroupOptionChildrenInherit) {
   const std::string url = dir / "root";
   {
     GroupPtr root;
-    ASSERT_OK(zarr_group_create(root.out(), url.c_str(), nullptr));
+    ASSERT_OK(zarr_group_create_ex(root.out(), url.c_str(), nullptr, kV2Group));
   }
   GroupPtr root, child, made;
   ASSERT_OK(zarr_group_open_ex(root.out(), url.c_str(), "r+", lock_options(dir / "locks").c_str()));
@@ -400,7 +400,7 @@ TEST(AttributesByKeyGroups, AnUncreatableLockFolderIsAnIoErrorAndWritesNothing) 
   const std::string folder = (dir / "plain_file") + "/locks";
   {
     GroupPtr g;
-    ASSERT_OK(zarr_group_create(g.out(), url.c_str(), R"({"a": 1})"));
+    ASSERT_OK(zarr_group_create_ex(g.out(), url.c_str(), R"({"a": 1})", kV2Group));
   }
   GroupPtr g;
   ASSERT_OK(zarr_group_open_ex(g.out(), url.c_str(), "r+", lock_options(folder).c_str()));

@@ -22,9 +22,13 @@ namespace {
 
 constexpr int kKills = 20;
 
+// Both arrays are Zarr v3 (one hierarchy holds one format): whole chunks, and
+// shards whose inner chunks are rewritten together.
 const char kChunked[] =
-    R"({"zarr_format": 2, "shape": [256, 256], "chunks": [64, 64], "dtype": "<i4", "compressor": null,
-        "fill_value": 0, "filters": null, "order": "C"})";
+    R"({"zarr_format": 3, "node_type": "array", "shape": [256, 256], "data_type": "int32",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [64, 64]}},
+        "chunk_key_encoding": {"name": "v2", "configuration": {"separator": "."}}, "fill_value": 0,
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]})";
 
 const char kSharded[] =
     R"({"zarr_format": 3, "node_type": "array", "shape": [256, 256], "data_type": "int32",

@@ -259,7 +259,7 @@ TEST(CreateFromDesc, V2ArrayDimensionsOfTheWrongShapeAreNoNames) {
 TEST(CreateFromDesc, GroupFormTakesTheGroupsFormat) {
   TempDir dir;
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), (dir / "g").c_str(), nullptr));  // v2 by default
+  ASSERT_OK(zarr_group_create_ex(g.out(), (dir / "g").c_str(), nullptr, kV2Group));  // v2 by default
   ArrayPtr a;
   Desc desc("float32", {4});
   ASSERT_OK(zarr_group_create_array_from_desc(a.out(), g, "sub/a", &desc.d));

@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 TEST(Erase, FilesystemArrayGoesWithItsFolderAndSiblingsStay) {
   TempDir dir;
   GroupPtr root;
-  ASSERT_OK(zarr_group_create(root.out(), (dir / "g").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(root.out(), (dir / "g").c_str(), nullptr, kV2Group));
   ArrayPtr a = create_array(dir / "g/a", array_meta("[4]", "[2]"));
   ArrayPtr b = create_array(dir / "g/ab", array_meta("[4]", "[2]"));
   ASSERT_OK(write_region<int32_t>(a, {0}, {4}, {1, 2, 3, 4}));
@@ -25,7 +25,7 @@ TEST(Erase, FilesystemArrayGoesWithItsFolderAndSiblingsStay) {
 TEST(Erase, FilesystemGroupGoesWithEveryChild) {
   TempDir dir;
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), (dir / "g").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(g.out(), (dir / "g").c_str(), nullptr, kV2Group));
   create_array(dir / "g/sub/x", array_meta("[4]", "[2]"));
   ASSERT_OK(zarr_erase((dir / "g").c_str(), nullptr));
   EXPECT_FALSE(fs::exists(dir / "g"));
@@ -34,7 +34,7 @@ TEST(Erase, FilesystemGroupGoesWithEveryChild) {
 
 TEST(Erase, MemoryStoreNodeAtAPath) {
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), "memory://erase-test", nullptr));
+  ASSERT_OK(zarr_group_create_ex(g.out(), "memory://erase-test", nullptr, kV2Group));
   create_array("memory://erase-test/x/y", array_meta("[4]", "[2]"));
   create_array("memory://erase-test/z", array_meta("[4]", "[2]"));
   ASSERT_OK(zarr_erase("memory://erase-test/x", nullptr));
@@ -76,7 +76,7 @@ TEST(Erase, ArgumentErrors) {
 TEST(GroupFormat, IsTheFormatOfTheGroupMetadata) {
   TempDir dir;
   GroupPtr v2, v3;
-  ASSERT_OK(zarr_group_create(v2.out(), (dir / "v2").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(v2.out(), (dir / "v2").c_str(), nullptr, kV2Group));
   ASSERT_OK(zarr_group_create_ex(v3.out(), (dir / "v3").c_str(), nullptr, R"({"zarr_format": 3})"));
   EXPECT_EQ(zarr_group_format(v2), 2);
   EXPECT_EQ(zarr_group_format(v3), 3);

@@ -19,7 +19,7 @@ std::string listing(zarr_group* g) {
 TEST(Groups, CreateNestedNodesWithParentGroups) {
   TempDir dir;
   GroupPtr root;
-  ASSERT_OK(zarr_group_create(root.out(), (dir / "h.zarr").c_str(), "{\"title\": \"demo\"}"));
+  ASSERT_OK(zarr_group_create_ex(root.out(), (dir / "h.zarr").c_str(), "{\"title\": \"demo\"}", kV2Group));
   ArrayPtr a;
   ASSERT_OK(zarr_group_create_array(a.out(), root, "x/y/arr", array_meta("[4]", "[2]").c_str()));
   EXPECT_EQ(list_files(dir / "h.zarr"),
@@ -35,7 +35,7 @@ TEST(Groups, CreateNestedNodesWithParentGroups) {
 TEST(Groups, ChildCountAndIndexedAccess) {
   TempDir dir;
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), dir.path().c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(g.out(), dir.path().c_str(), nullptr, kV2Group));
   ArrayPtr a, b;
   ASSERT_OK(zarr_group_create_array(a.out(), g, "b_array", array_meta("[1]", "[1]").c_str()));
   GroupPtr c;
@@ -57,7 +57,7 @@ TEST(Groups, ChildCountAndIndexedAccess) {
 TEST(Groups, OpenArrayByRelativePathAndByFullPath) {
   TempDir dir;
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), (dir / "h").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(g.out(), (dir / "h").c_str(), nullptr, kV2Group));
   ArrayPtr a;
   ASSERT_OK(zarr_group_create_array(a.out(), g, "sub/arr", array_meta("[3]", "[3]").c_str()));
   ASSERT_OK(write_region<int32_t>(a, {0}, {3}, {4, 5, 6}));
@@ -75,7 +75,7 @@ TEST(Groups, OpenArrayByRelativePathAndByFullPath) {
 TEST(Groups, CreateInsideAnExistingHierarchyAddsMissingGroups) {
   TempDir dir;
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), (dir / "h.zarr").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(g.out(), (dir / "h.zarr").c_str(), nullptr, kV2Group));
   // A plain path below an existing group: the groups in between are created.
   create_array(dir / "h.zarr/a/b/arr", array_meta("[2]", "[2]"));
   EXPECT_TRUE(file_exists(dir / "h.zarr/a/.zgroup"));
@@ -85,10 +85,60 @@ TEST(Groups, CreateInsideAnExistingHierarchyAddsMissingGroups) {
   EXPECT_FALSE(file_exists(dir / "loose/.zgroup"));
 }
 
+// One rule for formats (docs/c-api.md#formats): a new root is v3, a new node
+// takes the nearest enclosing group's format, and the other format is refused
+// by URL as through a group handle, writing nothing.
+TEST(Groups, ANewRootIsV3AndNewNodesTakeTheirHierarchysFormat) {
+  TempDir dir;
+  GroupPtr v3;
+  ASSERT_OK(zarr_group_create(v3.out(), (dir / "new.zarr").c_str(), nullptr));
+  EXPECT_EQ(zarr_group_format(v3), 3);
+  EXPECT_TRUE(file_exists(dir / "new.zarr/zarr.json"));
+  GroupPtr v2;
+  ASSERT_OK(zarr_group_create_ex(v2.out(), (dir / "old.zarr").c_str(), nullptr, kV2Group));
+  GroupPtr below;  // by URL, two levels down: both new groups are v2
+  ASSERT_OK(zarr_group_create(below.out(), (dir / "old.zarr/a/b").c_str(), nullptr));
+  EXPECT_EQ(zarr_group_format(below), 2);
+  EXPECT_TRUE(file_exists(dir / "old.zarr/a/.zgroup"));
+  GroupPtr below_v3;
+  ASSERT_OK(zarr_group_create(below_v3.out(), (dir / "new.zarr/c").c_str(), nullptr));
+  EXPECT_EQ(zarr_group_format(below_v3), 3);
+}
+
+TEST(Groups, TheOtherFormatIsRefusedByUrlAndWritesNothing) {
+  TempDir dir;
+  GroupPtr v2;
+  ASSERT_OK(zarr_group_create_ex(v2.out(), (dir / "old.zarr").c_str(), nullptr, kV2Group));
+  GroupPtr v3;
+  ASSERT_OK(zarr_group_create(v3.out(), (dir / "new.zarr").c_str(), nullptr));
+  const std::vector<std::string> old_files = list_files(dir / "old.zarr");
+  const std::vector<std::string> new_files = list_files(dir / "new.zarr");
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_create(a.out(), (dir / "old.zarr/sub/x").c_str(), v3_array_meta("[4]", "[2]").c_str()),
+                ZARR_ERR_INVALID_ARGUMENT, "cannot create a Zarr v3 array 'sub/x' in the Zarr v2 group '/'");
+  EXPECT_STATUS(zarr_create(a.out(), (dir / "new.zarr/sub/x").c_str(), array_meta("[4]", "[2]").c_str()),
+                ZARR_ERR_INVALID_ARGUMENT, "one hierarchy has one format");
+  GroupPtr g;
+  EXPECT_STATUS(zarr_group_create_ex(g.out(), (dir / "old.zarr/sub").c_str(), nullptr, "{\"zarr_format\": 3}"),
+                ZARR_ERR_INVALID_ARGUMENT, "cannot create a Zarr v3 group 'sub' in the Zarr v2 group");
+  EXPECT_STATUS(zarr_group_create_ex(g.out(), (dir / "new.zarr/sub/deeper").c_str(), nullptr, kV2Group),
+                ZARR_ERR_INVALID_ARGUMENT, "in the Zarr v3 group '/'");
+  zarr_array_desc desc = ZARR_ARRAY_DESC_INIT;
+  desc.zarr_format = 3;
+  desc.data_type = "int32";
+  desc.ndim = 1;
+  const uint64_t shape[1] = {4};
+  desc.shape = shape;
+  EXPECT_STATUS(zarr_create_from_desc(a.out(), (dir / "old.zarr/y").c_str(), &desc, nullptr),
+                ZARR_ERR_INVALID_ARGUMENT, "one hierarchy has one format");
+  EXPECT_EQ(list_files(dir / "old.zarr"), old_files) << "no parent group, no metadata written";
+  EXPECT_EQ(list_files(dir / "new.zarr"), new_files);
+}
+
 TEST(Groups, NoNodeBelowAnArray) {
   TempDir dir;
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), dir.path().c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(g.out(), dir.path().c_str(), nullptr, kV2Group));
   ArrayPtr a;
   ASSERT_OK(zarr_group_create_array(a.out(), g, "arr", array_meta("[2]", "[2]").c_str()));
   ArrayPtr b;
@@ -99,7 +149,7 @@ TEST(Groups, NoNodeBelowAnArray) {
 TEST(Groups, AttributesAndReadOnlyGroups) {
   TempDir dir;
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), dir.path().c_str(), "{\"a\": 1}"));
+  ASSERT_OK(zarr_group_create_ex(g.out(), dir.path().c_str(), "{\"a\": 1}", kV2Group));
   char* json = nullptr;
   ASSERT_OK(zarr_group_get_attributes(g, &json));
   EXPECT_STREQ(json, "{\"a\":1}");
@@ -116,7 +166,7 @@ TEST(Groups, AttributesAndReadOnlyGroups) {
                 "read-only");
   EXPECT_STATUS(zarr_group_set_attributes(g, "not json"), ZARR_ERR_INVALID_METADATA, "malformed");
   GroupPtr bad;
-  EXPECT_STATUS(zarr_group_create(bad.out(), (dir / "g2").c_str(), "[]"), ZARR_ERR_INVALID_METADATA, "object");
+  EXPECT_STATUS(zarr_group_create_ex(bad.out(), (dir / "g2").c_str(), "[]", kV2Group), ZARR_ERR_INVALID_METADATA, "object");
   EXPECT_FALSE(file_exists(dir / "g2")) << "bad attributes leave no group behind";
 }
 

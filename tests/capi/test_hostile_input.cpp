@@ -23,7 +23,7 @@ class HostilePaths : public testing::Test {
   void SetUp() override {
     fs::create_directories(dir_ / "secret");
     std::ofstream(dir_ / "secret/.zarray") << array_meta("[2]", "[2]");
-    ASSERT_OK(zarr_group_create(group_.out(), root().c_str(), nullptr));
+    ASSERT_OK(zarr_group_create_ex(group_.out(), root().c_str(), nullptr, kV2Group));
     ArrayPtr a;
     ASSERT_OK(zarr_group_create_array(a.out(), group_, "a", array_meta("[4]", "[2]").c_str()));
   }

@@ -49,7 +49,7 @@ TEST(MigrateV3, HierarchyKeepsChunksDataAndAttributes) {
   TempDir dir;
   const std::string url = dir / "h";
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), url.c_str(), "{\"group_attr\": 1}"));
+  ASSERT_OK(zarr_group_create_ex(g.out(), url.c_str(), "{\"group_attr\": 1}", kV2Group));
   struct Case {
     const char* path;
     std::string meta;

@@ -125,7 +125,7 @@ TEST(V3, NodeNamesFollowTheSpecRules) {
   EXPECT_FALSE(file_exists(dir / "h/ok")) << "nothing created for a bad name";
   ASSERT_OK(zarr_group_create_array(a.out(), g, "with spaces and \xc3\xa9", doc));
   GroupPtr v2;
-  ASSERT_OK(zarr_group_create(v2.out(), (dir / "v2").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(v2.out(), (dir / "v2").c_str(), nullptr, kV2Group));
   ASSERT_OK(zarr_group_create_array(a.out(), v2, "__fine_in_v2", array_meta("[1]", "[1]").c_str()));
 }
 

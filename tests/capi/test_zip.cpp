@@ -60,7 +60,7 @@ TEST_F(ZipApi, HierarchyRoundTripsThroughAnArchive) {
 
 TEST_F(ZipApi, ArchiveIsWrittenWhenTheLastHandleCloses) {
   zarr_group* group = nullptr;
-  ASSERT_OK(zarr_group_create(&group, url("").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(&group, url("").c_str(), nullptr, kV2Group));
   zarr_array* array = nullptr;
   ASSERT_OK(zarr_group_create_array(&array, group, "x", array_meta("[4]", "[2]").c_str()));
   ASSERT_OK(write_region<int32_t>(array, {0}, {4}, {4, 3, 2, 1}));
@@ -82,7 +82,7 @@ TEST_F(ZipApi, ZarrCloseReportsAnArchiveThatCouldNotBeWritten) {
 
 TEST_F(ZipApi, ZarrGroupCloseReportsItToo) {
   zarr_group* group = nullptr;
-  ASSERT_OK(zarr_group_create(&group, url("g").c_str(), nullptr));
+  ASSERT_OK(zarr_group_create_ex(&group, url("g").c_str(), nullptr, kV2Group));
   fs::create_directory(archive());
   EXPECT_STATUS(zarr_group_close(group), ZARR_ERR_IO, archive());
 }
@@ -142,7 +142,7 @@ TEST_F(ZipApi, StoreOptionsGoThroughTheExFunctions) {
 TEST_F(ZipApi, ConsolidatedMetadataInsideAnArchive) {
   {
     GroupPtr root;
-    ASSERT_OK(zarr_group_create(root.out(), url("").c_str(), nullptr));
+    ASSERT_OK(zarr_group_create_ex(root.out(), url("").c_str(), nullptr, kV2Group));
     ArrayPtr a;
     ASSERT_OK(zarr_group_create_array(a.out(), root, "sub/a", array_meta("[4]", "[2]").c_str()));
     // The archive is still being written (handles are open): this adds to it.

@@ -53,7 +53,7 @@ void fill_and_close(zarr_array* a) {
 // A v2 group "ds" (an xarray dataset) holding "temp", created from a description.
 void create_v2_dataset(const std::string& path) {
   zarr_group* g = nullptr;
-  ASSERT_EQ(zarr_group_create(&g, path.c_str(), nullptr), ZARR_OK) << zarr_last_error();
+  ASSERT_EQ(zarr_group_create_ex(&g, path.c_str(), nullptr, R"({"zarr_format": 2})"), ZARR_OK) << zarr_last_error();
   const char* names[2] = {"y", "x"};
   const zarr_array_desc desc = float32_desc(0, names);  // 0: the group's format, 2
   zarr_array* a = nullptr;

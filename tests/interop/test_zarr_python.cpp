@@ -655,7 +655,11 @@ void write_group_case(LibzarrWritten& w) {
   };
   const std::string root_attrs = "{\"title\":\"interop\",\"n\":[1,2.5,null,true],\"nested\":{\"k\":\"\xc3\xa9\xf0\x9f\x98\x80\"}}";
   Group root, g1, empty;
-  if (!check(zarr_group_create(root.out(), root_path.c_str(), root_attrs.c_str()), "zarr_group_create")) return;
+  // A v2 hierarchy (a new root is v3 by default): zarr-python 2 reads v2.
+  if (!check(zarr_group_create_ex(root.out(), root_path.c_str(), root_attrs.c_str(), R"({"zarr_format": 2})"),
+             "zarr_group_create_ex")) {
+    return;
+  }
   if (!check(zarr_group_create_group(g1.out(), root, "g1", "{\"level\":1}"), "zarr_group_create_group g1")) return;
   check(zarr_group_create_group(empty.out(), root, "empty", nullptr), "zarr_group_create_group empty");
   const std::string g1_attrs = "{\"level\":1,\"replaced\":true}";

@@ -167,8 +167,8 @@ TEST_F(ZarrPythonZip, LibzarrWritesZipStoreReads) {
     const char* options;
     int compress_type;  // zipfile's: 0 stored, 8 deflated
   };
-  for (const Variant& v : {Variant{"stored.zip", nullptr, 0},
-                           Variant{"deflated.zip", R"({"store": {"compression": "deflate"}})", 8}}) {
+  for (const Variant& v : {Variant{"stored.zip", R"({"zarr_format": 2})", 0},
+                           Variant{"deflated.zip", R"({"zarr_format": 2, "store": {"compression": "deflate"}})", 8}}) {
     const std::string zip = dir_ / v.file;
     SCOPED_TRACE(zip);
     write_hierarchy(zip, v.options);

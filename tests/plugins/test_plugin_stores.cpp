@@ -257,7 +257,7 @@ TEST_F(FaultyStore, AnOpenThatRanOutOfMemoryIsClosed) {
 
 TEST_F(FaultyStore, ListingFailuresAndStrayKeys) {
   GroupPtr g;
-  ASSERT_OK(zarr_group_create(g.out(), "faulty://db/g", nullptr));
+  ASSERT_OK(zarr_group_create_ex(g.out(), "faulty://db/g", nullptr, kV2Group));
   ArrayPtr a;
   ASSERT_OK(zarr_group_create_array(a.out(), g, "x", kMeta.c_str()));
   EXPECT_EQ(child_names(g), (std::vector<std::string>{"x"}));  // "../outside" is left out

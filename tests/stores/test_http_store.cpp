@@ -384,7 +384,7 @@ TEST_F(HttpArrayTest, PeerDataConsolidatedGroupOpensAndLists) {
 TEST_F(HttpArrayTest, UnconsolidatedGroupsOpenButListingIsRefused) {
   const std::string folder = served_folder("plain_group");
   zarr_group* root = nullptr;
-  ASSERT_EQ(zarr_group_create(&root, folder.c_str(), nullptr), ZARR_OK) << zarr_last_error();
+  ASSERT_EQ(zarr_group_create_ex(&root, folder.c_str(), nullptr, zarr::test::kV2Group), ZARR_OK) << zarr_last_error();
   zarr_group_close(root);
   remote_test::write_case(folder + "/arr", remote_test::array_cases()[0], nullptr);
 
@@ -491,7 +491,7 @@ TEST_F(MisbehavingServerTest, RegionReadsFetchChunksConcurrently) {
 // hierarchies are.
 TEST_F(MisbehavingServerTest, ConsolidatedHierarchiesFetchChunksConcurrently) {
   zarr_group* root = nullptr;
-  ASSERT_EQ(zarr_group_create(&root, (dir_ / "h").c_str(), nullptr), ZARR_OK) << zarr_last_error();
+  ASSERT_EQ(zarr_group_create_ex(&root, (dir_ / "h").c_str(), nullptr, zarr::test::kV2Group), ZARR_OK) << zarr_last_error();
   zarr_group_close(root);
   remote_test::write_case(dir_ / "h/a", remote_test::array_cases()[0], nullptr);
   ASSERT_EQ(zarr_consolidate_metadata((dir_ / "h").c_str()), ZARR_OK) << zarr_last_error();

@@ -379,15 +379,19 @@ open_group(parent::ZarrGroup, path::AbstractString) =
                            out, parent, path))
 
 """
-    create_group(url; attributes=nothing) -> ZarrGroup
+    create_group(url; attributes=nothing, zarr_format=nothing) -> ZarrGroup
     create_group(parent::ZarrGroup, path; attributes=nothing) -> ZarrGroup
 
 Create a group (and missing parents), `attributes` a JSON object or
-`nothing` (passed as NULL).
+`nothing` (passed as NULL). A new root is Zarr v3 unless `zarr_format = 2`;
+below an existing group the group's format is taken.
 """
-function create_group(url::AbstractString; attributes::Union{Nothing,String} = nothing)
-    return new_group(out -> ccall((:zarr_group_create, libzarr), Cint, (Ref{Ptr{Cvoid}}, Cstring, Ptr{UInt8}),
-                                  out, url, something(attributes, C_NULL)))
+function create_group(url::AbstractString; attributes::Union{Nothing,String} = nothing,
+                      zarr_format::Union{Nothing,Integer} = nothing)
+    options = zarr_format === nothing ? C_NULL : "{\"zarr_format\": $(Int(zarr_format))}"
+    return new_group(out -> ccall((:zarr_group_create_ex, libzarr), Cint,
+                                  (Ref{Ptr{Cvoid}}, Cstring, Ptr{UInt8}, Ptr{UInt8}),
+                                  out, url, something(attributes, C_NULL), options))
 end
 function create_group(parent::ZarrGroup, path::AbstractString; attributes::Union{Nothing,String} = nothing)
     return new_group(out -> ccall((:zarr_group_create_group, libzarr), Cint,

@@ -146,7 +146,7 @@ end
 
     @testset "groups" begin
         url = memory_url("groups")
-        root = create_group(url; attributes = """{"title": "t"}""")
+        root = create_group(url; attributes = """{"title": "t"}""", zarr_format = 2)
         b = create_array(root, "b", """{"shape": [2], "chunks": [2], "dtype": "<f4"}""")
         write(b, Float32[1, 2])
         close(create_group(root, "a/inner"))

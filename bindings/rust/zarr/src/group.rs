@@ -46,11 +46,21 @@ impl Group {
     }
 
     /// Create a group (and missing parents) with optional attributes (a JSON
-    /// object) and open it read-write.
+    /// object) and open it read-write. Its format is the enclosing group's,
+    /// else Zarr v3; `create_with_options` chooses it.
     pub fn create(url: &str, attributes_json: Option<&str>) -> Result<Group> {
+        Group::create_with_options(url, attributes_json, None)
+    }
+
+    /// `create` with zarr_group_create_ex's options (a JSON object), e.g.
+    /// `{"zarr_format": 2}` for a Zarr v2 group.
+    pub fn create_with_options(url: &str, attributes_json: Option<&str>, options_json: Option<&str>) -> Result<Group> {
         let url = c_string("url", url)?;
         let attributes = optional_c_string("attributes", attributes_json)?;
-        Group::from_call(|out| unsafe { sys::zarr_group_create(out, url.as_ptr(), as_ptr_or_null(&attributes)) })
+        let options = optional_c_string("options", options_json)?;
+        Group::from_call(|out| unsafe {
+            sys::zarr_group_create_ex(out, url.as_ptr(), as_ptr_or_null(&attributes), as_ptr_or_null(&options))
+        })
     }
 
     fn from_call(call: impl FnOnce(*mut *mut sys::zarr_group) -> c_int) -> Result<Group> {

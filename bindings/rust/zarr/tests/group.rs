@@ -3,9 +3,20 @@ mod common;
 use common::{memory_url, v2_metadata};
 use zarr::{sys, Child, Group, Mode, NodeKind};
 
+// zarr_group_create_ex's options for a Zarr v2 group (a new root is v3).
+const V2: &str = r#"{"zarr_format": 2}"#;
+
+#[test]
+fn a_new_root_is_v3_and_a_v2_array_in_it_is_refused() {
+    let root = Group::create(&memory_url("v3-root"), None).unwrap();
+    let error = root.create_array("a", &v2_metadata("|i1", &[2], &[2])).unwrap_err();
+    assert_eq!(error.code(), sys::ZARR_ERR_INVALID_ARGUMENT);
+    assert!(error.to_string().contains("one hierarchy has one format"), "{}", error);
+}
+
 #[test]
 fn children_are_listed_by_name_with_their_kind() {
-    let root = Group::create(&memory_url("children"), Some(r#"{"title": "t"}"#)).unwrap();
+    let root = Group::create_with_options(&memory_url("children"), Some(r#"{"title": "t"}"#), Some(V2)).unwrap();
     root.create_array("b", &v2_metadata("|i1", &[2], &[2])).unwrap();
     root.create_group("a", None).unwrap();
     root.create_array("a/inner", &v2_metadata("|i1", &[2], &[2])).unwrap();
@@ -28,7 +39,7 @@ fn children_are_listed_by_name_with_their_kind() {
 #[test]
 fn arrays_created_below_a_group_open_from_its_url() {
     let url = memory_url("arrays");
-    let root = Group::create(&url, None).unwrap();
+    let root = Group::create_with_options(&url, None, Some(V2)).unwrap();
     let array = root
         .create_array("sub/values", &v2_metadata("<f4", &[3], &[3]))
         .unwrap();
