@@ -12,7 +12,7 @@ import math
 import uuid
 
 from . import _capi
-from ._dtypes import NewDataType
+from ._dtypes import STRING, NewDataType
 from .codecs import as_codec
 from .errors import InvalidArgumentError
 
@@ -270,6 +270,7 @@ def fill_value_json(value, new_type):
     """A fill value as the JSON both formats take: NaN and infinities as strings, NumPy
     scalars as numbers, datetimes as integers, complex numbers as [re, im]."""
     import numpy as np  # here: this module's namespace keeps no NumPy name
+    value = _number_in_type(value, new_type)
     if value is None or isinstance(value, (str, bool)):
         return value
     if isinstance(value, bytes):
@@ -283,6 +284,23 @@ def fill_value_json(value, new_type):
         return _float_json(value)
     if isinstance(value, np.generic):
         return value.item()
+    return value
+
+
+def _number_in_type(value, new_type):
+    """A number given as the fill value of a type that holds none, as zarr-python 2 takes
+    it: 0 (zeros(), zeros_like()) is the type's zero ("" for strings, b"" for bytes and
+    fixed-length ones), a real number of a complex type is complex. Other values pass."""
+    import numpy as np
+    if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, (bool, np.bool_)):
+        return value
+    if new_type.kind:
+        return value if value != 0 else ("" if new_type.kind == STRING else b"")
+    numpy_type = new_type.numpy
+    if numpy_type is not None and numpy_type.kind == "c":
+        return complex(value)
+    if numpy_type is not None and numpy_type.kind in "US" and value == 0:
+        return np.zeros((), dtype=numpy_type)[()]
     return value
 
 
