@@ -12,6 +12,7 @@ import math
 import uuid
 
 from . import _capi
+from . import storage as _storage
 from ._dtypes import STRING, NewDataType
 from .codecs import as_codec
 from .errors import InvalidArgumentError
@@ -38,6 +39,8 @@ def array_spec(zarr_format, shape, dtype=None, chunks=DEFAULT, fill_value=_NO_VA
                chunk_key_encoding=None, dimension_names=None, attributes=None, chunk_shape=None):
     """The ArraySpec of a new array of format 2 or 3 (see the module's docstring)."""
     shape = _shape_of(shape)
+    if compressor in _CHOOSE and compressors in _CHOOSE and _storage.default_compressor is not None:
+        compressor = _storage.default_compressor  # zarr.storage.default_compressor = Zstd(1)
     new_type = NewDataType(dtype, None if object_codec is None else as_codec(object_codec).get_config())
     if chunk_shape is not None:  # zarr-python 3.0's create spells chunks so for v3
         chunks = chunk_shape

@@ -180,6 +180,17 @@ def test_zeros_and_ones_of_types_that_hold_no_numbers(zarr_format, dtype):
         assert zarr_python.zeros((4,), chunks=(2,), dtype=dtype)[...].tolist() == expected.tolist()
 
 
+def test_the_module_default_compressor_is_taken_by_arrays_that_name_none(monkeypatch):
+    """zarr-python 2's tutorial sets zarr.storage.default_compressor; it was ignored."""
+    monkeypatch.setattr(zarr.storage, "default_compressor", numcodecs.Zstd(level=1))
+    assert zarr.zeros(100, chunks=10).compressor == numcodecs.Zstd(level=1)
+    assert document(zarr.zeros(10, store="v2.zarr", zarr_format=2).url)["compressor"] == {"id": "zstd", "level": 1}
+    assert zarr.zeros(10, compressor=None).compressor is None
+    assert zarr.zeros(10, compressors=[numcodecs.Zlib(level=2)]).compressor == numcodecs.Zlib(level=2)
+    monkeypatch.setattr(zarr.storage, "default_compressor", None)  # each format's own default
+    assert zarr.zeros(10).compressor == numcodecs.Zstd(level=0)
+
+
 def test_array_from_array_and_group_functions():
     data = np.arange(20, dtype="i8").reshape(4, 5)
     assert np.array_equal(zarr.array(data, chunks=(2, 5))[...], data)
