@@ -22,7 +22,7 @@ zarr_read_orthogonal_vlen, zarr_read_points_vlen), one C call each too. The C
 API has no _vlen forms of the selection writes, so write_step,
 write_orthogonal and write_points of such arrays are done here with region
 calls (the "emulation" section below), planned so that each stored chunk is
-still read at most once per selection.
+still written at most once per selection.
 """
 import ctypes
 import itertools
@@ -77,8 +77,9 @@ def _byte_extent(view):
 
 # Bytes per element of the first buffer a _vlen read offers. A _vlen call that finds its
 # buffer too small has decoded every chunk only to report the size, so the buffer is guessed
-# large enough for most strings (np.empty reserves it without touching it) and a second call,
-# sized exactly, is made only for longer elements.
+# large enough for most strings (np.empty reserves it without touching it; the object array
+# of the result takes more per element) and a second call, sized exactly, is made only for
+# longer elements.
 _VLEN_BYTES_GUESS = 32
 
 
