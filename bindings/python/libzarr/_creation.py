@@ -12,7 +12,8 @@ import math
 import uuid
 
 from . import _capi
-from ._dtypes import NewDataType
+from . import storage as _storage
+from ._dtypes import STRING, NewDataType
 from .codecs import as_codec
 from .errors import InvalidArgumentError
 
@@ -38,6 +39,8 @@ def array_spec(zarr_format, shape, dtype=None, chunks=DEFAULT, fill_value=_NO_VA
                chunk_key_encoding=None, dimension_names=None, attributes=None, chunk_shape=None):
     """The ArraySpec of a new array of format 2 or 3 (see the module's docstring)."""
     shape = _shape_of(shape)
+    if compressor in _CHOOSE and compressors in _CHOOSE and _storage.default_compressor is not None:
+        compressor = _storage.default_compressor  # zarr.storage.default_compressor = Zstd(1)
     new_type = NewDataType(dtype, None if object_codec is None else as_codec(object_codec).get_config())
     if chunk_shape is not None:  # zarr-python 3.0's create spells chunks so for v3
         chunks = chunk_shape
@@ -270,6 +273,7 @@ def fill_value_json(value, new_type):
     """A fill value as the JSON both formats take: NaN and infinities as strings, NumPy
     scalars as numbers, datetimes as integers, complex numbers as [re, im]."""
     import numpy as np  # here: this module's namespace keeps no NumPy name
+    value = _number_in_type(value, new_type)
     if value is None or isinstance(value, (str, bool)):
         return value
     if isinstance(value, bytes):
@@ -283,6 +287,23 @@ def fill_value_json(value, new_type):
         return _float_json(value)
     if isinstance(value, np.generic):
         return value.item()
+    return value
+
+
+def _number_in_type(value, new_type):
+    """A number given as the fill value of a type that holds none, as zarr-python 2 takes
+    it: 0 (zeros(), zeros_like()) is the type's zero ("" for strings, b"" for bytes and
+    fixed-length ones), a real number of a complex type is complex. Other values pass."""
+    import numpy as np
+    if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, (bool, np.bool_)):
+        return value
+    if new_type.kind:
+        return value if value != 0 else ("" if new_type.kind == STRING else b"")
+    numpy_type = new_type.numpy
+    if numpy_type is not None and numpy_type.kind == "c":
+        return complex(value)
+    if numpy_type is not None and numpy_type.kind in "US" and value == 0:
+        return np.zeros((), dtype=numpy_type)[()]
     return value
 
 

@@ -16,10 +16,13 @@ wins (NumPy's rule). Indices reach the C calls as uint64, already in bounds and
 with negatives counted from the end (libzarr._selection does both); the
 buffers are C-order elements of the array's dtype.
 
-Arrays of variable-length elements (strings, bytes): the C API's selection
-calls take fixed-size elements only, so for them the last three pairs are done
-here with region calls (the "emulation" section below), planned so that each
-stored chunk is still read at most once per selection.
+Arrays of variable-length elements (strings, bytes) read through the _vlen
+forms of the same calls (zarr_read_region_vlen, zarr_read_region_step_vlen,
+zarr_read_orthogonal_vlen, zarr_read_points_vlen), one C call each too. The C
+API has no _vlen forms of the selection writes, so write_step,
+write_orthogonal and write_points of such arrays are done here with region
+calls (the "emulation" section below), planned so that each stored chunk is
+still written at most once per selection.
 """
 import ctypes
 import itertools
@@ -43,7 +46,8 @@ def read_region(array, start, count, out):
         return
     with array._using() as handle:
         if array._vlen_kind:
-            out[...] = _read_vlen(handle, array._vlen_kind, start, count)
+            out[...] = _read_vlen(handle, array._vlen_kind, count, lib.zarr_read_region_vlen, len(start),
+                                  _capi.u64_array(start), _capi.u64_array(count))
             return
         lib.zarr_read_region_strided(handle, len(start), _capi.u64_array(start), _capi.u64_array(count),
                                      _capi.i64_array(out.strides), out.ctypes.data, _byte_extent(out))
@@ -71,30 +75,39 @@ def _byte_extent(view):
     return sum((length - 1) * stride for length, stride in zip(view.shape, view.strides)) + view.itemsize
 
 
-def _read_vlen(handle, kind, start, count):
-    """A region of variable-length elements as an object array of str or bytes."""
-    elements = int(np.prod(count, dtype=np.uint64))
+# Bytes per element of the first buffer a _vlen read offers. A _vlen call that finds its
+# buffer too small has decoded every chunk only to report the size, so the buffer is guessed
+# large enough for most strings (np.empty reserves it without touching it; the object array
+# of the result takes more per element) and a second call, sized exactly, is made only for
+# longer elements.
+_VLEN_BYTES_GUESS = 32
+
+
+def _read_vlen(handle, kind, shape, function, *arguments):
+    """The elements function(handle, *arguments, offsets, n_offsets, data, capacity,
+    &data_size) reads (a _vlen read of shape elements, C order) as an object array of str
+    or bytes."""
+    elements = int(np.prod(shape, dtype=np.uint64))
     offsets = np.empty(elements + 1, dtype=np.uint64)
-    data = np.empty(0, dtype=np.uint8)
+    data = np.empty(elements * _VLEN_BYTES_GUESS, dtype=np.uint8)
     needed = ctypes.c_size_t(0)
-    while True:  # size the buffer, then read; again if a writer grew the data between
+    while True:  # read; again, sized, if the elements need more (or a writer grew them between)
         try:
-            lib.zarr_read_region_vlen(handle, len(start), _capi.u64_array(start), _capi.u64_array(count),
-                                      offsets.ctypes.data_as(_u64_pointer), len(offsets), data.ctypes.data,
-                                      data.size, ctypes.byref(needed))
+            function(handle, *arguments, offsets.ctypes.data_as(_u64_pointer), len(offsets), data.ctypes.data,
+                     data.size, ctypes.byref(needed))
             break
         except BufferSizeError:
             if needed.value <= data.size:
                 raise
             data = np.empty(needed.value, dtype=np.uint8)
-    raw = data.tobytes()
+    raw = data[:needed.value].tobytes()
     bounds = offsets.tolist()
     items = [raw[begin:end] for begin, end in zip(bounds, bounds[1:])]
     if kind == STRING:
-        items = [_decode_utf8(item, start) for item in items]
+        items = [_decode_utf8(item, index) for index, item in enumerate(items)]
     block = np.empty(elements, dtype=object)
     block[:] = items
-    return block.reshape(count)
+    return block.reshape(shape)
 
 
 def _write_vlen(handle, kind, start, count, source):
@@ -117,11 +130,11 @@ def _encode_element(kind, item):
     raise InvalidArgumentError(f"elements of a bytes array must be bytes, not {item!r}")
 
 
-def _decode_utf8(item, block_start):
+def _decode_utf8(item, position):
     try:
         return item.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise CodecError(f"a string element of the block at {tuple(block_start)} is not UTF-8: "
+        raise CodecError(f"string element {position} of the selection (C order) is not UTF-8: "
                          f"{exc}") from None
 
 
@@ -129,10 +142,8 @@ def _decode_utf8(item, block_start):
 
 def read_step(array, start, count, step, out):
     """count[d] elements along axis d from start[d], every step[d]-th (step >= 1), into out."""
-    if array._vlen_kind:
-        _read_orthogonal_by_regions(array, _step_indices(start, count, step), out)
-        return
-    _read_selection(array, out, lib.zarr_read_region_step, len(start), _capi.u64_array(start),
+    function = lib.zarr_read_region_step_vlen if array._vlen_kind else lib.zarr_read_region_step
+    _read_selection(array, out, function, len(start), _capi.u64_array(start),
                     _capi.u64_array(count), _capi.u64_array(step, "step"))
 
 
@@ -147,11 +158,9 @@ def write_step(array, start, count, step, source):
 
 def read_orthogonal(array, indices, out):
     """Along axis d the indices indices[d] (in bounds, any order, repeats allowed), into out."""
-    if array._vlen_kind:
-        _read_orthogonal_by_regions(array, indices, out)
-        return
     lists, pointers, counts = _index_lists(indices)
-    _read_selection(array, out, lib.zarr_read_orthogonal, len(lists), pointers, counts)
+    function = lib.zarr_read_orthogonal_vlen if array._vlen_kind else lib.zarr_read_orthogonal
+    _read_selection(array, out, function, len(lists), pointers, counts)
 
 
 def write_orthogonal(array, indices, source):
@@ -166,11 +175,9 @@ def write_orthogonal(array, indices, source):
 
 def read_points(array, coords, out):
     """The elements at coords (npoints x ndim, in bounds) into out (npoints elements)."""
-    if array._vlen_kind:
-        _read_points_by_regions(array, coords, out)
-        return
     coords = _as_indices(coords)
-    _read_selection(array, out, lib.zarr_read_points, coords.shape[1], coords.shape[0],
+    function = lib.zarr_read_points_vlen if array._vlen_kind else lib.zarr_read_points
+    _read_selection(array, out, function, coords.shape[1], coords.shape[0],
                     coords.ctypes.data_as(_u64_pointer))
 
 
@@ -186,8 +193,13 @@ def write_points(array, coords, source):
 
 def _read_selection(array, out, function, *arguments):
     """function(handle, *arguments, buffer, nbytes) reading into out, through a C-order
-    buffer of the array's dtype when out is not one (a view with gaps, another dtype)."""
+    buffer of the array's dtype when out is not one (a view with gaps, another dtype);
+    for variable-length elements, function is the _vlen form (see _read_vlen)."""
     if out.size == 0:
+        return
+    if array._vlen_kind:
+        with array._using() as handle:
+            out[...] = _read_vlen(handle, array._vlen_kind, out.shape, function, *arguments)
         return
     direct = out.flags.c_contiguous and out.dtype == array.dtype
     buffer = out if direct else np.empty(out.shape, dtype=array.dtype)
@@ -230,18 +242,18 @@ def _step_indices(start, count, step):
             for s, n, k in zip(start, count, step)]
 
 
-# -- emulation for variable-length elements ----------------------------------------------
+# -- emulation of selection writes of variable-length elements ------------------------------
 #
-# Region calls planned so that each stored chunk (each shard, for a sharded array) is read
-# at most once per selection: the selected indices are grouped by chunk, each group's
-# bounding box within its chunk is one region call, and the elements are gathered from (or
-# scattered into) that box. An axis whose indices form one run is not split, so a slice
-# across many chunks stays one call that the library spreads over its threads; boxes of
-# different chunks are read on several threads here. Writes that do not cover their box
-# read it first and write it back (read-modify-write): elements between the selected ones
-# are rewritten with the values they had, so a concurrent writer of those elements through
-# *another* handle may lose its change. (The C API's selection calls do not take
-# variable-length elements yet.)
+# The C API has no _vlen forms of zarr_write_orthogonal / _points / _region_step, so these
+# writes are region calls planned so that each stored chunk (each shard, for a sharded array)
+# is written at most once per selection: the selected indices are grouped by chunk, and each
+# group's bounding box within its chunk is one region call that the elements are scattered
+# into. An axis whose indices form one run is not split, so a slice across many chunks stays
+# one call that the library spreads over its threads; boxes of different chunks are written
+# on several threads here. A write that does not cover its box reads it first and writes it
+# back (read-modify-write): elements between the selected ones are rewritten with the values
+# they had, so a concurrent writer of those elements through *another* handle may lose its
+# change.
 
 class _Axis:
     """One axis of an orthogonal selection, grouped by stored chunk.
@@ -275,25 +287,6 @@ class _Axis:
             first, span = int(members[0]), int(members[-1]) - int(members[0]) + 1
             offsets = None if span == len(members) else members - np.uint64(first)
             yield first, span, slice(begin, end), offsets
-
-
-def _read_orthogonal_by_regions(array, indices, out):
-    axes = [_Axis(ix, chunk) for ix, chunk in zip(indices, array._storage_chunks)]
-    reordered = any(axis.order is not None for axis in axes)
-    compact = np.empty(tuple(len(a.unique) for a in axes), dtype=out.dtype) if reordered else out
-
-    def read_block(block):
-        start, count, where, offsets = block
-        if all(o is None for o in offsets):
-            read_region(array, start, count, compact[where])
-            return
-        box = np.empty(count, dtype=compact.dtype)
-        read_region(array, start, count, box)
-        compact[where] = box[_mesh(offsets, count)]
-
-    _run_blocks(read_block, _blocks(axes))
-    if reordered:
-        out[...] = compact[_open_mesh([a.order for a in axes], compact.shape)]
 
 
 def _write_orthogonal_by_regions(array, indices, source):
@@ -354,16 +347,6 @@ def _point_groups(coords, chunks):
         low = points.min(axis=0)
         count = points.max(axis=0) - low + 1
         yield members, tuple(low.tolist()), tuple(count.tolist()), points - low
-
-
-def _read_points_by_regions(array, coords, out):
-    def read_group(group):
-        members, start, count, offsets = group
-        box = np.empty(count, dtype=out.dtype)
-        read_region(array, start, count, box)
-        out[members] = box[tuple(offsets.T)]
-
-    _run_blocks(read_group, _point_groups(coords, array._storage_chunks))
 
 
 def _write_points_by_regions(array, coords, source):

@@ -62,8 +62,9 @@ class NotFoundError(ZarrError, KeyError, FileNotFoundError):
     code = ZARR_ERR_NOT_FOUND
 
 
-class ExistsError(ZarrError, FileExistsError):
-    """Creating a node where one already is."""
+class ExistsError(ZarrError, FileExistsError, ValueError):
+    """Creating a node where one already is (a ValueError too, as zarr-python's
+    ContainsArrayError and ContainsGroupError are)."""
 
     code = ZARR_ERR_EXISTS
 
@@ -134,6 +135,9 @@ class CopyError(ExistsError):
 
 
 MetadataError = InvalidMetadataError  # zarr-python 2's name
+# zarr-python's names in zarr.errors, so that their except clauses catch libzarr's errors.
+ContainsArrayError = ContainsGroupError = ExistsError
+PathNotFoundError = ArrayNotFoundError = GroupNotFoundError = NotFoundError
 
 
 _CLASSES = [

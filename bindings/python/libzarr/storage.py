@@ -29,6 +29,10 @@ __all__ = ["Store", "DirectoryStore", "LocalStore", "NestedDirectoryStore", "Zip
            "MemoryStore", "TempStore", "FSStore", "FsspecStore", "LRUStoreCache", "StorePath",
            "rmdir"]
 
+# zarr-python 2's module setting: the compressor of new arrays that name none (of both
+# formats here). None keeps each format's default (v2: Blosc lz4; v3: Zstd level 0).
+default_compressor = None
+
 
 class Store:
     """A location libzarr opens nodes from: a URL plus the options of the handles opened there.

@@ -60,3 +60,93 @@ def test_every_public_name_of_zarr_python_2_is_on_the_page():
     for cls, label in ((zarr.core.Array, "Array"), (zarr.hierarchy.Group, "Group")):
         missing += [f"{label}.{n}" for n in dir(cls) if not n.startswith("_") and f"{label}.{n}" not in text]
     assert not missing, f"zarr-python 2.13 names missing from {PAGE}: {missing}"
+
+
+# -- the same calls, side by side -----------------------------------------------------------
+#
+# What a newcomer types first, run with zarr-python 2.13 and with libzarr in folders of their
+# own: each call must give zarr-python's result, but where the page lists a difference on
+# purpose (then libzarr's own result is checked).
+
+def newcomer_calls(zarr, v2):
+    """name -> a function of no arguments giving a comparable result, in the order to run."""
+    import numpy as np
+    z = zarr.full((20, 30), chunks=(10, 10), dtype="f8", store="a.zarr", fill_value=1.5, **v2)
+    z[:10, :10] = 3
+    g = zarr.group("g.zarr", **v2)
+    visited = []
+    return {
+        "create": lambda: (lambda a: (a.shape, a.chunks, str(a.dtype)))(
+            zarr.create(shape=(100, 100), chunks=(10, 10), dtype="i4", store="c.zarr", **v2)),
+        "dtype spellings": lambda: [str(zarr.zeros((4,), chunks=(2,), dtype=s, **v2).dtype)
+                                    for s in ("i4", "float32", np.float32, "M8[ns]", "m8[s]", "<U5", "S3", "bool",
+                                              "complex128", "u1", int, float)],
+        "zeros of text": lambda: [zarr.zeros((2,), dtype=s, **v2)[...].tolist() for s in ("<U5", "S3", "c16")],
+        "modes": lambda: [(lambda a: (a.shape, a.read_only))(zarr.open_array("m.zarr", mode=m, shape=(5,), chunks=(2,),
+                                                                           dtype="i2", **v2))
+                          for m in ("w", "a", "r+", "r")],
+        "mode w- on an array": lambda: pytest.raises(ValueError, zarr.open, "m.zarr", mode="w-", shape=(3,)) and "refused",
+        "mode r on nothing": lambda: pytest.raises(Exception, zarr.open, "nothing.zarr", mode="r") and "refused",
+        "counts": lambda: (z.nchunks, z.nchunks_initialized, z.cdata_shape, z.nbytes, z.size, z.ndim, z.itemsize),
+        "nbytes_stored": lambda: (z.nbytes_stored() if callable(z.nbytes_stored) else z.nbytes_stored) > 0,
+        "compressor": lambda: z.compressor.get_config()["id"],
+        "filters": lambda: z.filters,
+        "order and fill": lambda: (z.order, z.fill_value, z.path),
+        "name and basename": lambda: (z.name, z.basename),
+        "len and iter": lambda: (len(z), next(iter(z))[:2].tolist()),
+        "oindex": lambda: z.oindex[[0, 15], [1, 29]].tolist(),
+        "vindex": lambda: z.vindex[[0, 15], [1, 29]].tolist(),
+        "coordinate and mask selections": lambda: (z.get_coordinate_selection(([0, 19], [0, 29])).tolist(),
+                                                   z.get_mask_selection(np.arange(600).reshape(20, 30) % 97 == 0).tolist()),
+        "resize and append": lambda: (z.resize(25, 30), z.append(np.ones((5, 30))), z.shape)[2],
+        "attrs": lambda: (z.attrs.update({"a": 1}), dict(z.attrs))[1],
+        "array": lambda: (lambda a: (a.shape, a.chunks, int(a[3])))(zarr.array(np.arange(10), chunks=(3,), **v2)),
+        "likes": lambda: (zarr.open_like(z, "like.zarr").shape, zarr.zeros_like(z).shape,
+                          zarr.full((3,), fill_value=7, chunks=2, **v2)[...].tolist()),
+        "groups": lambda: (g.create_group("foo").name, g.require_group("foo").name,
+                           g.create_dataset("foo/bar", shape=(4, 4), chunks=(2, 2), dtype="i4").name,
+                           g.require_dataset("foo/bar", shape=(4, 4), dtype="i4").shape,
+                           g.zeros("z", shape=(3,), chunks=(3,)).name, g.ones("o", shape=(3,), chunks=(3,))[...].tolist(),
+                           g.full("f", shape=(3,), chunks=(3,), fill_value=2)[...].tolist(),
+                           g.array("arr", np.arange(5), chunks=(2,))[...].tolist()),
+        "require_dataset of another shape": lambda: pytest.raises(TypeError, g.require_dataset, "foo/bar",
+                                                                  shape=(5, 4), dtype="i4") and "refused",
+        "tree": lambda: (str(g.tree()), str(zarr.tree(g))),
+        "listings": lambda: (sorted(g.array_keys()), sorted(g.group_keys()), sorted(k for k, _ in g.arrays()),
+                             sorted(k for k, _ in g.groups()), sorted(g), "foo/bar" in g, "nope" in g, len(g)),
+        "visit": lambda: (g.visit(visited.append), g.visititems(lambda p, o: visited.append((p, type(o).__name__))),
+                          sorted(map(str, visited)))[2],
+        "move and del": lambda: (g.move("z", "foo/z2"), g.__delitem__("o"), sorted(g["foo"]), sorted(g))[2:],
+        "child names": lambda: (g["foo"].name, g["foo"].path, g["foo"].basename, g.foo.name),
+        "open_group and consolidated": lambda: (sorted(zarr.open_group("g.zarr", mode="r")),
+                                                type(zarr.consolidate_metadata("g.zarr")).__name__,
+                                                sorted(zarr.open_consolidated("g.zarr"))),
+        "save and load": lambda: (zarr.save("s.zarr", np.arange(4)), zarr.load("s.zarr").tolist(),
+                                  zarr.save("sg.zarr", np.arange(3), y=np.ones(2)), sorted(zarr.load("sg.zarr")))[1::2],
+        "copy and copy_all": lambda: (zarr.copy(g["foo/bar"], zarr.group("cp.zarr", **v2), name="bar2"),
+                                      zarr.copy_all(g, zarr.group("cpa.zarr", **v2)), sorted(zarr.open_group("cpa.zarr"))),
+        "open gives the kind": lambda: (type(zarr.open("g.zarr")).__name__, type(zarr.open("a.zarr")).__name__),
+        "pickle and deepcopy": lambda: (__import__("pickle").loads(__import__("pickle").dumps(zarr.open("a.zarr")))[0, 0],
+                                        sorted(__import__("copy").deepcopy(zarr.open_group("g.zarr", mode="r")))),
+    }
+
+
+# libzarr's result where it differs on purpose (see "What differs on purpose" above the tables).
+DIFFERENT_ON_PURPOSE = {
+    "filters": (),  # zarr-python 2: None
+    "name and basename": ("/", ""),  # an array at the root: zarr-python 2 gives None, None
+}
+
+
+def test_newcomer_calls_give_what_zarr_python_2_gives(tmp_path, monkeypatch):
+    zarr_python = pytest.importorskip("zarr", reason="Debian's python3-zarr (zarr-python 2) is not installed")
+    results = {}
+    for name, module, v2 in (("zarr-python", zarr_python, {}), ("libzarr", libzarr, {"zarr_format": 2})):
+        (tmp_path / name).mkdir()
+        monkeypatch.chdir(tmp_path / name)
+        results[name] = {call: function() for call, function in newcomer_calls(module, v2).items()}
+    theirs, ours = results["zarr-python"], results["libzarr"]
+    for call in theirs:
+        expected = DIFFERENT_ON_PURPOSE.get(call, theirs[call])
+        assert ours[call] == expected, f"{call}: zarr-python gives {theirs[call]!r}, libzarr {ours[call]!r}"
+    assert all(theirs[call] != DIFFERENT_ON_PURPOSE[call] for call in DIFFERENT_ON_PURPOSE)

@@ -1,6 +1,7 @@
 """Selections: each kind goes through its one function of _engine and one C call of its
-kind (arrays of variable-length elements: region calls reading each stored chunk at most
-once), and agrees with NumPy on random selections of every kind."""
+kind (arrays of variable-length elements: the call's _vlen form for reads; for writes, which
+have no _vlen C calls, region calls writing each stored chunk at most once), and agrees with
+NumPy on random selections of every kind."""
 import ctypes
 import itertools
 
@@ -13,6 +14,9 @@ from libzarr import _capi, _engine
 KINDS = ["region", "step", "orthogonal", "points"]
 # The C call of each kind, after zarr_read_ / zarr_write_.
 C_CALLS = {"region": "region_strided", "step": "region_step", "orthogonal": "orthogonal", "points": "points"}
+# The C read of each kind for variable-length elements, after zarr_read_.
+C_VLEN_READS = {"region": "region_vlen", "step": "region_step_vlen", "orthogonal": "orthogonal_vlen",
+                "points": "points_vlen"}
 
 
 class _RecordingLibrary:
@@ -81,13 +85,16 @@ def pair(tmp_path):
     return array, reference
 
 
-@pytest.mark.parametrize("key, kind", [
+KEYS_AND_KINDS = [
     (np.s_[2:9, 3], "region"), (np.s_[...], "region"), (np.s_[None, 1:3], "region"),
     (np.s_[::3, 1:9], "step"), (np.s_[::-1], "region"), (np.s_[30:2:-7, ::2], "step"),
     (np.s_[[5, 1, 1], :], "orthogonal"), (np.s_[:, np.arange(41) % 3 == 0], "orthogonal"),
     (np.s_[[0, 3], [4, 6]], "points"), (np.s_[(np.arange(37 * 41) % 5 == 0).reshape(37, 41)], "points"),
     (np.s_[[[1], [2]], 3:6], "points"),
-], ids=repr)
+]
+
+
+@pytest.mark.parametrize("key, kind", KEYS_AND_KINDS, ids=repr)
 def test_each_key_goes_through_the_function_of_its_kind(pair, calls, key, kind):
     array, reference = pair
     assert np.array_equal(array[key], reference[key])
@@ -105,6 +112,57 @@ def test_zarr_python_indexers_go_through_their_kind(pair, calls, indexer, kind):
     getattr(array, indexer)[[1, 2], [3, 4]] if indexer != "blocks" else array.blocks[1, 2]
     assert calls["read"] == [kind]
     assert calls["c"] == ["zarr_read_" + C_CALLS[kind]]
+
+
+@pytest.fixture
+def strings(tmp_path):
+    """pair's twin of strings, and its reference."""
+    reference = np.arange(37 * 41).reshape(37, 41).astype(str).astype(object)
+    array = libzarr.create(str(tmp_path / "s.zarr"), shape=(37, 41), chunks=(8, 5), dtype=str)
+    array[...] = reference
+    return array, reference
+
+
+# Strings were read by region calls, one per chunk a selection touched (and one more per
+# chunk to size each buffer): the C API's _vlen selection reads make each one call.
+@pytest.mark.parametrize("key, kind", KEYS_AND_KINDS, ids=repr)
+def test_each_key_of_strings_is_read_by_one_vlen_call_of_its_kind(strings, calls, key, kind):
+    array, reference = strings
+    assert np.array_equal(array[key], reference[key])
+    assert calls["read"] == [kind]
+    assert calls["c"] == ["zarr_read_" + C_VLEN_READS[kind]]
+    array[key] = "x"  # no _vlen selection writes in the C API: region calls, same kind here
+    assert calls["write"] == [kind]
+    reference[key] = "x"
+    assert np.array_equal(array[...], reference)
+
+
+@pytest.mark.parametrize("indexer, kind", [("oindex", "orthogonal"), ("vindex", "points"), ("blocks", "region")])
+def test_zarr_python_indexers_of_strings_read_by_one_vlen_call(strings, calls, indexer, kind):
+    array, reference = strings
+    got = getattr(array, indexer)[[1, 2], [3, 4]] if indexer != "blocks" else array.blocks[1, 2]
+    expected = {"oindex": reference[np.ix_([1, 2], [3, 4])], "vindex": reference[[1, 2], [3, 4]],
+                "blocks": reference[8:16, 10:15]}[indexer]
+    assert np.array_equal(got, expected)
+    assert calls["c"] == ["zarr_read_" + C_VLEN_READS[kind]]
+
+
+def test_strings_longer_than_the_first_buffer_are_read_by_a_second_sized_call(strings, calls):
+    array, reference = strings
+    long = "é" * 3 * _engine._VLEN_BYTES_GUESS  # 2 bytes each in UTF-8
+    array[3, 4] = reference[3, 4] = long
+    calls["c"].clear()
+    assert array.vindex[[3, 0], [4, 0]].tolist() == [long, "0"]
+    assert calls["c"] == ["zarr_read_points_vlen"] * 2
+    assert np.array_equal(array.oindex[::2, [4, 4]], reference[::2][:, [4, 4]])
+
+
+def test_a_zero_dimensional_string_array_through_every_kind(tmp_path):
+    array = libzarr.create(str(tmp_path / "0d.zarr"), shape=(), dtype=str)
+    array[...] = "one"
+    assert array[()] == "one" and array[None].tolist() == ["one"] and array.oindex[()] == "one"
+    array.vindex[()] = "two"
+    assert array[...] == "two" and array.vindex[()] == "two"
 
 
 def chunks_touched(regions, chunks):
@@ -128,7 +186,7 @@ SELECTIONS = {
 
 @pytest.fixture(params=["fixed-size", "strings"])
 def any_pair(request, tmp_path):
-    """pair's array, or its twin of strings (whose selections are emulated by region calls)."""
+    """pair's array, or its twin of strings (whose selection writes are emulated by region calls)."""
     reference = np.arange(37 * 41, dtype=np.int64).reshape(37, 41)
     dtype = "i8"
     if request.param == "strings":
@@ -146,14 +204,17 @@ def changed(values):
 
 
 def assert_one_pass(array, calls, direction, kind):
-    """One C call of the selection's kind; for strings, region calls touching each chunk once."""
+    """One C call of the selection's kind (for strings, its _vlen form when reading); for
+    string writes, region calls touching each chunk once."""
     if array.dtype != object:
         assert calls["c"] == [f"zarr_{direction}_{C_CALLS[kind]}"]
         assert not calls["regions_read"] and not calls["regions_written"]
+    elif direction == "read":
+        assert calls["c"] == [f"zarr_read_{C_VLEN_READS[kind]}"]
+        assert not calls["regions_read"]
     else:
-        regions = calls["regions_read" if direction == "read" else "regions_written"]
-        touched = chunks_touched(regions, array.chunks)
-        assert touched and len(touched) == len(set(touched)), f"a chunk was {direction} twice"
+        touched = chunks_touched(calls["regions_written"], array.chunks)
+        assert touched and len(touched) == len(set(touched)), "a chunk was written twice"
     calls["c"].clear()
     calls["regions_read"].clear()
     calls["regions_written"].clear()

@@ -12,6 +12,7 @@ HIERARCHY = [
     (libzarr.NotFoundError, -2, "ZARR_ERR_NOT_FOUND", FileNotFoundError),
     (libzarr.NotFoundError, -2, "ZARR_ERR_NOT_FOUND", KeyError),
     (libzarr.ExistsError, -3, "ZARR_ERR_EXISTS", FileExistsError),
+    (libzarr.ExistsError, -3, "ZARR_ERR_EXISTS", ValueError),  # zarr-python's ContainsArrayError is one
     (libzarr.InvalidMetadataError, -4, "ZARR_ERR_INVALID_METADATA", ValueError),
     (libzarr.UnsupportedError, -5, "ZARR_ERR_UNSUPPORTED", NotImplementedError),
     (libzarr.CodecError, -6, "ZARR_ERR_CODEC", libzarr.ZarrError),
@@ -58,6 +59,18 @@ def test_exists(url):
     libzarr.create(url, {"shape": [1], "dtype": "<i4"})
     with pytest.raises(libzarr.ExistsError, match="node.zarr"):
         libzarr.create(url, {"shape": [1], "dtype": "<i4"})
+
+
+def test_zarr_pythons_except_clauses_catch_libzarrs_errors(url):
+    """Code written for zarr-python catches ValueError, or zarr.errors' names, around mode
+    "w-" on an existing node and mode "r" on a missing one."""
+    libzarr.create(url, shape=(1,))
+    for caught in (ValueError, errors.ContainsArrayError, errors.ContainsGroupError, FileExistsError):
+        with pytest.raises(caught):
+            libzarr.open(url, mode="w-", shape=(1,))
+    for caught in (errors.PathNotFoundError, errors.ArrayNotFoundError, errors.GroupNotFoundError):
+        with pytest.raises(caught):
+            libzarr.open(url + "-missing", mode="r")
 
 
 @pytest.mark.parametrize("metadata, field", [

@@ -311,3 +311,94 @@ def test_copies():
     with pytest.raises(zarr.CopyError):
         zarr.copy(source["foo"], dest)
     assert zarr.copy(source["foo"], dest, if_exists="skip") == (2, 1, 0)
+
+
+# -- the tutorial page itself ------------------------------------------------------------
+#
+# The tests above are the tutorial's sections rewritten by hand; this one runs the page
+# Debian's python3-zarr installs, example after example (its sizes divided by 10 or 100),
+# once with zarr-python and once with libzarr, and checks that every example zarr-python
+# runs here runs with libzarr too, but those of the features libzarr lacks on purpose.
+
+TUTORIAL_PAGE = "/usr/share/doc/python3-zarr/html/tutorial.html"
+# Never run: they reach S3 or Azure on the internet (and need s3fs or azure).
+NEEDS_THE_INTERNET = ("s3", "azure", "container_client", "ABSStore")
+# (exception, words of its message, why): what libzarr refuses, and the examples that use
+# a name such a refused example would have set. docs/coming-from-zarr-python.md lists each.
+REFUSED = [
+    ("UnsupportedError", "custom filters", "LZMA takes presets only"),
+    ("AttributeError", "'SQLiteStore'", "not a store of the C library (a plugin can add one)"),
+    ("AttributeError", "'N5Store'", "N5 is not a format libzarr reads"),
+    ("UnsupportedError", "categorize", "object codecs: VLenUTF8, VLenBytes, JSON only"),
+    ("UnsupportedError", "vlen-array", "object codecs: VLenUTF8, VLenBytes, JSON only"),
+    ("ValueError", "array:i8", "VLenArray's dtype spelling"),
+    ("InvalidArgumentError", "must be str", "JSON object arrays hold str elements"),
+    ("InvalidArgumentError", "cannot broadcast a non-scalar to a scalar", "elements are str, not lists or arrays"),
+    ("TypeError", "memory://", "an in-memory array does not pickle"),
+    ("NameError", "'s'", "the pickle of the in-memory array above"),
+]
+
+
+def tutorial_examples():
+    import doctest
+    import html
+    import re
+    with open(TUTORIAL_PAGE, encoding="utf-8") as page:
+        text = page.read()
+    blocks = re.findall(r'<div class="highlight"><pre>(.*?)</pre></div>', text, re.S)
+    text = "\n".join(html.unescape(re.sub(r"<[^>]+>", "", block)) for block in blocks)
+    for big, small in [("100000000", "1000000"), ("10000000", "1000000"), (r"\b10000\b", "1000"),
+                       (r"\b20000\b", "2000")]:
+        text = re.sub(big, small, text)
+    examples = doctest.DocTestParser().get_examples(text)
+    return [e.source for e in examples if not any(word in e.source for word in NEEDS_THE_INTERNET)]
+
+
+def run_examples(module, sources, folder, monkeypatch):
+    """The failure of each example run in one namespace with zarr = module ("" when it ran)."""
+    import contextlib
+    import io
+    import re
+    import warnings
+    (folder / "data").mkdir(parents=True)
+    monkeypatch.chdir(folder)
+    namespace = {"zarr": module}
+    outcomes = []
+    for number, source in enumerate(sources):
+        # zarr is the module under test: "import zarr" and "import zarr.storage" keep it
+        source = re.sub(r"^import zarr(\.\w+)?$", "pass", source, flags=re.M)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(compile(source, f"<tutorial example {number}>", "single"), namespace)
+            outcomes.append("")
+        except Exception as error:  # noqa: BLE001 - each example's failure is the result
+            outcomes.append(f"{type(error).__name__}: {error}")
+            absent_store = re.fullmatch(r"store = zarr\.(\w+Store)\(.*\)\s*", source)
+            if absent_store and isinstance(error, AttributeError):
+                # The rest of the store's section runs on a folder instead.
+                namespace["store"] = module.DirectoryStore(f"data/instead-of-{absent_store.group(1)}")
+    return outcomes
+
+
+@pytest.mark.skipif(not __import__("os").path.exists(TUTORIAL_PAGE), reason="python3-zarr's tutorial page is not installed")
+def test_every_example_of_zarr_pythons_tutorial_page_runs_unless_refused_on_purpose(tmp_path, monkeypatch):
+    zarr_python = pytest.importorskip("zarr")
+    sources = tutorial_examples()
+    # The page sets zarr.storage.default_compressor: both modules get theirs back afterwards.
+    monkeypatch.setattr(zarr.storage, "default_compressor", zarr.storage.default_compressor)
+    monkeypatch.setattr(zarr_python.storage, "default_compressor", zarr_python.storage.default_compressor)
+    theirs = run_examples(zarr_python, sources, tmp_path / "zarr-python", monkeypatch)
+    ours = run_examples(zarr, sources, tmp_path / "libzarr", monkeypatch)
+    assert len(sources) > 300 and theirs.count("") > 300
+    unexplained, refusals_seen = [], set()
+    for source, their_failure, our_failure in zip(sources, theirs, ours):
+        if their_failure or not our_failure:
+            continue
+        reasons = [r for r in REFUSED if our_failure.startswith(r[0] + ":") and r[1] in our_failure]
+        if reasons:
+            refusals_seen.add(reasons[0])
+        else:
+            unexplained.append(f"{source.strip()}\n    -> {our_failure}")
+    assert not unexplained, "tutorial examples zarr-python runs and libzarr does not:\n" + "\n".join(unexplained)
+    assert refusals_seen == set(REFUSED), f"no longer refused: {set(REFUSED) - refusals_seen}"

@@ -83,7 +83,8 @@ def test_loading_is_lazy_and_indexing_goes_to_the_store(written, monkeypatch):
     np.testing.assert_array_equal(ours.temperature[::-2, 1:3].values, theirs.temperature[::-2, 1:3].values)
 
 
-def test_a_v3_dataset_written_by_libzarr_opens_with_xarray(tmp_path):
+@pytest.mark.parametrize("consolidated", [True, False])
+def test_a_v3_dataset_written_by_libzarr_opens_with_xarray(tmp_path, consolidated):
     path = str(tmp_path / "v3.zarr")
     root = libzarr.group(path, attributes={"title": "v3"})
     assert root.zarr_format == 3
@@ -94,9 +95,10 @@ def test_a_v3_dataset_written_by_libzarr_opens_with_xarray(tmp_path):
     field = root.create_array("field", shape=(4, 3), chunks=(2, 3), dtype="f4", dimension_names=["time", "x"],
                               fill_value=np.nan, attributes={"units": "m/s"})
     field[...] = np.arange(12, dtype="f4").reshape(4, 3)
-    libzarr.consolidate_metadata(path)
+    if consolidated:
+        libzarr.consolidate_metadata(path)
     for engine in ("libzarr", None):  # None: xarray picks the backend (a zarr.json at the root)
-        ds = xr.open_dataset(path, engine=engine)
+        ds = xr.open_dataset(path, engine=engine, consolidated=consolidated)
         assert ds.attrs == {"title": "v3"} and ds.field.dims == ("time", "x") and ds.field.attrs == {"units": "m/s"}
         assert ds.time.values[1] == np.datetime64("2001-01-02")
         np.testing.assert_array_equal(ds.field.values, np.arange(12).reshape(4, 3))

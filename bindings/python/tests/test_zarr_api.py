@@ -162,6 +162,35 @@ def test_zeros_ones_full_empty_and_their_likes():
     assert zarr.open_like(source, "like.zarr").chunks == (2, 2)
 
 
+# zeros() passes fill_value 0, which the metadata of strings, bytes and complex numbers
+# refused ("fill_value 0 is not valid for dtype <U5"); zarr-python 2.13 stores their zero.
+@pytest.mark.parametrize("zarr_format", [2, 3])
+@pytest.mark.parametrize("dtype", ["<U5", "S3", "complex128", "c8", str, bytes])
+def test_zeros_and_ones_of_types_that_hold_no_numbers(zarr_format, dtype):
+    zeros = zarr.zeros((4,), chunks=(2,), dtype=dtype, zarr_format=zarr_format)
+    expected = np.zeros(4, dtype=dtype if dtype not in (str, bytes) else object)
+    if dtype in (str, bytes):
+        expected[:] = dtype()
+    assert zeros[...].tolist() == expected.tolist()
+    if np.dtype(dtype).kind == "c":
+        assert zarr.ones((2,), dtype=dtype, zarr_format=zarr_format)[...].tolist() == [1 + 0j] * 2
+        assert zarr.full((2,), 2.5, dtype=dtype, zarr_format=zarr_format)[...].tolist() == [2.5 + 0j] * 2
+    zarr_python = pytest.importorskip("zarr")
+    if dtype not in (str, bytes) and zarr_format == 2:
+        assert zarr_python.zeros((4,), chunks=(2,), dtype=dtype)[...].tolist() == expected.tolist()
+
+
+def test_the_module_default_compressor_is_taken_by_arrays_that_name_none(monkeypatch):
+    """zarr-python 2's tutorial sets zarr.storage.default_compressor; it was ignored."""
+    monkeypatch.setattr(zarr.storage, "default_compressor", numcodecs.Zstd(level=1))
+    assert zarr.zeros(100, chunks=10).compressor == numcodecs.Zstd(level=1)
+    assert document(zarr.zeros(10, store="v2.zarr", zarr_format=2).url)["compressor"] == {"id": "zstd", "level": 1}
+    assert zarr.zeros(10, compressor=None).compressor is None
+    assert zarr.zeros(10, compressors=[numcodecs.Zlib(level=2)]).compressor == numcodecs.Zlib(level=2)
+    monkeypatch.setattr(zarr.storage, "default_compressor", None)  # each format's own default
+    assert zarr.zeros(10).compressor == numcodecs.Zstd(level=0)
+
+
 def test_array_from_array_and_group_functions():
     data = np.arange(20, dtype="i8").reshape(4, 5)
     assert np.array_equal(zarr.array(data, chunks=(2, 5))[...], data)
