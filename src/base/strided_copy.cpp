@@ -42,7 +42,9 @@ std::vector<Dim> simplify(const std::vector<uint64_t>& count, const std::vector<
 constexpr size_t kCacheLine = 64;
 
 // A run whose destination starts inside a cache line is streamed only from
-// this length on; shorter, one memcpy of it measured faster at every offset
+// this length on. Shorter, streaming the one or two whole lines inside it
+// measured no faster than one memcpy of it (128-192 bytes at offset 16:
+// 0.83-1.10 of memcpy's speed), from 256 bytes 1.16-1.39 times faster
 // (docs/performance.md, "The alignment of the caller's buffer"). So the
 // 64-byte rows of a 32^3 uint16 chunk landing 16 bytes past a line (malloc,
 // NumPy) are copied through the cache.
@@ -75,9 +77,10 @@ __attribute__((noinline)) void stream_run(uint8_t* dst, const uint8_t* src, size
 
 // memcpy, or with writes == Streaming a run worth streaming streamed (SSE2,
 // every x86-64); the caller fences once after its last run. The path to
-// memcpy stays free of stack stores: rows that miss the cache are bounded by
-// the CPU's store buffer, and three register spills per 64-byte row made the
-// unstreamed rows of W4 a third slower (docs/performance.md).
+// memcpy stays free of stack stores: with three registers saved per row, the
+// unstreamed 64-byte rows at offset 16 copied a third slower than by memcpy
+// alone (bench_copy_run; likely the stack stores queueing behind the rows'
+// cache misses in the store buffer).
 void copy_run(uint8_t* dst, const uint8_t* src, size_t n, MemoryWrites writes) {
 #if defined(__SSE2__)
   if (writes == MemoryWrites::Streaming) {

@@ -26,11 +26,12 @@ enum class MemoryWrites { Cached, Streaming };
 // How a streaming copy splits a run of n bytes to address dst: `head` bytes
 // copied through the cache up to the first 64-byte cache line boundary,
 // `lines` whole cache lines streamed, the last `tail` bytes through the cache.
-// Streaming stores pay off only for whole lines: a line they write in part is
-// merged in a write-combining buffer and, on some CPUs (the Intel Xeon of
-// issue 25), costs a memory round trip of its own. A run starting inside a
-// line and shorter than a few lines is not streamed at all (lines == 0, head
-// == n): its partial lines would be most of it.
+// Streaming stores pay off only for whole lines: lines written in part by
+// them cost more than through the cache (twice the time of W4 on the Intel
+// Xeon of issue 25; 64- and 128-byte rows at 0.63-0.88 of memcpy's speed on
+// the AMD EPYC of docs/performance.md). A run starting inside a line and
+// shorter than a few lines is not streamed at all (lines == 0, head == n):
+// its partial lines would be most of it.
 struct RunSplit {
   size_t head;
   size_t lines;
