@@ -473,7 +473,7 @@ def print_alignments(aligned, info):
     print()
     print(f"buffer alignment (issue 25): whole reads into a buffer placed OFFSET bytes past a page boundary "
           f"(C API: malloc'd; Python: NumPy arrays); {info['cpu']}, {info['nproc']} CPUs; best and median of "
-          f"{aligned['rounds']} rounds; load average {aligned['load_average'][0]} at start, "
+          f"every run ({aligned['rounds']} rounds of {aligned['runs']}); load average {aligned['load_average'][0]} at start, "
           f"{aligned['load_average'][1]} at end")
     print()
     header = ("workload", "offset", "C best s", "C median s", "C / best offset", "Python best s", "zarr-python best s")
