@@ -9,11 +9,15 @@ Standard library only. A benchmark: it prints figures and never fails on speed
     python3 scripts/bench.py [--build build-bench] [--zarrita DIR] [--runs 5]
                              [--peer-runs 5] [--zarrita-runs 3] [--only W1,W5]
                              [--data-dir /dev/shm/libzarr-bench] [--keep-data]
-                             [--sel-runs 3]
+                             [--sel-runs 3] [--align]
 
 --only S runs the selection workloads alone (issue 22: oindex, vindex, masks and
 steps on a float64 array, read and written through the C API, libzarr's Python
 binding and zarr-python); they run after the region workloads by default.
+
+--align (issue 25) also reads W1, W2, W4 and W6r (those of --only) into buffers
+placed 16, 64 and 4096 bytes past a page boundary: malloc'd through the C API,
+NumPy arrays through libzarr's Python binding and zarr-python (not W6r: v3).
 """
 import argparse
 import json
@@ -56,6 +60,12 @@ SELECTIONS = [
     ("S3o", "a.oindex[row_mask, :], 1-D mask of every 3rd row (= 5)", "maskrows"),
     ("S4", "a[::3, ::3]", "step"),
 ]
+
+
+# Buffer offsets past a page boundary of --align: where malloc and NumPy put a
+# large buffer, a cache line, a page.
+ALIGN_OFFSETS = (16, 64, 4096)
+ALIGN_WORKLOADS = ("W1", "W2", "W4", "W6r")
 
 
 def log(msg):
@@ -156,6 +166,8 @@ def main():
     ap.add_argument("--data-dir", default=None, help="default /dev/shm/libzarr-bench (or /tmp/... without /dev/shm)")
     ap.add_argument("--keep-data", action="store_true", help="leave the generated arrays in place")
     ap.add_argument("--sel-runs", type=int, default=3, help="runs per selection workload and library")
+    ap.add_argument("--align", action="store_true",
+                    help="also read W1/W2/W4/W6r into buffers at page offsets 16, 64 and 4096")
     ap.add_argument("--json", default=None, help="where to write every figure (default BUILD/bench-results.json)")
     args = ap.parse_args()
 
@@ -258,6 +270,8 @@ def main():
             problems.append(f"{name}: checksums differ: libzarr {mine['checksum']}, peer "
                             f"{theirs and theirs['checksum']}, data {expected}")
         rows[name] = row
+
+    aligned = run_alignments(args, lib, d, [w[0] for w in wanted], expected, problems) if args.align else None
 
     # Stored sizes of what each library wrote (same codec, so they should be close).
     written = {}
@@ -401,6 +415,8 @@ def main():
         print(f"  Maximum resident set size {rss['max_rss_bytes'] / MIB:.0f} MiB; bound region bytes + 2 x "
               f"{rss['threads']} threads x 8 MiB + 16 MiB = {rss['bound_bytes'] / MIB:.0f} MiB "
               f"({'within' if rss['max_rss_bytes'] <= rss['bound_bytes'] else 'ABOVE'} the bound)")
+    if aligned:
+        print_alignments(aligned, info)
     if selections:
         print_selections(selections, info, args)
     for p in problems:
@@ -409,12 +425,80 @@ def main():
     out = args.json or os.path.join(build, "bench-results.json")
     with open(out, "w") as f:
         json.dump({"machine": info, "load_average": [load_start, load_end], "elapsed_s": elapsed,
-                   "ceilings": ceilings, "workloads": rows, "written_bytes": written, "rss": rss,
+                   "ceilings": ceilings, "workloads": rows, "written_bytes": written, "rss": rss, "alignments": aligned,
                    "selections": selections, "problems": problems}, f, indent=1)
     print(f"\n(all figures: {out})")
     if not args.keep_data:
         shutil.rmtree(data_dir, ignore_errors=True)
     return 1 if problems else 0
+
+
+def run_alignments(args, lib, d, names, expected, problems):
+    """Whole reads of W1/W2/W4/W6r into buffers at each of ALIGN_OFFSETS past a page:
+    the C API (bench_region_io read DIR RUNS OFFSET) and, into NumPy arrays, libzarr's
+    Python binding and zarr-python (peer_zarr_python.py read DIR RUNS OFFSET LIBRARY).
+    Rounds alternate the offsets, so that a disturbance spoils a round of each."""
+    load_start = loadavg()
+    dirs = {"W1": "v2raw8", "W2": "v2zstd8", "W4": "v2zstd32", "W6r": "v3shard"}
+    peer_py = os.path.join(ROOT, "tests", "bench", "peer_zarr_python.py")
+    env = dict(os.environ, LIBZARR_PATH=os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(lib))),
+                                                     "libzarr.so.1"))
+    sides = {"c": lambda where, offset: ([lib, "read", where, str(args.runs), str(offset)], None),
+             "python": lambda where, offset: ([PEER_PYTHON, peer_py, "read", where, str(args.runs), str(offset),
+                                               "libzarr"], env),
+             "zarr-python": lambda where, offset: ([PEER_PYTHON, peer_py, "read", where, str(args.peer_runs),
+                                                    str(offset), "zarr"], None)}
+    rows = {}
+    for name in (n for n in ALIGN_WORKLOADS if n in names):
+        log(f"bench.py: {name} at buffer offsets {ALIGN_OFFSETS}")
+        results = {(side, offset): [] for side in sides for offset in ALIGN_OFFSETS}
+        for _ in range(max(1, args.rounds)):
+            for offset in ALIGN_OFFSETS:
+                for side, command in sides.items():
+                    if side == "zarr-python" and name == "W6r":
+                        continue  # zarr-python 2.13 reads no v3
+                    cmd, side_env = command(d(dirs[name]), offset)
+                    results[(side, offset)].append(run_with_env(cmd, side_env) if side_env else run(cmd)[0])
+        for (side, offset), found in results.items():
+            if not found:
+                continue
+            best = merged(found)
+            rows[f"{name} {side} {offset}"] = dict(best, name=name, side=side, offset=offset)
+            if best["checksum"] != expected:
+                problems.append(f"{name} at offset {offset} ({side}): checksum {best['checksum']}, data {expected}")
+    return {"rows": rows, "load_average": [load_start, loadavg()], "runs": args.runs, "rounds": args.rounds}
+
+
+def print_alignments(aligned, info):
+    print()
+    print(f"buffer alignment (issue 25): whole reads into a buffer placed OFFSET bytes past a page boundary "
+          f"(C API: malloc'd; Python: NumPy arrays); {info['cpu']}, {info['nproc']} CPUs; best and median of "
+          f"every run ({aligned['rounds']} rounds of {aligned['runs']}); load average {aligned['load_average'][0]} at start, "
+          f"{aligned['load_average'][1]} at end")
+    print()
+    header = ("workload", "offset", "C best s", "C median s", "C / best offset", "Python best s", "zarr-python best s")
+    rows = aligned["rows"]
+    table = []
+    for name in ALIGN_WORKLOADS:
+        c = [rows.get(f"{name} c {o}") for o in ALIGN_OFFSETS]
+        if not any(c):
+            continue
+        best_c = min(r["best_s"] for r in c if r)
+        for offset, r in zip(ALIGN_OFFSETS, c):
+            py, zp = rows.get(f"{name} python {offset}"), rows.get(f"{name} zarr-python {offset}")
+            runs = sorted(r["runs_s"])
+            table.append((name, str(offset), f"{r['best_s']:.3f}", f"{runs[len(runs) // 2]:.3f}",
+                          f"{r['best_s'] / best_c:.2f}", f"{py['best_s']:.3f}" if py else "n/a",
+                          f"{zp['best_s']:.3f}" if zp else "n/a"))
+    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)  # noqa: E731
+                                      for i, (c, w) in enumerate(zip(r, widths))) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in table:
+        print(line(r))
+    print()
+    print("C / best offset: this offset's best time over the best offset's (aim of issue 25: <= 1.10).")
 
 
 def run_selections(args, lib, d):

@@ -23,6 +23,22 @@ int64_t byte_offset(const std::vector<uint64_t>& index, const std::vector<int64_
 // back soon (a large region read), slower when it is read right after.
 enum class MemoryWrites { Cached, Streaming };
 
+// How a streaming copy splits a run of n bytes to address dst: `head` bytes
+// copied through the cache up to the first 64-byte cache line boundary,
+// `lines` whole cache lines streamed, the last `tail` bytes through the cache.
+// Streaming stores pay off only for whole lines: lines written in part by
+// them cost more than through the cache (twice the time of W4 on the Intel
+// Xeon of issue 25; 64- and 128-byte rows at 0.63-0.88 of memcpy's speed on
+// the AMD EPYC of docs/performance.md). A run starting inside a line and
+// shorter than a few lines is not streamed at all (lines == 0, head == n):
+// its partial lines would be most of it.
+struct RunSplit {
+  size_t head;
+  size_t lines;
+  size_t tail;
+};
+RunSplit split_for_streaming(uintptr_t dst, size_t n);
+
 // Copy the box of extents `count` from src to dst, element (i...) going from
 // src + sum(i*src_strides) to dst + sum(i*dst_strides). Dimensions that are
 // contiguous in both buffers are merged so the inner loop is one memcpy.

@@ -5,7 +5,9 @@
 //
 //   bench_region_io gen     DATA                     write the 256 MiB data file
 //   bench_region_io create  KIND DIR DATA            create array KIND at DIR from DATA
-//   bench_region_io read    DIR RUNS                 open + read whole + close, best of RUNS
+//   bench_region_io read    DIR RUNS [OFFSET]        open + read whole + close, best of RUNS
+//                                                    (OFFSET: into a malloc'd buffer placed OFFSET
+//                                                    bytes past a page boundary, issue 25)
 //   bench_region_io write   KIND DIR DATA RUNS       create + write whole + close, best of RUNS
 //   bench_region_io windows DIR POSITIONS RUNS       read the 16^3 windows at POSITIONS
 //   bench_region_io rss     DIR [STEP]               1 GiB write + read, one call each
@@ -186,16 +188,42 @@ void read_whole(const std::string& dir, uint16_t* out) {
   check(zarr_close(a), "zarr_close " + dir);
 }
 
-int cmd_read(const std::string& dir, int runs) {
-  std::vector<uint16_t> out(n_elements());
-  std::memset(out.data(), 0xAB, out.size() * 2);  // fault the pages in before timing
+// A buffer of n uint16 as users allocate theirs: malloc'd (glibc and NumPy
+// put a large one 16 bytes past a page), here placed `offset` bytes past a
+// page boundary (16, a cache line's 64, a page's 4096), pages faulted in.
+class PlacedBuffer {
+ public:
+  PlacedBuffer(size_t n, size_t offset) : block_(static_cast<uint8_t*>(std::malloc(n * 2 + 2 * kPage))) {
+    if (!block_) die("cannot allocate " + std::to_string(n * 2) + " bytes");
+    std::memset(block_, 0xAB, n * 2 + 2 * kPage);
+    const size_t to_page = (kPage - reinterpret_cast<uintptr_t>(block_) % kPage) % kPage;
+    data_ = reinterpret_cast<uint16_t*>(block_ + to_page + offset % kPage);
+  }
+  PlacedBuffer(const PlacedBuffer&) = delete;
+  PlacedBuffer& operator=(const PlacedBuffer&) = delete;
+  ~PlacedBuffer() { std::free(block_); }
+  uint16_t* data() const { return data_; }
+
+ private:
+  static constexpr size_t kPage = 4096;
+  uint8_t* block_;
+  uint16_t* data_ = nullptr;
+};
+
+// Without OFFSET the buffer is 16 bytes past a page, where the std::vector
+// this read into before issue 25 was.
+int cmd_read(const std::string& dir, int runs, size_t offset) {
+  const PlacedBuffer placed(n_elements(), offset);
+  uint16_t* const out = placed.data();
   std::vector<double> times;
   for (int r = 0; r < runs; ++r) {
     const double t0 = now();
-    read_whole(dir, out.data());
+    read_whole(dir, out);
     times.push_back(now() - t0);
   }
-  print_result(", \"checksum\": " + checksum_json(checksum(out.data(), out.size())), times);
+  const std::string page_offset = std::to_string(reinterpret_cast<uintptr_t>(out) % 4096);
+  print_result(", \"page_offset\": " + page_offset + ", \"checksum\": " + checksum_json(checksum(out, n_elements())),
+               times);
   return 0;
 }
 
@@ -292,7 +320,7 @@ int cmd_selftest() {
     std::printf("%-9s write: ", kind);
     cmd_write(kind, dir, data_path, 2);
     std::printf("%-9s read:  ", kind);
-    cmd_read(dir, 2);
+    cmd_read(dir, 2, 16);
   }
   std::printf("expected checksum %s\n", expected.c_str());
   fs::remove_all(root);
@@ -576,8 +604,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "read") {
-    need(3);
-    return cmd_read(a[1], std::stoi(a[2]));
+    if (a.size() != 3 && a.size() != 4) need(3);
+    if (a.size() == 4 && std::stoul(a[3]) % 2) die("read: OFFSET must be even (the buffer holds uint16)");
+    return cmd_read(a[1], std::stoi(a[2]), a.size() == 4 ? std::stoul(a[3]) : 16);
   }
   if (cmd == "write") {
     need(5);

@@ -3,10 +3,15 @@
 Run by /usr/bin/python3 (Debian's zarr 2.13.6 and numcodecs 0.11; the python3
 first on PATH may lack them):
 
-    peer_zarr_python.py read    DIR RUNS                 open + read whole into out= + close
+    peer_zarr_python.py read    DIR RUNS [OFFSET [LIBRARY]]
+                                                         open + read whole into out= + close
     peer_zarr_python.py write   KIND DIR DATA RUNS       create + write whole
     peer_zarr_python.py windows DIR POSITIONS RUNS       read the 16^3 windows at POSITIONS
     peer_zarr_python.py checksum DIR                     read whole once, print the checksum
+
+read's OFFSET places out= (a NumPy array, malloc'd by NumPy) OFFSET bytes past a
+page boundary (issue 25; default: where NumPy put it); LIBRARY is zarr (default) or
+libzarr, libzarr's Python binding (then LIBZARR_PATH names the library to load).
 
 Each prints one line "RESULT {json}" as tests/bench/bench_region_io.cpp does:
 best_s, runs_s and the checksum [sum v, sum v * (i % 251 + 1)] of the values
@@ -23,6 +28,7 @@ import numpy as np
 import zarr
 
 SHAPE = (64, 1024, 2048)
+BINDING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings", "python")
 
 
 def checksum(values):
@@ -53,15 +59,36 @@ def compressor(kind):
     raise SystemExit(f"peer_zarr_python.py: unknown kind {kind}")
 
 
-def cmd_read(path, runs):
-    out = np.full(SHAPE, 0xABAB, dtype="<u2")  # pages faulted in before timing
+def placed_array(offset):
+    """A uint16 array of SHAPE in a NumPy-allocated block, OFFSET bytes past a page boundary."""
+    page, nbytes = 4096, int(np.prod(SHAPE)) * 2
+    block = np.full(nbytes + 2 * page, 0xAB, dtype=np.uint8)  # pages faulted in before timing
+    start = -block.ctypes.data % page + offset % page
+    return block[start:start + nbytes].view("<u2").reshape(SHAPE)
+
+
+def cmd_read(path, runs, offset=None, library=zarr):
+    if offset is None:
+        out = np.full(SHAPE, 0xABAB, dtype="<u2")  # pages faulted in before timing
+    else:
+        out = placed_array(offset)
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        z = zarr.open_array(path, mode="r")
+        z = library.open_array(path, mode="r")
         z.get_basic_selection(Ellipsis, out=out)
         times.append(time.perf_counter() - t0)
-    result(times, checksum=checksum(out))
+    result(times, page_offset=out.ctypes.data % 4096, checksum=checksum(out))
+
+
+def library_named(name):
+    if name == "zarr":
+        return zarr
+    if name == "libzarr":
+        sys.path.insert(0, BINDING)
+        import libzarr
+        return libzarr
+    raise SystemExit(f"peer_zarr_python.py: unknown library {name}")
 
 
 def cmd_write(kind, path, data_path, runs):
@@ -97,7 +124,8 @@ def cmd_windows(path, positions_path, runs):
 def main(argv):
     cmd = argv[1]
     if cmd == "read":
-        cmd_read(argv[2], int(argv[3]))
+        offset = int(argv[4]) if len(argv) > 4 else None
+        cmd_read(argv[2], int(argv[3]), offset, library_named(argv[5] if len(argv) > 5 else "zarr"))
     elif cmd == "write":
         cmd_write(argv[2], argv[3], argv[4], int(argv[5]))
     elif cmd == "windows":
