@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/zarr_extensions.h"
 #include "dtype/byte_order.h"
 #include "dtype/data_type.h"
 #include "dtype/messages.h"
@@ -254,7 +255,8 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
   }
   const std::string typestr = length_typestr(name, configuration, quoted, where);
   if (!typestr.empty()) return parse_typestr(typestr, where);
-  unsupported(where, "data type " + quoted + " is not supported");
+  unsupported(where, "data type " + quoted + " is not supported" +
+                         registered_but_unimplemented_note(ExtensionPoint::DataType, name));
 }
 
 std::string DataType::to_v3_json() const {

@@ -6,6 +6,7 @@
 
 #include "dtype/byte_order.h"
 #include "dtype_test_util.h"
+#include "support/test_support.h"
 
 namespace zarr::test {
 namespace {
@@ -255,6 +256,20 @@ TEST(V3Types, UnknownNamesAreUnsupported) {
     expect_error(ZARR_ERR_UNSUPPORTED, [&] { v3type(quoted); }, {kV3Where, quoted, "not supported"});
     expect_error(ZARR_ERR_UNSUPPORTED,
                  [&] { v3type("{\"name\":" + quoted + ",\"configuration\":{\"name\":\"uint8\"}}"); }, {quoted});
+  }
+}
+
+// An unknown data type the zarr-extensions registry holds says it is
+// registered but not implemented; other names only that they are unknown.
+TEST(V3Types, UnknownNamesSayWhetherTheRegistryHasThem) {
+  expect_error(ZARR_ERR_UNSUPPORTED, [] { v3type(R"({"name":"structured","configuration":{"fields":[]}})"); },
+               {kV3Where, "data type \"structured\" is not supported; 'structured' is a data type of the "
+                          "zarr-extensions registry that libzarr does not implement yet"});
+  for (const char* name : {"\"optional\"", "\"foo\"", "\"r\""}) {
+    SCOPED_TRACE(name);
+    const Caught caught = catch_error([&] { v3type(name); });
+    EXPECT_EQ(caught.code, ZARR_ERR_UNSUPPORTED) << caught.message;
+    EXPECT_EQ(caught.message.find("registry"), std::string::npos) << caught.message;
   }
 }
 
