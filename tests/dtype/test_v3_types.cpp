@@ -249,7 +249,7 @@ TEST(V3Types, FixedLengthTypes) {
 }
 
 TEST(V3Types, UnknownNamesAreUnsupported) {
-  for (const char* name : {"optional", "structured", "int2", "uint2", "float8_e3m4", "complex_float16", "foo",
+  for (const char* name : {"optional", "structured", "int3", "complex_float128", "float8_e6m1", "foo",
                            "Int16", "float128", "https://example.com/datetime"}) {
     SCOPED_TRACE(name);
     const std::string quoted = std::string("\"") + name + "\"";
