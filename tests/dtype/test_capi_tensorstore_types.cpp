@@ -187,4 +187,24 @@ TEST(CapiTensorStoreTypes, V3ComplexTypesRoundTrip) {
   }
 }
 
+// With a big-endian bytes codec each 2-byte half is stored big-endian, in
+// place (real first): the region buffer stays native.
+TEST(CapiTensorStoreTypes, V3ComplexHalvesAreStoredInTheCodecsByteOrder) {
+  TempDir dir;
+  const std::string url = dir / "a";
+  const std::string meta =
+      "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [2], \"data_type\": \"complex_bfloat16\", "
+      "\"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [2]}}, "
+      "\"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": [0.0, 0.0], "
+      "\"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"big\"}}]}";
+  const std::vector<uint8_t> native = {0x80, 0x3f, 0x00, 0x40, 0x40, 0x40, 0x80, 0x40};  // (1+2j), (3+4j)
+  {
+    ArrayPtr a = create_array(url, meta);
+    EXPECT_EQ(write_then_read_all<uint8_t>(a, {0}, {2}, native), native);
+  }
+  EXPECT_EQ(read_file(url + "/c/0"), (zarr::Bytes{0x3f, 0x80, 0x40, 0x00, 0x40, 0x40, 0x40, 0x80}));
+  ArrayPtr reopened = open_array(url);
+  EXPECT_EQ(read_all<uint8_t>(reopened), native);
+}
+
 }  // namespace
