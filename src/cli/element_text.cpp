@@ -246,9 +246,9 @@ ElementFormatter::ElementFormatter(const std::string& data_type, size_t item_siz
   if (t.size() >= 2 && t.front() == '"' && t.back() == '"') t = t.substr(1, t.size() - 2);
   if (t == "bool") {
     kind_ = Kind::kBool;
-  } else if (t == "int4" || t == "int8" || t == "int16" || t == "int32" || t == "int64") {
-    kind_ = Kind::kSigned;
-  } else if (t == "uint8" || t == "uint16" || t == "uint32" || t == "uint64") {
+  } else if (t == "int2" || t == "int4" || t == "int8" || t == "int16" || t == "int32" || t == "int64") {
+    kind_ = Kind::kSigned;  // int2 / int4: one sign-extended value per byte
+  } else if (t == "uint2" || t == "uint4" || t == "uint8" || t == "uint16" || t == "uint32" || t == "uint64") {
     kind_ = Kind::kUnsigned;
   } else if (t == "float32" || t == "float64") {
     kind_ = Kind::kFloat;
@@ -256,7 +256,7 @@ ElementFormatter::ElementFormatter(const std::string& data_type, size_t item_siz
     kind_ = Kind::kHalf;
   } else if (t == "bfloat16") {
     kind_ = Kind::kBFloat16;
-  } else if (t == "complex64" || t == "complex128") {
+  } else if (t == "complex64" || t == "complex128" || t == "complex_float32" || t == "complex_float64") {
     kind_ = Kind::kComplex;
   } else if (t.size() >= 2 && (t[0] == '<' || t[0] == '>' || t[0] == '|')) {
     const char letter = t[1];

@@ -97,7 +97,8 @@ size_t float_component_size(const DataType& t) {
   switch (t.kind()) {
     case DTypeKind::Float: return t.item_size();
     case DTypeKind::BFloat16: return 2;
-    case DTypeKind::Complex: return t.item_size() / 2;
+    // IEEE halves only (bfloat16 or small-float halves compare by their bits).
+    case DTypeKind::Complex: return t.complex_component_kind() == DTypeKind::Float ? t.item_size() / 2 : 0;
     default: return 0;
   }
 }

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/zarr_extensions.h"
 #include "codecs/v3_numcodecs.h"
 #include "dtype/byte_order.h"
 
@@ -107,7 +108,8 @@ bool is_known_v3_codec(const std::string& name) {
 }
 
 [[noreturn]] void fail_unknown_v3_codec(const CodecSpec& spec) {
-  fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'");
+  fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'" +
+                                 registered_but_unimplemented_note(ExtensionPoint::Codec, spec.name));
 }
 
 // A numcodecs filter run as array->array on the chunk's native bytes.

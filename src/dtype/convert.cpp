@@ -12,7 +12,7 @@
 #include "dtype/bfloat16.h"
 #include "dtype/float8.h"
 #include "dtype/float_text.h"
-#include "dtype/int4.h"
+#include "dtype/sub_byte_int.h"
 
 namespace zarr {
 
@@ -63,7 +63,7 @@ struct FloatType {
 };
 
 FloatType float_type(const DataType& t) { return {t.kind(), t.item_size(), t.float8_format()}; }
-FloatType complex_part(const DataType& t) { return {DTypeKind::Float, t.item_size() / 2, Float8Format::E4M3FN}; }
+FloatType complex_part(const DataType& t) { return {t.complex_component_kind(), t.item_size() / 2, t.float8_format()}; }
 
 double load_float(const uint8_t* p, const FloatType& t) {
   if (t.kind == DTypeKind::BFloat16) return dtype_detail::bfloat16_to_double(load_unaligned<uint16_t>(p));
@@ -86,7 +86,9 @@ Value load_integer(const uint8_t* p, const DataType& t) {
 Value load(const uint8_t* p, const DataType& t) {
   switch (t.kind()) {
     case DTypeKind::Bool: return unsigned_integer(*p != 0);
-    case DTypeKind::Int4: return integer(dtype_detail::int4_value(*p));
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt:
+      return integer(dtype_detail::sub_byte_value(*p, static_cast<int>(t.integer_bits()), t.is_signed_integer()));
     case DTypeKind::Int:
     case DTypeKind::UInt: return load_integer(p, t);
     case DTypeKind::Complex: {
@@ -107,10 +109,9 @@ struct IntRange {
 
 IntRange int_range(const DataType& t) {
   if (t.kind() == DTypeKind::Bool) return {0, 1};
-  if (t.kind() == DTypeKind::Int4) return {8, 7};
-  const unsigned bits = static_cast<unsigned>(t.item_size() * 8);
+  const unsigned bits = t.integer_bits();
   const uint64_t all = bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1;
-  if (t.kind() == DTypeKind::UInt) return {0, all};
+  if (!t.is_signed_integer()) return {0, all};
   return {all / 2 + 1, all / 2};
 }
 
@@ -156,9 +157,8 @@ bool same_class(double value, double rounded) {
 // 2^53 is far outside their range, so rounding twice changes nothing.
 bool store_narrow_float(double d, uint8_t* p, const FloatType& t) {
   if (t.kind == DTypeKind::Float8) {
-    const uint8_t code = dtype_detail::double_to_float8(d, t.format);
-    *p = code;
-    return same_class(d, dtype_detail::float8_to_double(code, t.format));
+    *p = dtype_detail::double_to_float8(d, t.format);
+    return dtype_detail::float8_represents(d, t.format);
   }
   const uint16_t bits =
       t.kind == DTypeKind::BFloat16 ? dtype_detail::double_to_bfloat16(d) : dtype_detail::double_to_half(d);
@@ -195,7 +195,8 @@ bool store_float(const Value& v, uint8_t* p, const FloatType& t) {
 bool store(const Value& v, uint8_t* p, const DataType& t) {
   switch (t.kind()) {
     case DTypeKind::Bool:
-    case DTypeKind::Int4:
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt:
     case DTypeKind::Int:
     case DTypeKind::UInt: return store_integer(v, p, t);
     case DTypeKind::Complex: {
@@ -231,7 +232,8 @@ bool is_numeric(const DataType& type) {
     case DTypeKind::Complex:
     case DTypeKind::BFloat16:
     case DTypeKind::Float8:
-    case DTypeKind::Int4: return true;
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt: return true;
     default: return false;
   }
 }

@@ -3,15 +3,17 @@
 // arrives, and one it cannot is reported, never wrapped or clamped
 // (zarr_read_region_as / zarr_write_region_as; docs/c-api.md gives the rules).
 //
-// Numeric types: bool, int4, int8..int64, uint8..uint64, float16, bfloat16,
-// float32, float64, the float8 types and complex64/complex128. Buffers are in
-// native byte order.
+// Numeric types: bool, int2, int4, uint2, uint4, int8..int64, uint8..uint64,
+// float16, bfloat16, float32, float64, the 4-, 6- and 8-bit floats, and the
+// complex types (complex64/complex128 and the registry's pairs of float16,
+// bfloat16 and small floats). Buffers are in native byte order.
 //  - Integers convert exactly within the target's range; bool holds 0 and 1.
 //  - Floats to integers truncate toward zero; NaN, infinities and values
 //    whose truncation is outside the range cannot be represented.
 //  - To a float type, values round to nearest (ties to even); a finite value
 //    that rounds beyond the target's largest finite value cannot be
-//    represented; NaN and infinities pass where the target has them.
+//    represented (nor, in float8_e8m0fnu, zero, a negative value or one that
+//    rounds below 2^-127); NaN and infinities pass where the target has them.
 //  - Real to complex gets an imaginary part of 0; complex to real keeps the
 //    real part when the imaginary part is 0 and cannot be represented
 //    otherwise.

@@ -45,11 +45,11 @@ std::optional<uint64_t> parse_decimal(const std::string& text, uint64_t max) {
   return value;
 }
 
-// Names of TensorStore's (or ml_dtypes') extension types that libzarr lacks in
-// v2 (bfloat16 is v3-only here; other float8 formats such as float8_e3m4 are
-// not implemented): well-formed, but unsupported.
+// Names of extension types that libzarr lacks in v2 (bfloat16 and the
+// registry's complex_* types are v3-only here; float8_* names other than the
+// formats float8.h knows): well-formed, but unsupported.
 bool is_known_extension_name(const std::string& text) {
-  return text == "bfloat16" || text.rfind("float8_", 0) == 0;
+  return text == "bfloat16" || text.rfind("float8_", 0) == 0 || text.rfind("complex_", 0) == 0;
 }
 
 DTypeKind kind_of(char letter, bool* known) {
@@ -302,8 +302,14 @@ DataType DataType::parse_fields(const rapidjson::Value& list, const std::string&
   return t;
 }
 
+bool DataType::lacks_numpy_typestr() const {
+  if (kind_ == DTypeKind::BFloat16) return true;
+  return kind_ == DTypeKind::Complex && !(complex_component_ == DTypeKind::Float && item_size_ >= 8);
+}
+
 DataType DataType::with_byte_order(bool big_endian) const {
-  if (kind_ == DTypeKind::BFloat16) {  // no numpy typestr to rebuild it from
+  if (lacks_numpy_typestr()) {  // no numpy typestr to rebuild it from
+    if (swap_unit() == 1) return *this;  // complex of small floats: no byte order
     DataType t = *this;
     t.big_endian_ = big_endian;
     t.needs_swap_ = big_endian != host_is_big_endian();
@@ -319,7 +325,9 @@ DataType DataType::with_byte_order(bool big_endian) const {
     return t;
   }
   if (typestr_.empty() || typestr_[0] == '|' || swap_unit() == 1) return *this;  // no byte order to change
-  return parse_typestr(std::string(1, big_endian ? '>' : '<') + typestr_.substr(1), "byte order of " + typestr_);
+  DataType t = parse_typestr(std::string(1, big_endian ? '>' : '<') + typestr_.substr(1), "byte order of " + typestr_);
+  t.v3_form_ = v3_form_;  // "complex_float32" stays so
+  return t;
 }
 
 std::optional<DataType> DataType::from_v3_name(const std::string& name) {
@@ -361,12 +369,17 @@ std::optional<std::string> DataType::v3_name() const {
     case DTypeKind::Int: return "int" + bits;
     case DTypeKind::UInt: return "uint" + bits;
     case DTypeKind::Float: return "float" + bits;
-    case DTypeKind::Complex: return "complex" + bits;
+    case DTypeKind::Complex: {
+      if (lacks_numpy_typestr()) return typestr_;  // the registry's name ("complex_float16")
+      if (v3_form_ == V3Form::ComplexAlias) return "complex_float" + std::to_string(item_size_ * 4);
+      return "complex" + bits;
+    }
     case DTypeKind::BFloat16: return std::string("bfloat16");
     case DTypeKind::VarString: return std::string("string");
     case DTypeKind::VarBytes: return std::string("variable_length_bytes");
     case DTypeKind::Float8: return std::string(dtype_detail::float8_spec(float8_format_).name);
-    case DTypeKind::Int4: return std::string("int4");
+    case DTypeKind::SubByteInt: return "int" + std::to_string(sub_byte_bits_);
+    case DTypeKind::SubByteUInt: return "uint" + std::to_string(sub_byte_bits_);
     case DTypeKind::Void:
       if (v3_form_ == V3Form::RawBits) return "r" + bits;
       return std::nullopt;

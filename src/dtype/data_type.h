@@ -24,7 +24,8 @@ enum class DTypeKind {
   Int,         // i1 i2 i4 i8
   UInt,        // u1 u2 u4 u8
   Float,       // f2 f4 f8
-  Complex,     // c8 c16 (pairs of floats; each half swapped separately)
+  Complex,     // c8 c16 (pairs of floats; each half swapped separately); in v3 also pairs
+               // of float16, bfloat16 and the small floats (complex_component_kind())
   DateTime,    // M8[unit]: int64
   TimeDelta,   // m8[unit]: int64
   Bytes,       // S n: fixed-length bytes, no byte order
@@ -37,9 +38,13 @@ enum class DTypeKind {
   VarString,   // "string": variable-length UTF-8 (item_size() == kVarItemSize; see below)
   VarBytes,    // "variable_length_bytes" / "bytes": variable-length byte strings (likewise)
   // TensorStore / ml_dtypes extensions, in v2 and v3 under the same names:
-  Float8,      // "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2",
-               // "float8_e5m2fnuz": 1 byte; which one is float8_format()
-  Int4,        // "int4": 1 byte holding -8..7 sign-extended (TensorStore's Int4Padded)
+  Float8,      // the small floats, one per byte: "float8_e4m3fn", "float8_e4m3fnuz",
+               // "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e4m3",
+               // "float8_e3m4", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
+               // "float4_e2m1fn"; which one is float8_format()
+  SubByteInt,  // "int2", "int4": 1 byte holding the value sign-extended (TensorStore's
+               // Int4Padded); sub_byte_bits() says 2 or 4
+  SubByteUInt, // "uint2", "uint4": 1 byte holding the value zero-extended
 };
 
 // Region buffers of the variable-length kinds (VarString, VarBytes) are to
@@ -63,8 +68,8 @@ class DataType {
  public:
   // Parse the v2 "dtype" member: a typestr string ("<i4", "|S5", "<M8[ns]",
   // "|b1", ...), one of TensorStore's names "int4" and "float8_e4m3fn" (and
-  // the other Float8 names above), or a list of [name, type] / [name, type,
-  // shape] fields.
+  // the other SubByteInt / SubByteUInt / Float8 names above), or a list of
+  // [name, type] / [name, type, shape] fields.
   // Throws ZARR_ERR_INVALID_METADATA naming `where` (e.g. "dtype in /a/.zarray")
   // for malformed values, ZARR_ERR_UNSUPPORTED for well-formed but unknown types.
   static DataType parse_v2(const rapidjson::Value& dtype, const std::string& where);
@@ -81,8 +86,11 @@ class DataType {
   // Parse the v3 "data_type" member. Core names: "bool", "int8".."int64",
   // "uint8".."uint64", "float16" "float32" "float64", "complex64"
   // "complex128", raw bits "r8", "r16", ... (a Void of bits/8 bytes). Extension
-  // names: "bfloat16", "int4" and the five float8 names (as TensorStore's
-  // zarr3 driver writes them); zarr-python 3's {"name": "numpy.datetime64" or
+  // names: "bfloat16", the sub-byte integers and small floats above (as
+  // TensorStore's zarr3 driver and zarrs write them), the registry's complex
+  // types ("complex_float16", "complex_bfloat16", "complex_float8_e4m3", ...,
+  // and "complex_float32" / "complex_float64", which are complex64 /
+  // complex128 keeping that spelling); zarr-python 3's {"name": "numpy.datetime64" or
   // "numpy.timedelta64", "configuration": {"unit": "ms", "scale_factor": 10}}
   // (DateTime/TimeDelta with unit "10ms"; "generic" is numpy's generic unit),
   // {"name": "fixed_length_utf32", "configuration": {"length_bytes": N}}
@@ -138,8 +146,21 @@ class DataType {
   // "ns", "D", "10us"... for DateTime/TimeDelta; "" otherwise (generic unit).
   const std::string& time_unit() const { return time_unit_; }
   const std::vector<Field>& fields() const { return fields_; }
-  // Which 8-bit float a Float8 type is (meaningless for other kinds).
+  // Which small float a Float8 type (or a complex type's component) is
+  // (meaningless for other kinds).
   dtype_detail::Float8Format float8_format() const { return float8_format_; }
+  // The bits a SubByteInt / SubByteUInt value has (2 or 4).
+  int sub_byte_bits() const { return sub_byte_bits_; }
+  // The integer kinds (Int, UInt, SubByteInt, SubByteUInt): whether the
+  // value is signed and how many bits it has (8..64, or 2 / 4).
+  bool is_signed_integer() const { return kind_ == DTypeKind::Int || kind_ == DTypeKind::SubByteInt; }
+  unsigned integer_bits() const {
+    const bool sub_byte = kind_ == DTypeKind::SubByteInt || kind_ == DTypeKind::SubByteUInt;
+    return sub_byte ? static_cast<unsigned>(sub_byte_bits_) : static_cast<unsigned>(item_size_ * 8);
+  }
+  // What each half of a Complex type is: Float (IEEE binary16/32/64 by
+  // size), BFloat16, or Float8 of float8_format(). Meaningless for other kinds.
+  DTypeKind complex_component_kind() const { return complex_component_; }
 
   // True for Object and for structured types with an Object field anywhere:
   // such items are pointers in numpy and need an object codec to store.
@@ -172,8 +193,9 @@ class DataType {
   // "NaN", "Infinity", "-Infinity", [re, im] for complex, booleans, ints for
   // M8/m8, base64 strings for S/V/structured and plain strings for U.
   // Float8: numbers (rounded as double_to_float8 does), "NaN", "Infinity",
-  // "-Infinity" (NaN in the formats without infinity, as ml_dtypes casts).
-  // Int4: integers in [-8, 7].
+  // "-Infinity" (NaN in the formats without infinity, as ml_dtypes casts),
+  // refusing what float8_accepts_fill refuses. SubByteInt / SubByteUInt:
+  // integers in range ([-8, 7] for int4).
   // Throws ZARR_ERR_INVALID_METADATA naming `where` on a value that does not fit,
   // ZARR_ERR_UNSUPPORTED for date strings other than "NaT" and for structured
   // types with an object field. Object types always give std::nullopt (their fill value needs the object
@@ -186,7 +208,7 @@ class DataType {
   // when it holds a code unit that is not a Unicode scalar value. Float8 values
   // are written as Python's repr of their exact double value (or "NaN" /
   // "Infinity" / "-Infinity"), which parses back to the same code except for
-  // NaN payloads; int4 as the integer its low 4 bits hold.
+  // NaN payloads; the sub-byte integers as the integer their low bits hold.
   std::string fill_value_to_v2_json(const std::optional<Bytes>& fill) const;
 
   // Fill value handling for the v3 "fill_value" member (the spec's permitted
@@ -196,10 +218,12 @@ class DataType {
   //   bool: true/false. Integers: a JSON integer in range (no fraction or
   //   exponent). float16/32/64, bfloat16: a number (rounded to nearest, ties
   //   to even), "NaN", "Infinity", "-Infinity", or "0x" + exactly 2*item_size
-  //   hex digits giving the raw bits; float8_*: the same forms ("0x" + 2 hex
-  //   digits; "Infinity" is NaN where the format has no infinity). int4: a
-  //   JSON integer in [-8, 7]. complex: [re, im], each part a float form
-  //   of half the size. r<bits>: a list of bits/8 integers in [0, 255].
+  //   hex digits giving the raw bits; the small floats: the same forms ("0x" +
+  //   2 hex digits, no bit above the format's), with "NaN" only where the
+  //   format has a NaN and "Infinity" only where it has infinities, as the
+  //   registry says; numbers as float8_accepts_fill. int2/int4/uint2/uint4: a
+  //   JSON integer in range. complex: [re, im], each part a float form of the
+  //   half's type. r<bits>: a list of bits/8 integers in [0, 255].
   //   datetime/timedelta: an int64 or "NaT". fixed_length_utf32: a string of at
   //   most N/4 characters (NUL-padded). string: a string. null_terminated_bytes
   //   (S), raw_bytes (V): base64 (zero-padded to the size). variable_length_bytes:
@@ -230,6 +254,7 @@ class DataType {
   enum class V3Form : uint8_t {
     Default,      // the only / zarr-python 3's preferred spelling
     RawBits,      // Void read as "r<bits>"
+    ComplexAlias, // complex64 / complex128 read as "complex_float32" / "complex_float64"
   };
   DTypeKind kind_ = DTypeKind::UInt;
   size_t item_size_ = 1;
@@ -240,6 +265,8 @@ class DataType {
   bool needs_swap_ = false;  // computed once at parse time: swapping runs per chunk
   V3Form v3_form_ = V3Form::Default;
   dtype_detail::Float8Format float8_format_ = dtype_detail::Float8Format::E4M3FN;
+  int sub_byte_bits_ = 4;
+  DTypeKind complex_component_ = DTypeKind::Float;
 
   static DataType parse_typestr(const std::string& text, const std::string& where);
   static DataType parse_fields(const rapidjson::Value& list, const std::string& where);
@@ -255,6 +282,13 @@ class DataType {
   // v2 and v3 alike; std::nullopt for other names.
   static std::optional<DataType> from_tensorstore_name(const std::string& name);
   static DataType make_variable(DTypeKind kind);
+  // The registry's complex types by name ("complex_float16", "complex_bfloat16",
+  // "complex_float8_e4m3", the aliases "complex_float32" / "complex_float64"),
+  // in host byte order; std::nullopt for other names.
+  static std::optional<DataType> from_complex_name(const std::string& name);
+  // True for types numpy has no typestr for (bfloat16, the complex types of
+  // half-size or small float components): their byte order is a flag only.
+  bool lacks_numpy_typestr() const;
 };
 
 }  // namespace zarr

@@ -11,7 +11,7 @@
 #include "dtype/data_type.h"
 #include "dtype/float8.h"
 #include "dtype/float_text.h"
-#include "dtype/int4.h"
+#include "dtype/sub_byte_int.h"
 #include "dtype/messages.h"
 #include "dtype/text_encoding.h"
 
@@ -74,8 +74,8 @@ std::optional<WideInt> json_integer(const rapidjson::Value& v) {
 Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::string& where) {
   const auto value = json_integer(fill);
   if (!value) bad_fill(where, fill, t, "expected an integer");
-  const bool is_signed = t.kind() == DTypeKind::Int || t.kind() == DTypeKind::Int4;
-  const unsigned bits = t.kind() == DTypeKind::Int4 ? 4u : static_cast<unsigned>(t.item_size() * 8);
+  const bool is_signed = t.is_signed_integer();
+  const unsigned bits = t.integer_bits();
   const uint64_t max_positive = is_signed ? (uint64_t{1} << (bits - 1)) - 1
                                           : (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
   const uint64_t max_negative = is_signed ? uint64_t{1} << (bits - 1) : 0;
@@ -97,7 +97,9 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
 }
 
 std::string integer_json(const uint8_t* data, const DataType& t) {
-  if (t.kind() == DTypeKind::Int4) return std::to_string(dtype_detail::int4_value(data[0]));
+  if (t.integer_bits() < 8) {
+    return std::to_string(dtype_detail::sub_byte_value(data[0], static_cast<int>(t.integer_bits()), t.is_signed_integer()));
+  }
   const bool is_signed = t.kind() == DTypeKind::Int;
   switch (t.item_size()) {
     case 1: return is_signed ? std::to_string(load_unaligned<int8_t>(data)) : std::to_string(load_unaligned<uint8_t>(data));
@@ -158,6 +160,7 @@ Bytes float_fill(const rapidjson::Value& fill, const DataType& t, const std::str
 Bytes float8_fill(const rapidjson::Value& fill, const DataType& t, const std::string& where) {
   const auto value = json_float(fill);
   if (!value) bad_fill(where, fill, t, "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"");
+  if (!dtype_detail::float8_accepts_fill(*value, t.float8_format())) bad_fill(where, fill, t, "not representable");
   return Bytes{dtype_detail::double_to_float8(*value, t.float8_format())};
 }
 
@@ -313,7 +316,8 @@ std::optional<Bytes> DataType::parse_fill_value_v2(const rapidjson::Value& fill,
     case DTypeKind::Bool: return bool_fill(fill, *this, where);
     case DTypeKind::Int:
     case DTypeKind::UInt:
-    case DTypeKind::Int4: return integer_fill(fill, *this, where);
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt: return integer_fill(fill, *this, where);
     case DTypeKind::Float: return float_fill(fill, *this, where);
     case DTypeKind::Float8: return float8_fill(fill, *this, where);
     case DTypeKind::Complex: return complex_fill(fill, *this, where);
@@ -346,7 +350,8 @@ std::string DataType::fill_value_to_v2_json(const std::optional<Bytes>& fill) co
     case DTypeKind::Bool: return data[0] ? "true" : "false";
     case DTypeKind::Int:
     case DTypeKind::UInt:
-    case DTypeKind::Int4: return integer_json(data, *this);
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt: return integer_json(data, *this);
     case DTypeKind::Float: return float_json(load_float(data, item_size_));
     case DTypeKind::Float8: return float_json(dtype_detail::float8_to_double(data[0], float8_format_));
     case DTypeKind::Complex: {

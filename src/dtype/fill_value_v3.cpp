@@ -15,7 +15,7 @@
 #include "dtype/data_type.h"
 #include "dtype/float8.h"
 #include "dtype/float_text.h"
-#include "dtype/int4.h"
+#include "dtype/sub_byte_int.h"
 #include "dtype/messages.h"
 #include "dtype/text_encoding.h"
 
@@ -75,8 +75,8 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
     }
     bad_fill(where, fill, t, "expected a JSON integer (no fraction or exponent)");
   }
-  const bool is_signed = t.kind() == DTypeKind::Int || t.kind() == DTypeKind::Int4;
-  const unsigned bits = t.kind() == DTypeKind::Int4 ? 4u : static_cast<unsigned>(t.item_size() * 8);
+  const bool is_signed = t.is_signed_integer();
+  const unsigned bits = t.integer_bits();
   const bool negative = fill.IsInt64() && fill.GetInt64() < 0;
   bool in_range;
   if (negative) {
@@ -105,7 +105,9 @@ Bytes integer_fill(const rapidjson::Value& fill, const DataType& t, const std::s
 }
 
 std::string integer_json(const uint8_t* data, const DataType& t) {
-  if (t.kind() == DTypeKind::Int4) return std::to_string(dtype_detail::int4_value(data[0]));
+  if (t.integer_bits() < 8) {
+    return std::to_string(dtype_detail::sub_byte_value(data[0], static_cast<int>(t.integer_bits()), t.is_signed_integer()));
+  }
   const bool is_signed = t.kind() == DTypeKind::Int;
   switch (t.item_size()) {
     case 1: return is_signed ? std::to_string(load_unaligned<int8_t>(data)) : std::to_string(load_unaligned<uint8_t>(data));
@@ -178,14 +180,34 @@ int hex_value(char c) {
   return -1;
 }
 
+// The registry's small floats: "NaN" only where the format has a NaN,
+// "Infinity" only where it has infinities (the READMEs: "not supported since
+// there is no corresponding representation"), numbers as float8_accepts_fill.
+bool small_float_takes(const std::string& constant, double value, dtype_detail::Float8Format format,
+                       std::string* why) {
+  if (constant == "NaN" && !dtype_detail::float8_has_nan(format)) {
+    *why = "the type has no NaN";
+  } else if (!constant.empty() && constant != "NaN" && !dtype_detail::float8_has_infinity(format)) {
+    *why = "the type has no infinity";
+  } else if (constant.empty() && !dtype_detail::float8_accepts_fill(value, format)) {
+    *why = "not representable";
+  } else {
+    return true;
+  }
+  return false;
+}
+
 // Store one float form at out; false when `v` is not one.
 bool parse_float_into(const rapidjson::Value& v, FloatFormat f, uint8_t* out, std::string* why) {
   if (v.IsNumber()) {
+    if (f.float8 && !small_float_takes("", v.GetDouble(), *f.float8, why)) return false;
     store_float(out, v.GetDouble(), f);
     return true;
   }
   if (!v.IsString()) return false;
   const std::string s(v.GetString(), v.GetStringLength());
+  const bool constant = s == "NaN" || s == "Infinity" || s == "-Infinity";
+  if (constant && f.float8 && !small_float_takes(s, 0, *f.float8, why)) return false;
   if (s == "NaN") {
     store_bits(out, f.canonical_nan(), f.size);
     return true;
@@ -208,6 +230,10 @@ bool parse_float_into(const rapidjson::Value& v, FloatFormat f, uint8_t* out, st
         return false;
       }
       bits = (bits << 4) | static_cast<uint64_t>(h);
+    }
+    if (f.float8 && bits >> dtype_detail::float8_value_bits(*f.float8) != 0) {
+      *why = "the bit pattern has bits above the type's " + std::to_string(dtype_detail::float8_value_bits(*f.float8));
+      return false;
     }
     store_bits(out, bits, f.size);
     return true;
@@ -244,9 +270,16 @@ Bytes float_fill(const rapidjson::Value& fill, const DataType& t, FloatFormat f,
   return out;
 }
 
+// One half of a complex type: IEEE, bfloat16 or a small float.
+FloatFormat complex_half(const DataType& t) {
+  const DTypeKind part = t.complex_component_kind();
+  if (part == DTypeKind::Float8) return FloatFormat{1, false, t.float8_format()};
+  return FloatFormat{t.item_size() / 2, part == DTypeKind::BFloat16};
+}
+
 Bytes complex_fill(const rapidjson::Value& fill, const DataType& t, const std::string& where) {
   if (!fill.IsArray() || fill.Size() != 2) bad_fill(where, fill, t, "expected [real, imaginary]");
-  const FloatFormat half{t.item_size() / 2, false};
+  const FloatFormat half = complex_half(t);
   Bytes out(t.item_size());
   for (rapidjson::SizeType i = 0; i < 2; ++i) {
     std::string why = kFloatForms;
@@ -364,7 +397,8 @@ Bytes DataType::parse_fill_value_v3(const rapidjson::Value& fill, const std::str
       return Bytes{static_cast<uint8_t>(fill.GetBool() ? 1 : 0)};
     case DTypeKind::Int:
     case DTypeKind::UInt:
-    case DTypeKind::Int4: return integer_fill(fill, *this, where);
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt: return integer_fill(fill, *this, where);
     case DTypeKind::Float: return float_fill(fill, *this, FloatFormat{item_size_, false}, where);
     case DTypeKind::BFloat16: return float_fill(fill, *this, FloatFormat{2, true}, where);
     case DTypeKind::Float8: return float_fill(fill, *this, FloatFormat{1, false, float8_format_}, where);
@@ -409,12 +443,13 @@ std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
     case DTypeKind::Bool: return data[0] ? "true" : "false";
     case DTypeKind::Int:
     case DTypeKind::UInt:
-    case DTypeKind::Int4: return integer_json(data, *this);
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt: return integer_json(data, *this);
     case DTypeKind::Float: return float_json(data, FloatFormat{item_size_, false});
     case DTypeKind::BFloat16: return float_json(data, FloatFormat{2, true});
     case DTypeKind::Float8: return float_json(data, FloatFormat{1, false, float8_format_});
     case DTypeKind::Complex: {
-      const FloatFormat half{item_size_ / 2, false};
+      const FloatFormat half = complex_half(*this);
       return "[" + float_json(data, half) + "," + float_json(data + half.size, half) + "]";
     }
     case DTypeKind::DateTime:

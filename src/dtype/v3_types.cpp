@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/zarr_extensions.h"
 #include "dtype/byte_order.h"
 #include "dtype/data_type.h"
 #include "dtype/messages.h"
@@ -149,8 +150,9 @@ DataType DataType::make_bfloat16() {
 std::optional<DataType> DataType::from_tensorstore_name(const std::string& name) {
   DataType t;
   t.item_size_ = 1;  // no byte order: TensorStore's "little endian" changes nothing
-  if (name == "int4") {
-    t.kind_ = DTypeKind::Int4;
+  if (name == "int2" || name == "int4" || name == "uint2" || name == "uint4") {
+    t.kind_ = name[0] == 'i' ? DTypeKind::SubByteInt : DTypeKind::SubByteUInt;
+    t.sub_byte_bits_ = name.back() - '0';
   } else if (auto format = dtype_detail::float8_format_named(name)) {
     t.kind_ = DTypeKind::Float8;
     t.float8_format_ = *format;
@@ -158,6 +160,32 @@ std::optional<DataType> DataType::from_tensorstore_name(const std::string& name)
     return std::nullopt;
   }
   t.typestr_ = name;  // TensorStore's v2 "dtype" is the name itself
+  return t;
+}
+
+std::optional<DataType> DataType::from_complex_name(const std::string& name) {
+  static const std::string kPrefix = "complex_";
+  if (name.rfind(kPrefix, 0) != 0) return std::nullopt;
+  const std::string part = name.substr(kPrefix.size());
+  if (part == "float32" || part == "float64") {
+    DataType t = *from_v3_name(part == "float32" ? "complex64" : "complex128");
+    t.v3_form_ = V3Form::ComplexAlias;
+    return t;
+  }
+  DataType t;
+  t.kind_ = DTypeKind::Complex;
+  if (part == "float16" || part == "bfloat16") {
+    t.complex_component_ = part == "float16" ? DTypeKind::Float : DTypeKind::BFloat16;
+    t.item_size_ = 4;
+    t.big_endian_ = host_is_big_endian();  // v3 keeps byte order in the bytes codec
+  } else if (auto format = dtype_detail::float8_format_named(part)) {
+    t.complex_component_ = DTypeKind::Float8;
+    t.float8_format_ = *format;
+    t.item_size_ = 2;
+  } else {
+    return std::nullopt;
+  }
+  t.typestr_ = name;  // no numpy typestr: the name stands for it, as "bfloat16" does
   return t;
 }
 
@@ -226,6 +254,10 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
     no_configuration();
     return *extension;
   }
+  if (auto complex = from_complex_name(name)) {
+    no_configuration();
+    return *complex;
+  }
   if (name == "string") {
     no_configuration();
     return make_variable(DTypeKind::VarString);
@@ -254,7 +286,8 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
   }
   const std::string typestr = length_typestr(name, configuration, quoted, where);
   if (!typestr.empty()) return parse_typestr(typestr, where);
-  unsupported(where, "data type " + quoted + " is not supported");
+  unsupported(where, "data type " + quoted + " is not supported" +
+                         registered_but_unimplemented_note(ExtensionPoint::DataType, name));
 }
 
 std::string DataType::to_v3_json() const {
@@ -269,7 +302,8 @@ std::string DataType::to_v3_json() const {
     case DTypeKind::Complex:
     case DTypeKind::BFloat16:
     case DTypeKind::Float8:
-    case DTypeKind::Int4:
+    case DTypeKind::SubByteInt:
+    case DTypeKind::SubByteUInt:
     case DTypeKind::VarString:
     case DTypeKind::VarBytes: return json::quote(*v3_name());
     case DTypeKind::Void:

@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/text.h"
+#include "base/zarr_extensions.h"
 #include "codecs/sharding_codec.h"
 #include "codecs/v3_chain.h"
 #include "dtype/text_encoding.h"
@@ -111,7 +112,8 @@ std::vector<uint64_t> parse_chunk_grid(const rapidjson::Value& v, const std::vec
   const std::string fw = where + ": field 'chunk_grid'";
   const Named grid = parse_named(v, "chunk_grid", where);
   if (grid.name != "regular") {
-    fail(ZARR_ERR_UNSUPPORTED, fw + ": chunk grid " + json::quote(grid.name) + " is not supported");
+    fail(ZARR_ERR_UNSUPPORTED, fw + ": chunk grid " + json::quote(grid.name) + " is not supported" +
+                                   registered_but_unimplemented_note(ExtensionPoint::ChunkGrid, grid.name));
   }
   if (!grid.configuration) invalid(fw, "the regular chunk grid needs a \"configuration\" with \"chunk_shape\"");
   expect_only(grid.configuration, "chunk_shape", fw);
@@ -139,7 +141,8 @@ ChunkKeyEncoding parse_key_encoding(const rapidjson::Value& v, const std::string
   } else if (enc.name == "v2") {
     out = {ChunkKeyEncoding::Kind::V2, '.'};
   } else {
-    fail(ZARR_ERR_UNSUPPORTED, fw + ": chunk key encoding " + json::quote(enc.name) + " is not supported");
+    fail(ZARR_ERR_UNSUPPORTED, fw + ": chunk key encoding " + json::quote(enc.name) + " is not supported" +
+                                   registered_but_unimplemented_note(ExtensionPoint::ChunkKeyEncoding, enc.name));
   }
   expect_only(enc.configuration, "separator", fw);
   if (const rapidjson::Value* sep = enc.configuration ? json::find(*enc.configuration, "separator") : nullptr) {
@@ -186,7 +189,8 @@ void check_storage_transformers(const rapidjson::Value& v, const std::string& wh
     } else {
       invalid(fw, "item " + std::to_string(i) + " must be a name or an object with \"name\", got " + excerpt(t));
     }
-    fail(ZARR_ERR_UNSUPPORTED, fw + ": storage transformer " + json::quote(name) + " is not supported");
+    fail(ZARR_ERR_UNSUPPORTED, fw + ": storage transformer " + json::quote(name) + " is not supported" +
+                                 registered_but_unimplemented_note(ExtensionPoint::StorageTransformer, name));
   }
 }
 

@@ -301,6 +301,22 @@ TEST(V3Codecs, OrderIsValidatedNamingTheCodec) {
   }
 }
 
+// An unknown codec the zarr-extensions registry holds says it is registered
+// but not implemented; a name nobody registered says only that it is unknown.
+TEST(V3Codecs, UnknownNamesSayWhetherTheRegistryHasThem) {
+  ArrayRepr r = repr_of("int16", {4});
+  auto [code, msg] = error_of(R"([{"name": "n5_default"}])", r);
+  EXPECT_EQ(code, ZARR_ERR_UNSUPPORTED) << msg;
+  EXPECT_NE(msg.find("unsupported codec 'n5_default'; 'n5_default' is a codec of the zarr-extensions registry that "
+                     "libzarr does not implement yet"),
+            std::string::npos)
+      << msg;
+  std::tie(code, msg) = error_of(R"([{"name": "bytes", "configuration": {"endian": "little"}}, "frobnicate"])", r);
+  EXPECT_EQ(code, ZARR_ERR_UNSUPPORTED) << msg;
+  EXPECT_NE(msg.find("unsupported codec 'frobnicate'"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("registry"), std::string::npos) << msg;
+}
+
 TEST(V3Codecs, Crc32cMismatchIsACodecErrorNamingTheKey) {
   CodecChain c = chain(R"(["bytes", "crc32c"])", repr_of("uint8", {8}));
   Bytes stored = c.encode_bytes(iota_bytes(8));

@@ -75,7 +75,7 @@ TEST(Float8, NamesRoundTrip) {
     EXPECT_STREQ(dtype_detail::float8_spec(e.format).name, e.name);
     EXPECT_EQ(dtype_detail::float8_format_named(e.name), e.format);
   }
-  EXPECT_FALSE(dtype_detail::float8_format_named("float8_e3m4"));
+  EXPECT_FALSE(dtype_detail::float8_format_named("float8_e6m1"));
   EXPECT_FALSE(dtype_detail::float8_format_named("float8"));
 }
 

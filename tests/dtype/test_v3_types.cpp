@@ -6,6 +6,7 @@
 
 #include "dtype/byte_order.h"
 #include "dtype_test_util.h"
+#include "support/test_support.h"
 
 namespace zarr::test {
 namespace {
@@ -248,13 +249,27 @@ TEST(V3Types, FixedLengthTypes) {
 }
 
 TEST(V3Types, UnknownNamesAreUnsupported) {
-  for (const char* name : {"optional", "structured", "int2", "uint2", "float8_e3m4", "complex_float16", "foo",
+  for (const char* name : {"optional", "structured", "int3", "complex_float128", "float8_e6m1", "foo",
                            "Int16", "float128", "https://example.com/datetime"}) {
     SCOPED_TRACE(name);
     const std::string quoted = std::string("\"") + name + "\"";
     expect_error(ZARR_ERR_UNSUPPORTED, [&] { v3type(quoted); }, {kV3Where, quoted, "not supported"});
     expect_error(ZARR_ERR_UNSUPPORTED,
                  [&] { v3type("{\"name\":" + quoted + ",\"configuration\":{\"name\":\"uint8\"}}"); }, {quoted});
+  }
+}
+
+// An unknown data type the zarr-extensions registry holds says it is
+// registered but not implemented; other names only that they are unknown.
+TEST(V3Types, UnknownNamesSayWhetherTheRegistryHasThem) {
+  expect_error(ZARR_ERR_UNSUPPORTED, [] { v3type(R"({"name":"structured","configuration":{"fields":[]}})"); },
+               {kV3Where, "data type \"structured\" is not supported; 'structured' is a data type of the "
+                          "zarr-extensions registry that libzarr does not implement yet"});
+  for (const char* name : {"\"optional\"", "\"foo\"", "\"r\""}) {
+    SCOPED_TRACE(name);
+    const Caught caught = catch_error([&] { v3type(name); });
+    EXPECT_EQ(caught.code, ZARR_ERR_UNSUPPORTED) << caught.message;
+    EXPECT_EQ(caught.message.find("registry"), std::string::npos) << caught.message;
   }
 }
 

@@ -17,11 +17,17 @@ STRING = "string"
 BYTES = "bytes"
 
 # v3 names NumPy has no type for but whose items have a fixed size: raw bytes
-# (TensorStore's bfloat16 and 8-bit floats; ml_dtypes would give them names).
-_RAW_V3_TYPES = {"bfloat16": 2, "float8_e4m3fn": 1, "float8_e4m3fnuz": 1, "float8_e4m3b11fnuz": 1,
-                 "float8_e5m2": 1, "float8_e5m2fnuz": 1}
-# TensorStore's int4 is stored one sign-extended value per byte: an int8.
-_INT4 = "int4"
+# (bfloat16, the 4-, 6- and 8-bit floats one code per byte, and the registry's
+# complex pairs of them; ml_dtypes would give them names).
+_SMALL_FLOATS = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
+                 "float8_e4m3", "float8_e3m4", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")
+_RAW_V3_TYPES = {"bfloat16": 2, "complex_bfloat16": 4, "complex_float16": 4,
+                 **{name: 1 for name in _SMALL_FLOATS},
+                 **{"complex_" + name: 2 for name in _SMALL_FLOATS}}
+# The sub-byte integers are one value per byte, sign- or zero-extended: int8 / uint8.
+_SUB_BYTE_INTS = {"int2": "i1", "int4": "i1", "uint2": "u1", "uint4": "u1"}
+# The registry's other names of complex64 / complex128.
+_COMPLEX_ALIASES = {"complex_float32": "complex64", "complex_float64": "complex128"}
 
 
 def numpy_dtype(type_name, load_metadata):
@@ -35,8 +41,10 @@ def numpy_dtype(type_name, load_metadata):
         return np.dtype(object), STRING
     if type_name == "variable_length_bytes":
         return np.dtype(object), BYTES
-    if type_name == _INT4:
-        return np.dtype("i1"), None
+    if type_name in _SUB_BYTE_INTS:
+        return np.dtype(_SUB_BYTE_INTS[type_name]), None
+    if type_name in _COMPLEX_ALIASES:
+        return np.dtype(_COMPLEX_ALIASES[type_name]), None
     if type_name in _RAW_V3_TYPES:
         return np.dtype(f"V{_RAW_V3_TYPES[type_name]}"), None
     if type_name.startswith("r") and type_name[1:].isdigit():
@@ -66,7 +74,7 @@ def _object_codec_kind(metadata):
 # -- the data type of a new array ------------------------------------------------
 
 # v3 names of types NumPy has no dtype for: passed to the library as they are.
-_V3_ONLY_NAMES = {"bfloat16", "int4", *_RAW_V3_TYPES}
+_V3_ONLY_NAMES = {*_SUB_BYTE_INTS, *_RAW_V3_TYPES}
 _STRING_SPELLINGS = ("string", "str", "|O:str")
 _BYTES_SPELLINGS = ("bytes", "variable_length_bytes")
 

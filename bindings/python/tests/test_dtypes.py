@@ -72,6 +72,14 @@ def test_v3_data_type_round_trip(url, name):
     ("float8_e4m3fn", "|V1"),
     ("float8_e5m2fnuz", "|V1"),
     ("int4", "|i1"),
+    ("int2", "|i1"),
+    ("uint4", "|u1"),
+    ("uint2", "|u1"),
+    ("float4_e2m1fn", "|V1"),
+    ("float8_e8m0fnu", "|V1"),
+    ("complex_float16", "|V4"),
+    ("complex_float8_e4m3", "|V2"),
+    ("complex_float32", "<c8"),
 ], ids=str)
 def test_v3_types_numpy_lacks_or_spells_otherwise(url, data_type, numpy_type):
     array = libzarr.create(url, {"shape": [4], "data_type": data_type})

@@ -90,7 +90,10 @@ bool ChunkEngine::is_fill_everywhere(const uint8_t* chunk, size_t size) const {
   if (!meta_.fill_value) return false;
   const size_t item = item_size();
   const DTypeKind kind = meta_.dtype.kind();
-  const size_t float_size = kind == DTypeKind::Float ? item : kind == DTypeKind::Complex ? item / 2 : 0;
+  // IEEE halves only: other complex types' NaNs have other bit patterns, and
+  // comparing their bits is the safe side (a chunk is stored, not dropped).
+  const bool ieee_complex = kind == DTypeKind::Complex && meta_.dtype.complex_component_kind() == DTypeKind::Float;
+  const size_t float_size = kind == DTypeKind::Float ? item : ieee_complex ? item / 2 : 0;
   for (size_t off = 0; off < size; off += item) {
     bool same = float_size ? float_item_matches(chunk + off, fill_item_.data(), item, float_size)
                            : std::memcmp(chunk + off, fill_item_.data(), item) == 0;
