@@ -12,7 +12,7 @@ namespace {
 rapidjson::Document data_type_form(const ArraySpec& spec) {
   char* form = nullptr;
   check(zarr_data_type_form(spec.data_type.c_str(), spec.object_codec_json.c_str(), spec.zarr_format, &form),
-        "Zarr v" + std::to_string(spec.zarr_format));
+        "cannot write it as Zarr v" + std::to_string(spec.zarr_format));
   return parse_json(take_json(form), "the data type's form");
 }
 

@@ -85,7 +85,7 @@ std::string data_type_form_json(const std::string& data_type, const std::string&
     fail(ZARR_ERR_INVALID_ARGUMENT, "zarr_format must be 2 or 3, got " + std::to_string(zarr_format));
   }
   const std::string where = "data type " + data_type;
-  const DataType type = parse_data_type_text(data_type, "data type");
+  const DataType type = parse_data_type_text(data_type, "data_type");
   if (zarr_format == 3) {
     const V3ElementForm form = v3_element_form(type, object_codec_json, where);
     return "{\"data_type\":" + form.data_type + ",\"serializer\":" + form.serializer + "}";

@@ -377,8 +377,8 @@ TEST(DataTypeForm, EveryErrorNamesTheArgumentOrType) {
   };
   refused(nullptr, nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "argument 'data_type' is NULL");
   refused("int8", nullptr, 4, ZARR_ERR_INVALID_ARGUMENT, "zarr_format must be 2 or 3, got 4");
-  refused("", nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "data type: is empty");
-  refused("\"<i4", nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "data type");
+  refused("", nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "data_type: is empty");
+  refused("\"<i4", nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "data_type");
   refused("<q9", nullptr, 2, ZARR_ERR_UNSUPPORTED, "<q9");
   refused("float33", nullptr, 3, ZARR_ERR_UNSUPPORTED, "float33");
   refused(R"([["a","<i4"]])", nullptr, 3, ZARR_ERR_UNSUPPORTED, "structured data types have no Zarr v3 form");
