@@ -1,5 +1,6 @@
 // zarr_create_from_desc and its group form: the C description checked and
-// turned into the metadata document zarr_create takes (one creation path).
+// turned into the metadata document zarr_create takes (one creation path);
+// zarr_data_type_form, the data type part of that document on its own.
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "guard.h"
 #include "metadata/nodes.h"
 #include "metadata/array_description.h"
+#include "metadata/element_form.h"
 
 using zarr::capi::guarded;
 using zarr::capi::require;
@@ -80,6 +82,16 @@ ZARR_API int zarr_group_create_array_from_desc(zarr_array** out, zarr_group* gro
     const std::string metadata = zarr::array_description_document(description_of(desc, format));
     const int status = zarr_group_create_array(out, group, path, metadata.c_str());
     if (status != ZARR_OK) zarr::fail(status, zarr_last_error());
+  });
+}
+
+ZARR_API int zarr_data_type_form(const char* data_type, const char* object_codec, int zarr_format, char** json_out) {
+  return guarded(__func__, [&] {
+    require(json_out, "json_out");
+    *json_out = nullptr;
+    const std::string form = zarr::data_type_form_json(require(data_type, "data_type"), object_codec ? object_codec : "",
+                                                       zarr_format);
+    *json_out = zarr::capi::copy_out(form);
   });
 }
 

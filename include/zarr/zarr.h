@@ -265,6 +265,29 @@ ZARR_API int zarr_group_create_array_from_desc(zarr_array **out, zarr_group *gro
                                                const zarr_array_desc *desc);
 
 /**
+ * How a data type is written in a metadata document of zarr_format 2 or 3, as
+ * zarr_create_from_desc and zarr_migrate_v2_to_v3 write it (one mapping;
+ * docs/dtypes.md has the table). For 3: {"data_type": ..., "serializer": ...},
+ * the v3 data type and the array->bytes codec that stores it ("bytes" with
+ * the byte order when the type has one, "vlen-utf8" for strings, "vlen-bytes"
+ * for byte strings). For 2: {"dtype": ..., "object_codec": ... or null}, the
+ * NumPy dtype and the object codec that is an object array's first filter.
+ *
+ * @param data_type    a v3 name ("int32", "string"), a NumPy typestr ("<U6",
+ *                     "|S2", "<M8[s]"), or JSON text of either format's data
+ *                     type member (zarr_data_type's result, a v2 field list, a
+ *                     v3 {"name": ..., "configuration": ...} object)
+ * @param object_codec for a v2 object ("|O") data type, its object codec's JSON
+ *                     ({"id": "vlen-utf8"}); NULL or "" otherwise
+ * @param json_out     receives the JSON object; release with zarr_free
+ * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT for a NULL or malformed argument or
+ *         a format other than 2 and 3; ZARR_ERR_UNSUPPORTED naming the type for an
+ *         unknown type and for one the format cannot hold (structured types and
+ *         the json2 object codec in v3; "|O" without its object codec).
+ */
+ZARR_API int zarr_data_type_form(const char *data_type, const char *object_codec, int zarr_format, char **json_out);
+
+/**
  * Close a handle and release its resources. NULL is fine.
  *
  * @return ZARR_OK, or, when this was the last handle on a store with pending

@@ -8,42 +8,44 @@
 namespace zarrtool {
 namespace {
 
-// v3 names and their little-endian v2 (NumPy) spellings.
-const std::pair<const char*, const char*> kTypeNames[] = {
-    {"bool", "|b1"},      {"int8", "|i1"},       {"uint8", "|u1"},     {"int16", "<i2"},
-    {"uint16", "<u2"},    {"int32", "<i4"},      {"uint32", "<u4"},    {"int64", "<i8"},
-    {"uint64", "<u8"},    {"float16", "<f2"},    {"float32", "<f4"},   {"float64", "<f8"},
-    {"complex64", "<c8"}, {"complex128", "<c16"},
-};
-
-const char kBytesCodec[] = R"({"name":"bytes","configuration":{"endian":"little"}})";
+// The data type's members in the document's format (zarr_data_type_form).
+rapidjson::Document data_type_form(const ArraySpec& spec) {
+  char* form = nullptr;
+  check(zarr_data_type_form(spec.data_type.c_str(), spec.object_codec_json.c_str(), spec.zarr_format, &form),
+        "cannot write it as Zarr v" + std::to_string(spec.zarr_format));
+  return parse_json(take_json(form), "the data type's form");
+}
 
 bool is_json_array(const std::string& json) {
   return json.find_first_not_of(" \t\r\n") != std::string::npos && json[json.find_first_not_of(" \t\r\n")] == '[';
 }
 
 // --codec for v3: a list is the whole codec chain; an object is a compressor
-// placed after the bytes codec.
-std::string v3_codec_chain(const std::string& codec_json) {
-  if (codec_json.empty()) return "[" + std::string(kBytesCodec) + "]";
+// placed after the serializer (bytes, or vlen-* for variable-length types).
+std::string v3_codec_chain(const std::string& codec_json, const std::string& serializer) {
+  if (codec_json.empty()) return "[" + serializer + "]";
   parse_json(codec_json, "--codec");
   if (is_json_array(codec_json)) return codec_json;
-  return "[" + std::string(kBytesCodec) + "," + codec_json + "]";
+  return "[" + serializer + "," + codec_json + "]";
 }
 
 std::string v3_document(const ArraySpec& spec) {
   const std::vector<uint64_t>& grid = spec.shards.empty() ? spec.chunks : spec.shards;
+  const rapidjson::Document form = data_type_form(spec);
+  const std::string serializer = to_json(form["serializer"]);
   std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + zarr::list_text(spec.shape, ",") +
-                    ",\"data_type\":" + json_string(v3_data_type(spec.data_type));
+                    ",\"data_type\":" + to_json(form["data_type"]);
   if (!grid.empty()) {
     doc += ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + zarr::list_text(grid, ",") + "}}";
   }
   if (!spec.shards.empty()) {
     if (spec.chunks.empty()) usage_error("--shards needs --chunks (the inner chunk shape)");
     doc += ",\"codecs\":[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":" +
-           zarr::list_text(spec.chunks, ",") + ",\"codecs\":" + v3_codec_chain(spec.codec_json) + "}}]";
-  } else if (!spec.codec_json.empty()) {
-    doc += ",\"codecs\":" + v3_codec_chain(spec.codec_json);
+           zarr::list_text(spec.chunks, ",") + ",\"codecs\":" + v3_codec_chain(spec.codec_json, serializer) + "}}]";
+  } else if (!spec.codec_json.empty() || serializer.find("\"vlen-") != std::string::npos) {
+    // Without --codec the library's default chain, which stores fixed-size
+    // types only: a variable-length type names its serializer.
+    doc += ",\"codecs\":" + v3_codec_chain(spec.codec_json, serializer);
   }
   if (!spec.fill_value_json.empty()) doc += ",\"fill_value\":" + spec.fill_value_json;
   if (!spec.attributes_json.empty()) doc += ",\"attributes\":" + spec.attributes_json;
@@ -55,8 +57,10 @@ std::string v3_document(const ArraySpec& spec) {
 
 std::string v2_document(const ArraySpec& spec) {
   if (!spec.shards.empty()) usage_error("--shards needs --format 3: Zarr v2 has no sharding");
+  const rapidjson::Document form = data_type_form(spec);
   std::string doc = "{\"zarr_format\":2,\"shape\":" + zarr::list_text(spec.shape, ",") +
-                    ",\"dtype\":" + json_string(v2_data_type(spec.data_type));
+                    ",\"dtype\":" + to_json(form["dtype"]);
+  if (!form["object_codec"].IsNull()) doc += ",\"filters\":[" + to_json(form["object_codec"]) + "]";
   if (!spec.chunks.empty()) doc += ",\"chunks\":" + zarr::list_text(spec.chunks, ",");
   if (!spec.codec_json.empty()) {
     parse_json(spec.codec_json, "--codec");
@@ -68,27 +72,6 @@ std::string v2_document(const ArraySpec& spec) {
 }
 
 }  // namespace
-
-// NumPy also spells single-byte types with '<' or '>' ("<u1"): same type as "|u1".
-static bool same_numpy_type(const std::string& given, const std::string& v2) {
-  if (given == v2) return true;
-  return v2[0] == '|' && given.size() == v2.size() && (given[0] == '<' || given[0] == '>') &&
-         given.compare(1, std::string::npos, v2, 1, std::string::npos) == 0;
-}
-
-std::string v3_data_type(const std::string& name) {
-  for (const auto& [v3, v2] : kTypeNames) {
-    if (same_numpy_type(name, v2)) return v3;
-  }
-  return name;
-}
-
-std::string v2_data_type(const std::string& name) {
-  for (const auto& [v3, v2] : kTypeNames) {
-    if (name == v3) return v2;
-  }
-  return name;
-}
 
 std::string fill_value_json(const std::string& text) {
   rapidjson::Document doc;

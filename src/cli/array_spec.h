@@ -11,7 +11,8 @@ namespace zarrtool {
 struct ArraySpec {
   int zarr_format = 3;
   std::vector<uint64_t> shape;
-  std::string data_type;             // "int32" or "<i4" (either spelling, either format)
+  std::string data_type;             // any spelling zarr_data_type_form takes ("int32", "<U6", "string")
+  std::string object_codec_json;     // a v2 object ("|O") array's object codec; "" for other types
   std::vector<uint64_t> chunks;      // empty: one chunk
   std::vector<uint64_t> shards;      // v3 only; empty: not sharded
   std::string codec_json;            // "" for the library's defaults (see docs/cli.md)
@@ -21,13 +22,11 @@ struct ArraySpec {
 };
 
 // The .zarray (v2) or zarr.json (v3) document for zarr_create. Bad
-// combinations (shards in v2, a codec list in v2) are usage errors.
+// combinations (shards in v2, a codec list in v2) are usage errors; a data
+// type the format cannot hold is the library's error (zarr_data_type_form:
+// the data type and its serializer or object codec as zarr_create_from_desc
+// and zarr_migrate_v2_to_v3 write them).
 std::string metadata_document(const ArraySpec& spec);
-
-// Data type spellings: "int32" <-> "<i4" for the simple types; others pass
-// through unchanged (the library then judges them).
-std::string v3_data_type(const std::string& name);
-std::string v2_data_type(const std::string& name);
 
 // A --fill value as JSON: kept when it parses as JSON (1, 2.5, true, "NaN"),
 // else quoted ("NaN" typed bare becomes the string the formats use).

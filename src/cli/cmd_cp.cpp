@@ -26,6 +26,10 @@ const char kCpHelp[] =
     "as it is; any option rebuilds it from the source's shape, data type, fill value,\n"
     "attributes and dimension names with the changes asked for (codecs then take\n"
     "zarr_create's defaults unless --codec is given or the format and chunking stay).\n"
+    "Every data type converts between the formats as zarr_migrate_v2_to_v3 converts it\n"
+    "(docs/dtypes.md); what the target format cannot hold is refused by name.\n"
+    "--chunks and --shards apply to every array of a group: an array of another rank\n"
+    "is refused before anything is written (copy it alone: zarrtool cp ARRAY DST).\n"
     "Data moves one row of destination chunks at a time, so memory stays bounded.\n"
     "Progress goes to stderr when it is a terminal.\n\n"
     "  --format F    Zarr format of the copy, 2 or 3\n"
@@ -37,24 +41,51 @@ bool changes_requested(const Args& args) {
   return args.has("--format") || args.has("--chunks") || args.has("--shards") || args.has("--codec");
 }
 
+// A v2 object ("|O") array's object codec: its first filter, which says what
+// its elements are (vlen-utf8, vlen-bytes, json2); "" for other arrays.
+std::string object_codec_of(const ArrayLayout& source, const std::string& data_type) {
+  if (source.zarr_format == 3 || data_type != "|O") return "";
+  rapidjson::Document codecs = parse_json(source.codecs_json, "the source's codecs");
+  return codecs.IsArray() && !codecs.Empty() ? to_json(codecs[0]) : "";
+}
+
 // The source's codecs carried over when they still fit the copy.
 std::string carried_codecs(const ArrayLayout& source, const ArraySpec& spec, const Args& args) {
   if (args.has("--codec")) return args.get("--codec");
   if (spec.zarr_format != source.zarr_format || source.sharded() || !spec.shards.empty()) return "";
   if (spec.zarr_format == 3) return source.codecs_json;
-  // v2: the list is filters then compressor; only a lone compressor carries over.
+  // v2: the list is [object codec] filters then compressor; only a lone
+  // compressor carries over (the object codec comes with the data type).
   rapidjson::Document codecs = parse_json(source.codecs_json, "the source's codecs");
-  return codecs.Size() == 1 ? to_json(codecs[0]) : "";
+  const rapidjson::SizeType skipped = spec.object_codec_json.empty() ? 0 : 1;
+  return codecs.Size() == skipped + 1 ? to_json(codecs[skipped]) : "";
 }
 
-std::string copy_document(zarr_array* source, const Args& args) {
+// --chunks and --shards give one extent per dimension: an array of another
+// rank (a 1-D coordinate in a group of 2-D arrays) is refused by name, as
+// chunks cannot be guessed for it.
+void check_rank(const std::string& source_url, size_t ndim, const Args& args) {
+  for (const char* option : {"--chunks", "--shards"}) {
+    if (!args.has(option)) continue;
+    const size_t given = parse_extents(args.get(option), option).size();
+    if (given == ndim) continue;
+    throw CliError(kExitUsage, "cannot copy " + source_url + " with " + option + " " + args.get(option) + ": it is " +
+                                   std::to_string(ndim) + "-D and " + option + " gives " + std::to_string(given) +
+                                   " extents; copy arrays of another rank one by one (zarrtool cp ARRAY DST " +
+                                   option + " ...)");
+  }
+}
+
+std::string copy_document(zarr_array* source, const std::string& source_url, const Args& args) {
   if (!changes_requested(args)) return array_metadata_json(source);
   const ArrayLayout layout = read_layout(source);
   ArraySpec spec;
   spec.zarr_format = args.has("--format") ? std::stoi(args.get("--format")) : std::max(2, layout.zarr_format);
   if (spec.zarr_format != 2 && spec.zarr_format != 3) usage_error("--format must be 2 or 3");
   spec.shape = array_shape(source);
+  check_rank(source_url, spec.shape.size(), args);
   spec.data_type = display_data_type(source);
+  spec.object_codec_json = object_codec_of(layout, spec.data_type);
   spec.chunks = args.has("--chunks") ? parse_extents(args.get("--chunks"), "--chunks")
                                      : (layout.sharded() ? layout.inner_chunk_shape : layout.storage_shape);
   if (args.has("--shards")) spec.shards = parse_extents(args.get("--shards"), "--shards");
@@ -140,7 +171,13 @@ class Plan {
 
   void check_array(const std::string& source_url, const std::string& relative, const Args& args) {
     ArrayHandle source = open_array(source_url, "r");
-    const std::string document = copy_document(source.get(), args);
+    std::string document;
+    try {
+      document = copy_document(source.get(), source_url, args);
+    } catch (const CliError& e) {
+      if (e.code == kExitUsage) throw;
+      throw CliError(e.code, "cannot copy " + source_url + " (nothing was written): " + e.what());
+    }
     zarr_array* raw = nullptr;
     const int status = zarr_create(&raw, (relative.empty() ? root_ : root_ + "/" + relative).c_str(), document.c_str());
     ArrayHandle made(raw);
@@ -174,7 +211,7 @@ class Plan {
 
 void copy_array(const std::string& source_url, const std::string& copy_url, const Args& args) {
   ArrayHandle source = open_array(source_url, "r");
-  ArrayHandle copy = create_copy(source.get(), copy_url, copy_document(source.get(), args));
+  ArrayHandle copy = create_copy(source.get(), copy_url, copy_document(source.get(), source_url, args));
   copy_chunks(source.get(), copy.get(), source_url, copy_url);
   check(zarr_close(copy.release()), "cannot finish writing " + copy_url);
 }

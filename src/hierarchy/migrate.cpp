@@ -8,6 +8,7 @@
 #include "base/path.h"
 #include "base/text.h"
 #include "codecs/v3_chain.h"
+#include "metadata/element_form.h"
 #include "metadata/nodes.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
@@ -35,7 +36,7 @@ std::string numcodecs_json(const BytesCodec& codec) {
 // The v3 zarr.json text of a v2 array (validated by parsing it back).
 std::string v3_array_document(const ArrayMetadata& v2, const std::string& attributes, const std::string& where) {
   const DataType& type = v2.dtype;
-  if (!type.fields().empty()) fail(ZARR_ERR_UNSUPPORTED, where + ": structured data types have no Zarr v3 form");
+  const V3ElementForm form = v3_element_form(type, v2.v2_object_codec, where);
   std::string codecs;
   auto add = [&](const std::string& codec) { codecs += (codecs.empty() ? "" : ",") + codec; };
   if (v2.order == 'F' && v2.ndim() > 1) {
@@ -59,28 +60,16 @@ std::string v3_array_document(const ArrayMetadata& v2, const std::string& attrib
     fail(ZARR_ERR_UNSUPPORTED, where + ": filters on big-endian data have no Zarr v3 equivalent");
   }
   for (size_t i = 0; i < leading_array_filters; ++i) add(numcodecs_json(*v2.v2_filters[i]));
-  std::string data_type, fill;
-  if (type.kind() == DTypeKind::Object) {
-    rapidjson::Document codec = json::parse(v2.v2_object_codec, "object codec");
-    const std::string id = json::text(codec["id"]);
-    if (id == "json2") fail(ZARR_ERR_UNSUPPORTED, where + ": the json2 object codec has no Zarr v3 form");
-    data_type = id == "vlen-bytes" ? "\"variable_length_bytes\"" : "\"string\"";
-    fill = "\"\"";
-    add("{\"name\":\"" + id + "\",\"configuration\":{}}");
-  } else {
-    data_type = type.to_v3_json();
-    fill = type.with_byte_order(false).fill_value_to_v3_json(v2.fill_item());
-    const bool ordered = type.item_size() > 1 && type.with_byte_order(true).needs_byte_swap() !=
-                                                     type.with_byte_order(false).needs_byte_swap();
-    add(ordered ? std::string("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"") +
-                      (type.big_endian() ? "big" : "little") + "\"}}"
-                : std::string("{\"name\":\"bytes\"}"));
-  }
+  // An object array's fill value reads as "" (ArrayMetadata::chunk_repr).
+  const std::string fill = type.kind() == DTypeKind::Object
+                               ? "\"\""
+                               : type.with_byte_order(false).fill_value_to_v3_json(v2.fill_item());
+  add(form.serializer);
   for (size_t i = leading_array_filters; i < v2.v2_filters.size(); ++i) add(numcodecs_json(*v2.v2_filters[i]));
   if (v2.v2_compressor) add(v3_codec_json(*v2.v2_compressor, type.item_size()));
 
   std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + list_text(v2.shape, ",") +
-                    ",\"data_type\":" + data_type +
+                    ",\"data_type\":" + form.data_type +
                     ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list_text(v2.chunks, ",") +
                     "}},\"chunk_key_encoding\":{\"name\":\"v2\",\"configuration\":{\"separator\":" +
                     json::quote(std::string(1, v2.key_encoding.separator)) + "}},\"fill_value\":" + fill +

@@ -8,6 +8,7 @@
 #include "codecs/v3_chain.h"
 #include "dtype/data_type.h"
 #include "grid/chunk_shape.h"
+#include "metadata/element_form.h"
 
 namespace zarr {
 namespace {
@@ -23,15 +24,6 @@ rapidjson::Document parse_field(const std::string& text, const std::string& fiel
   } catch (const Error& e) {
     fail(ZARR_ERR_INVALID_ARGUMENT, e.what());
   }
-}
-
-// A typestr starts with its byte order; anything else is a v3 name.
-DataType parse_data_type(const std::string& name) {
-  const std::string where = "desc.data_type";
-  if (name.empty()) bad_field("data_type", "is empty");
-  if (name[0] == '<' || name[0] == '>' || name[0] == '|') return DataType::from_typestr(name, where);
-  rapidjson::Value value(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
-  return DataType::parse_v3(value, where);
 }
 
 void check_extents(const std::vector<uint64_t>& extents, const std::string& field) {
@@ -100,16 +92,7 @@ std::string v3_codecs(const ArrayDescription& desc, const DataType& type, const 
     for (size_t i = desc.shape.size(); i-- > 0;) reversed.push_back(i);
     codecs.push_back("{\"name\":\"transpose\",\"configuration\":{\"order\":" + list_text(reversed, ",") + "}}");
   }
-  const std::string little = "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}";
-  if (type.kind() == DTypeKind::VarString) {
-    codecs.push_back("{\"name\":\"vlen-utf8\",\"configuration\":{}}");
-  } else if (type.kind() == DTypeKind::VarBytes) {
-    codecs.push_back("{\"name\":\"vlen-bytes\",\"configuration\":{}}");
-  } else if (!type.has_byte_order()) {
-    codecs.push_back("{\"name\":\"bytes\"}");
-  } else {
-    codecs.push_back(type.big_endian() ? "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}" : little);
-  }
+  codecs.push_back(v3_element_form(type, "", "desc.data_type").serializer);
   std::string compressor = compressor_json(desc, type);
   if (compressor.empty() && !type.is_variable_length()) {
     compressor = "{\"name\":\"zstd\",\"configuration\":{\"level\":0,\"checksum\":false}}";
@@ -120,7 +103,7 @@ std::string v3_codecs(const ArrayDescription& desc, const DataType& type, const 
   list += "]";
   if (!desc.shard_shape) return list;
   return "[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":" + list_text(chunks, ",") +
-         ",\"codecs\":" + list + ",\"index_codecs\":[" + little +
+         ",\"codecs\":" + list + ",\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}" +
          ",{\"name\":\"crc32c\"}],\"index_location\":\"end\"}}]";
 }
 
@@ -128,7 +111,7 @@ std::string v3_document(const ArrayDescription& desc, const DataType& type, cons
                         const std::string& fill) {
   const std::vector<uint64_t>& grid = desc.shard_shape ? *desc.shard_shape : chunks;
   std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + list_text(desc.shape, ",") +
-                    ",\"data_type\":" + type.to_v3_json() +
+                    ",\"data_type\":" + v3_element_form(type, "", "desc.data_type").data_type +
                     ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" +
                     list_text(grid, ",") + "}},\"codecs\":" + v3_codecs(desc, type, chunks);
   if (!fill.empty()) doc += ",\"fill_value\":" + fill;
@@ -140,11 +123,10 @@ std::string v3_document(const ArrayDescription& desc, const DataType& type, cons
 // a list of strings.
 std::string v2_document(const ArrayDescription& desc, const DataType& type, const std::vector<uint64_t>& chunks,
                         const std::string& fill) {
-  std::string doc = "{\"zarr_format\":2,\"shape\":" + list_text(desc.shape, ",") + ",\"dtype\":" +
-                    type.to_v2_json() + ",\"chunks\":" + list_text(chunks, ",") + ",\"order\":\"" +
-                    std::string(1, desc.order) + "\"";
-  if (type.kind() == DTypeKind::VarString) doc += ",\"filters\":[{\"id\":\"vlen-utf8\"}]";
-  if (type.kind() == DTypeKind::VarBytes) doc += ",\"filters\":[{\"id\":\"vlen-bytes\"}]";
+  const V2ElementForm form = v2_element_form(type, "", "desc.data_type");
+  std::string doc = "{\"zarr_format\":2,\"shape\":" + list_text(desc.shape, ",") + ",\"dtype\":" + form.dtype +
+                    ",\"chunks\":" + list_text(chunks, ",") + ",\"order\":\"" + std::string(1, desc.order) + "\"";
+  if (!form.object_codec.empty()) doc += ",\"filters\":[" + form.object_codec + "]";
   const std::string compressor = compressor_json(desc, type);
   if (!compressor.empty()) doc += ",\"compressor\":" + compressor;
   if (!fill.empty()) doc += ",\"fill_value\":" + fill;
@@ -182,7 +164,7 @@ std::string array_description_document(const ArrayDescription& desc) {
     bad_field("dimension_names", "has " + std::to_string(desc.dimension_names->size()) + " names for " +
                                      std::to_string(desc.shape.size()) + " dimensions");
   }
-  const DataType type = parse_data_type(desc.data_type);
+  const DataType type = parse_data_type_text(desc.data_type, "desc.data_type");
   check_shard_shape(desc);
   const std::vector<uint64_t> chunks = chunk_shape_of(desc, type);
   check_shards_hold_chunks(desc, chunks);

@@ -2,6 +2,8 @@
 
 #include "base/checked_math.h"
 #include "base/error.h"
+#include "base/json.h"
+#include "metadata/element_form.h"
 
 namespace zarr {
 
@@ -21,9 +23,8 @@ ArrayRepr ArrayMetadata::chunk_repr() const {
   const bool host_big = *reinterpret_cast<const uint8_t*>(&probe) == 0;
   if (dtype.kind() == DTypeKind::Object) {
     // What the object codec stores; a v2 object array's fill value reads as "".
-    rapidjson::Document name;
-    name.Parse(v2_object_codec.find("\"vlen-bytes\"") != std::string::npos ? "\"variable_length_bytes\"" : "\"string\"");
-    return ArrayRepr{chunks, DataType::parse_v3(name, "object codec"), Bytes{}};
+    const rapidjson::Document codec = json::parse(v2_object_codec, "object codec");
+    return ArrayRepr{chunks, parse_data_type_text(object_codec_v3_name(json::text(codec["id"])), "object codec"), Bytes{}};
   }
   return ArrayRepr{chunks, dtype.with_byte_order(host_big), fill_item()};
 }

@@ -329,3 +329,64 @@ TEST(CreateFromDesc, AnExistingNodeIsExists) {
   Desc desc("float32", {4});
   EXPECT_STATUS(zarr_create_from_desc(b.out(), (dir / "a").c_str(), &desc.d, nullptr), ZARR_ERR_EXISTS, "");
 }
+
+// zarr_data_type_form: the data type part of the documents above, which
+// zarrtool's create and cp build their documents with.
+namespace {
+
+std::string form_of(const char* data_type, const char* object_codec, int format) {
+  char* json = nullptr;
+  EXPECT_EQ(zarr_data_type_form(data_type, object_codec, format, &json), ZARR_OK) << zarr_last_error();
+  std::string out = json ? json : "";
+  zarr_free(json);
+  return out;
+}
+
+}  // namespace
+
+TEST(DataTypeForm, EverySpellingGivesTheFormatsDataTypeAndSerializer) {
+  const std::string utf32 = R"({"name":"fixed_length_utf32","configuration":{"length_bytes":24}})";
+  const std::string little = R"({"name":"bytes","configuration":{"endian":"little"}})";
+  for (const char* spelling : {"<U6", "\"<U6\"", R"({"name":"fixed_length_utf32","configuration":{"length_bytes":24}})"}) {
+    EXPECT_EQ(form_of(spelling, nullptr, 3), R"({"data_type":)" + utf32 + R"(,"serializer":)" + little + "}") << spelling;
+    EXPECT_EQ(form_of(spelling, nullptr, 2), R"({"dtype":"<U6","object_codec":null})") << spelling;
+  }
+  EXPECT_EQ(form_of("|S2", "", 3),
+            R"({"data_type":{"name":"null_terminated_bytes","configuration":{"length_bytes":2}},"serializer":{"name":"bytes"}})");
+  EXPECT_EQ(form_of("<m8[10ms]", nullptr, 3),
+            R"({"data_type":{"name":"numpy.timedelta64","configuration":{"unit":"ms","scale_factor":10}},"serializer":)" +
+                little + "}");
+  EXPECT_EQ(form_of(">i4", nullptr, 3),
+            R"({"data_type":"int32","serializer":{"name":"bytes","configuration":{"endian":"big"}}})");
+  EXPECT_EQ(form_of("|O", R"({"id": "vlen-bytes"})", 3),
+            R"({"data_type":"variable_length_bytes","serializer":{"name":"vlen-bytes","configuration":{}}})");
+  EXPECT_EQ(form_of("string", nullptr, 3),
+            R"({"data_type":"string","serializer":{"name":"vlen-utf8","configuration":{}}})");
+  EXPECT_EQ(form_of("string", nullptr, 2), R"({"dtype":"|O","object_codec":{"id":"vlen-utf8"}})");
+  EXPECT_EQ(form_of("|O", R"({"id":"json2","encoding":"utf-8"})", 2),
+            R"({"dtype":"|O","object_codec":{"id":"json2","encoding":"utf-8"}})");
+  EXPECT_EQ(form_of(R"([["a","<i4"],["b","<f8",[2]]])", nullptr, 2),
+            R"({"dtype":[["a","<i4"],["b","<f8",[2]]],"object_codec":null})");
+}
+
+TEST(DataTypeForm, EveryErrorNamesTheArgumentOrType) {
+  char* json = reinterpret_cast<char*>(&json);  // must be reset to NULL
+  auto refused = [&](const char* type, const char* codec, int format, int code, const std::string& fragment) {
+    EXPECT_STATUS(zarr_data_type_form(type, codec, format, &json), code, fragment);
+    EXPECT_EQ(json, nullptr) << fragment;
+  };
+  refused(nullptr, nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "argument 'data_type' is NULL");
+  refused("int8", nullptr, 4, ZARR_ERR_INVALID_ARGUMENT, "zarr_format must be 2 or 3, got 4");
+  refused("", nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "data_type: is empty");
+  refused("\"<i4", nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "data_type");
+  refused("<q9", nullptr, 2, ZARR_ERR_UNSUPPORTED, "<q9");
+  refused("float33", nullptr, 3, ZARR_ERR_UNSUPPORTED, "float33");
+  refused(R"([["a","<i4"]])", nullptr, 3, ZARR_ERR_UNSUPPORTED, "structured data types have no Zarr v3 form");
+  refused("|O", nullptr, 3, ZARR_ERR_UNSUPPORTED, "name the type \"string\" or \"variable_length_bytes\"");
+  refused("|O", "", 2, ZARR_ERR_UNSUPPORTED, "needs its object codec");
+  refused("|O", R"({"id":"json2"})", 3, ZARR_ERR_UNSUPPORTED, "the json2 object codec has no Zarr v3 form");
+  refused("|O", R"({"id":"pickle"})", 2, ZARR_ERR_UNSUPPORTED, "object codec 'pickle' is not supported");
+  refused("|O", R"({"name":"vlen-utf8"})", 3, ZARR_ERR_INVALID_ARGUMENT, "is not a codec with an \"id\"");
+  refused("|O", "{", 2, ZARR_ERR_INVALID_ARGUMENT, "object codec");
+  EXPECT_STATUS(zarr_data_type_form("int8", nullptr, 3, nullptr), ZARR_ERR_INVALID_ARGUMENT, "argument 'json_out' is NULL");
+}

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +18,11 @@ std::string shell_quote(const std::string& word) {
   std::string quoted = "'";
   for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return quoted + "'";
+}
+
+std::string python() {
+  const char* env = std::getenv("ZARR_TEST_PYTHON");
+  return env && *env ? env : "/usr/bin/python3";
 }
 
 std::string read_text(const std::filesystem::path& path) {

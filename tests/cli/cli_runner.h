@@ -20,6 +20,9 @@ struct RunResult {
 std::string shell_quote(const std::string& word);
 std::string read_text(const std::filesystem::path& path);
 
+// The Python with zarr-python 2.13 and numcodecs: $ZARR_TEST_PYTHON, else /usr/bin/python3.
+std::string python();
+
 // Runs zarrtool with args (stdout through a pipe, stderr through a file);
 // `environment` ("NAME=value ...", already quoted) goes before the command.
 RunResult run_tool(const std::vector<std::string>& args, const std::string& environment = "");

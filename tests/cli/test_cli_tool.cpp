@@ -177,11 +177,6 @@ TEST(CliTool, StoreOptionsReachTheStore) {
   EXPECT_EQ(run_tool({"--store-options"}).exit_code, 2);
 }
 
-std::string python() {
-  const char* env = std::getenv("ZARR_TEST_PYTHON");
-  return env && *env ? env : "/usr/bin/python3";
-}
-
 // GDAL 3.6 writes blosc's shuffle by name ("BIT", "BYTE", "NONE"); zarr-python
 // and GDAL read such arrays, libzarr refused them. The chunks here are
 // numcodecs' own Blosc encodings.
@@ -371,12 +366,25 @@ TEST(CliTool, CopiesCheckTheirPlanFirstAndLeaveNothingWhenTheyFail) {
   const std::string flat = make_counting_array(dir, "g/flat", "2");  // 2-D, chunks 3,4
   ASSERT_EQ(run_tool({"create", group + "/line", "--shape", "5", "--dtype", "int16", "--chunks", "5"}).exit_code, 0);
   const std::string copy = dir / "copy";
+  // --chunks of another rank than an array's is refused naming the array,
+  // its rank and what to do instead.
   RunResult mismatched = run_tool({"cp", group, copy, "--chunks", "2,2"});
-  EXPECT_EQ(mismatched.exit_code, 1);
-  EXPECT_NE(mismatched.err.find("cannot copy " + group + "/line with these options (nothing was written)"),
+  EXPECT_EQ(mismatched.exit_code, 2);
+  EXPECT_NE(mismatched.err.find("cannot copy " + group + "/line with --chunks 2,2: it is 1-D and --chunks gives 2 "
+                                "extents; copy arrays of another rank one by one (zarrtool cp ARRAY DST --chunks"),
             std::string::npos)
       << mismatched.err;
-  EXPECT_EQ(mismatched.err.find("memory://"), std::string::npos) << mismatched.err;
+  EXPECT_FALSE(fs::exists(copy));
+  RunResult sharded = run_tool({"cp", group + "/line", copy, "--format", "3", "--chunks", "1", "--shards", "5,5"});
+  EXPECT_EQ(sharded.exit_code, 2);
+  EXPECT_NE(sharded.err.find("with --shards 5,5: it is 1-D"), std::string::npos) << sharded.err;
+  EXPECT_FALSE(fs::exists(copy));
+  // Any other option the library refuses names the array and the destination.
+  RunResult refused = run_tool({"cp", group, copy, "--codec", R"({"id":"no-such-codec"})"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("with these options (nothing was written)"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("no-such-codec"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.err.find("memory://"), std::string::npos) << refused.err;
   EXPECT_FALSE(fs::exists(copy));
   // A corrupt chunk met half-way: the copy made so far is removed.
   std::ofstream(fs::path(flat) / "1.1", std::ios::trunc) << "garbage";
