@@ -124,6 +124,12 @@ extern "C" {
         path: *const c_char,
         desc: *const zarr_array_desc,
     ) -> c_int;
+    pub fn zarr_data_type_form(
+        data_type: *const c_char,
+        object_codec: *const c_char,
+        zarr_format: c_int,
+        json_out: *mut *mut c_char,
+    ) -> c_int;
     pub fn zarr_close(array: *mut zarr_array) -> c_int;
     pub fn zarr_ndim(array: *const zarr_array) -> usize;
     pub fn zarr_shape(array: *const zarr_array, shape: *mut u64) -> c_int;
