@@ -237,15 +237,25 @@ struct VlenOutput {
   size_t* data_size;
 };
 
+// Where a _vlen write takes its elements from (as zarr_write_region_vlen).
+struct VlenInput {
+  const uint64_t* offsets;
+  size_t n_offsets;
+  const void* data;
+  size_t data_size;
+};
+
 // The selections: argument checks here, the rest in Array::checked_selection.
 // A read fills `out` (or, with `vlen`, its offsets and data), a write takes
-// `in`; either may be NULL when nbytes is 0.
+// `in` (or, with `vlen_in`, its offsets and data); either may be NULL when
+// nbytes is 0.
 struct SelectionBuffer {
   bool reading;
   void* out;
   const void* in;
   size_t nbytes;
   const VlenOutput* vlen = nullptr;
+  const VlenInput* vlen_in = nullptr;
 };
 
 static void read_or_write(zarr_array* array, const zarr::SelectionRequest& request, const SelectionBuffer& buffer) {
@@ -253,6 +263,10 @@ static void read_or_write(zarr_array* array, const zarr::SelectionRequest& reque
     const VlenOutput& v = *buffer.vlen;
     array->handle->read_selection_vlen(request, v.offsets, v.n_offsets, static_cast<uint8_t*>(v.data), v.capacity,
                                        v.data_size);
+  } else if (buffer.vlen_in) {
+    const VlenInput& v = *buffer.vlen_in;
+    array->handle->write_selection_vlen(request, v.offsets, v.n_offsets, static_cast<const uint8_t*>(v.data),
+                                        v.data_size);
   } else if (buffer.reading) {
     array->handle->read_selection(request, buffer.out, buffer.nbytes);
   } else {
@@ -390,6 +404,43 @@ ZARR_API int zarr_read_region_step_vlen(zarr_array* array, size_t ndim, const ui
   return guarded(function, [&] {
     const VlenOutput vlen{offsets, n_offsets, data, capacity, data_size};
     region_step(function, array, ndim, start, count, step, vlen_buffer(vlen));
+  });
+}
+
+// The _vlen writes' own arguments, as zarr_write_region_vlen's: offsets
+// always, data when data_size is above 0.
+static SelectionBuffer vlen_write_buffer(const VlenInput& vlen) {
+  require(vlen.offsets, "offsets");
+  if (vlen.data_size > 0) require(vlen.data, "data");
+  return SelectionBuffer{false, nullptr, nullptr, 0, nullptr, &vlen};
+}
+
+ZARR_API int zarr_write_orthogonal_vlen(zarr_array* array, size_t ndim, const uint64_t* const* indices,
+                                        const uint64_t* counts, const uint64_t* offsets, size_t n_offsets,
+                                        const void* data, size_t data_size) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    const VlenInput vlen{offsets, n_offsets, data, data_size};
+    orthogonal(function, array, ndim, indices, counts, vlen_write_buffer(vlen));
+  });
+}
+
+ZARR_API int zarr_write_points_vlen(zarr_array* array, size_t ndim, uint64_t npoints, const uint64_t* coords,
+                                    const uint64_t* offsets, size_t n_offsets, const void* data, size_t data_size) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    const VlenInput vlen{offsets, n_offsets, data, data_size};
+    points(function, array, ndim, npoints, coords, vlen_write_buffer(vlen));
+  });
+}
+
+ZARR_API int zarr_write_region_step_vlen(zarr_array* array, size_t ndim, const uint64_t* start,
+                                         const uint64_t* count, const uint64_t* step, const uint64_t* offsets,
+                                         size_t n_offsets, const void* data, size_t data_size) {
+  const char* function = __func__;  // the lambda's own __func__ is "operator()"
+  return guarded(function, [&] {
+    const VlenInput vlen{offsets, n_offsets, data, data_size};
+    region_step(function, array, ndim, start, count, step, vlen_write_buffer(vlen));
   });
 }
 

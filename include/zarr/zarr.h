@@ -536,8 +536,8 @@ ZARR_API int zarr_write_region_as(zarr_array *array, size_t ndim, const uint64_t
  * the selection, in C order of the selection, is data[offsets[i] .. offsets[i + 1]).
  * Each chunk the selection touches is fetched and decoded at most once per call (of a
  * sharded array, only the inner chunks the chunk's picks span), each held to the store
- * option "max_value_bytes" as by zarr_read_region_vlen. There are no _vlen write forms
- * of the selections: write variable-length elements with zarr_write_region_vlen.
+ * option "max_value_bytes" as by zarr_read_region_vlen. The _vlen write forms follow
+ * (zarr_write_orthogonal_vlen, ...).
  *
  * @param offsets    product(counts) + 1 entries, written on success
  * @param n_offsets  must equal product(counts) + 1
@@ -575,6 +575,52 @@ ZARR_API int zarr_read_region_step_vlen(zarr_array *array, size_t ndim, const ui
                                         const uint64_t *count, const uint64_t *step,
                                         uint64_t *offsets, size_t n_offsets, void *data,
                                         size_t capacity, size_t *data_size);
+
+/**
+ * Write an orthogonal selection of an array of variable-length elements (parameters of
+ * the selection as zarr_write_orthogonal; elements as zarr_write_region_vlen takes them):
+ * element i of the selection, in C order of the selection, is data[offsets[i] ..
+ * offsets[i + 1]), bytes as they are (no UTF-8 check, as zarr_write_region_vlen).
+ * Each touched chunk is read (unless every element of it is written), decoded, modified,
+ * encoded and written once, under its lock, chunks in parallel; each chunk is written
+ * whole or not at all. Where the same element is written twice in one call (a repeated
+ * index), the last value in selection order wins. Nothing is written when an argument
+ * is refused.
+ *
+ * @param offsets    product(counts) + 1 entries that do not decrease and stay within data_size
+ * @param n_offsets  must equal product(counts) + 1
+ * @param data       the elements' bytes (may be NULL when data_size is 0)
+ * @param data_size  size of data in bytes
+ * @return ZARR_OK; ZARR_ERR_READ_ONLY for a handle opened "r"; ZARR_ERR_OUT_OF_BOUNDS
+ *         naming the axis and the index outside the shape; ZARR_ERR_BUFFER_SIZE when
+ *         n_offsets is not the selection's elements + 1 (naming the count needed);
+ *         ZARR_ERR_INVALID_ARGUMENT naming the first offset that decreases or passes
+ *         data_size, or for fixed-size elements (use zarr_write_orthogonal).
+ */
+ZARR_API int zarr_write_orthogonal_vlen(zarr_array *array, size_t ndim,
+                                        const uint64_t *const *indices, const uint64_t *counts,
+                                        const uint64_t *offsets, size_t n_offsets, const void *data,
+                                        size_t data_size);
+
+/**
+ * Write a point selection of an array of variable-length elements (points as
+ * zarr_write_points; elements and errors as zarr_write_orthogonal_vlen): element p, in
+ * the order of the points, is data[offsets[p] .. offsets[p + 1]); n_offsets must equal
+ * npoints + 1. Where a point is given twice, the later one's value wins.
+ */
+ZARR_API int zarr_write_points_vlen(zarr_array *array, size_t ndim, uint64_t npoints,
+                                    const uint64_t *coords, const uint64_t *offsets,
+                                    size_t n_offsets, const void *data, size_t data_size);
+
+/**
+ * Write a strided hyperslab of an array of variable-length elements (start, count, step
+ * as zarr_write_region_step; elements and errors as zarr_write_orthogonal_vlen):
+ * n_offsets must equal product(count) + 1.
+ */
+ZARR_API int zarr_write_region_step_vlen(zarr_array *array, size_t ndim, const uint64_t *start,
+                                         const uint64_t *count, const uint64_t *step,
+                                         const uint64_t *offsets, size_t n_offsets,
+                                         const void *data, size_t data_size);
 
 /**
  * Change the array's shape. Chunks wholly outside the new shape are erased;

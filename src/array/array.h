@@ -17,6 +17,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "array/array_handle.h"
@@ -96,6 +97,11 @@ class Array final : public ArrayHandle {
   // region's; fixed-size elements: ZARR_ERR_INVALID_ARGUMENT.
   void read_selection_vlen(const SelectionRequest& request, uint64_t* offsets, size_t n_offsets, uint8_t* data,
                            size_t capacity, size_t* data_size) override;
+  // And written, as write_region_vlen writes a region's: element i of the
+  // selection is data[offsets[i], offsets[i + 1]); a repeated element keeps
+  // the later value.
+  void write_selection_vlen(const SelectionRequest& request, const uint64_t* offsets, size_t n_offsets,
+                            const uint8_t* data, size_t data_size) override;
 
   void resize(const std::vector<uint64_t>& new_shape) override;
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) override;
@@ -149,6 +155,14 @@ class Array final : public ArrayHandle {
   std::unique_ptr<Selection> checked_selection(const SelectionRequest& request, size_t nbytes) const;
   // The same for a variable-length read, its offsets' n_offsets against it.
   std::unique_ptr<Selection> checked_vlen_selection(const SelectionRequest& request, size_t n_offsets) const;
+  // The caller's variable-length elements (n of them, element i is
+  // data[offsets[i], offsets[i + 1])), ZARR_ERR_INVALID_ARGUMENT unless the
+  // offsets rise inside data; and a checked selection of them written, a
+  // failed allocation naming `count` (array/array_vlen.cpp).
+  static std::vector<std::string_view> element_views(const std::string& where, const uint64_t* offsets, uint64_t n,
+                                                     const uint8_t* data, size_t data_size);
+  void write_vlen(const Selection& selection, const std::string& where, const uint64_t* offsets,
+                  const uint8_t* data, size_t data_size, const std::vector<uint64_t>& count);
   // The selection a request describes, of item_size-byte elements, checked against the shape.
   std::unique_ptr<Selection> built_selection(const SelectionRequest& request, size_t item_size,
                                              const std::string& where) const;

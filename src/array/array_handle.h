@@ -69,9 +69,12 @@ class ArrayHandle {
   // in C order of the selection (points: in point order), exactly.
   virtual void read_selection(const SelectionRequest& request, void* out, size_t nbytes) = 0;
   virtual void write_selection(const SelectionRequest& request, const void* data, size_t nbytes) = 0;
-  // A selection's variable-length elements, as read_region_vlen (ZARR_ERR_UNSUPPORTED on a field).
+  // A selection's variable-length elements, as read_region_vlen and
+  // write_region_vlen (ZARR_ERR_UNSUPPORTED on a field).
   virtual void read_selection_vlen(const SelectionRequest& request, uint64_t* offsets, size_t n_offsets,
                                    uint8_t* data, size_t capacity, size_t* data_size) = 0;
+  virtual void write_selection_vlen(const SelectionRequest& request, const uint64_t* offsets, size_t n_offsets,
+                                    const uint8_t* data, size_t data_size) = 0;
   virtual void resize(const std::vector<uint64_t>& new_shape) = 0;
   virtual void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) = 0;
 

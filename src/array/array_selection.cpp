@@ -38,16 +38,14 @@ std::optional<uint64_t> selection_elements(const SelectionRequest& request) {
 std::unique_ptr<Selection> Array::checked_selection(const SelectionRequest& request, size_t nbytes) const {
   const std::string where = std::string(request.function) + ": array " + describe_node(*store_, path_);
   if (engine_->variable_length()) {
-    const bool reads = std::string(request.function).rfind("zarr_read", 0) == 0;
-    fail(ZARR_ERR_UNSUPPORTED, where + " holds variable-length elements: use " +
-                                   (reads ? std::string(request.function) + "_vlen" : "zarr_write_region_vlen"));
+    fail(ZARR_ERR_UNSUPPORTED, where + " holds variable-length elements: use " + request.function + "_vlen");
   }
   check_buffer_size(where, nbytes, {"the selection", selection_elements(request), item_size(), data_type_name_});
   return built_selection(request, item_size(), where);
 }
 
-// The offsets of a variable-length read hold one entry more than the
-// selection's elements (element i is data[offsets[i], offsets[i + 1])).
+// The offsets of a variable-length read or write hold one entry more than
+// the selection's elements (element i is data[offsets[i], offsets[i + 1])).
 std::unique_ptr<Selection> Array::checked_vlen_selection(const SelectionRequest& request, size_t n_offsets) const {
   const std::string where = std::string(request.function) + ": array " + describe_node(*store_, path_);
   if (!engine_->variable_length()) {
@@ -106,6 +104,16 @@ void Array::read_selection_vlen(const SelectionRequest& request, uint64_t* offse
   naming_out_of_memory("reading", {selection->elements()}, [&] {
     engine_->read_selection_vlen(*selection, offsets, data, capacity, data_size, where);
   });
+}
+
+void Array::write_selection_vlen(const SelectionRequest& request, const uint64_t* offsets, size_t n_offsets,
+                                 const uint8_t* data, size_t data_size) {
+  require_writable("write to");
+  const ThreadLimit thread_limit(options_.thread_limit);
+  std::shared_lock lock(shape_mutex_);
+  const std::unique_ptr<Selection> selection = checked_vlen_selection(request, n_offsets);
+  const std::string where = std::string(request.function) + ": array " + describe_node(*store_, path_);
+  write_vlen(*selection, where, offsets, data, data_size, {selection->elements()});
 }
 
 }  // namespace zarr

@@ -1,7 +1,7 @@
 // The handle's region calls for variable-length elements (strings, bytes):
 // the region and the caller's offsets checked, then handed to the engine
-// (array/engine/vlen.cpp; a region read is read as a selection, as the
-// selections' _vlen reads in array/array_selection.cpp).
+// (array/engine/vlen.cpp; a region is read and written as a selection, as
+// the selections' _vlen calls in array/array_selection.cpp).
 #include "array/array.h"
 
 #include <string_view>
@@ -32,18 +32,36 @@ uint64_t region_elements(const std::string& where, const std::vector<uint64_t>& 
   return n;
 }
 
-// Every element's bytes lie inside the data buffer, in order.
-void check_offsets(const std::string& where, const uint64_t* offsets, uint64_t n, size_t data_size) {
-  for (size_t i = 0; i < n; ++i) {
-    if (offsets[i] > offsets[i + 1] || offsets[i + 1] > data_size) {
-      fail(ZARR_ERR_INVALID_ARGUMENT, where + ": offsets[" + std::to_string(i + 1) + "] = " +
-                                          std::to_string(offsets[i + 1]) + " is below offsets[" + std::to_string(i) +
-                                          "] or past the " + std::to_string(data_size) + "-byte data buffer");
+}  // namespace
+
+// The caller's elements as views of data, each offset read once (a caller's
+// thread changing offsets during the call cannot move a view outside data
+// after its check): every element's bytes lie inside data, in order.
+std::vector<std::string_view> Array::element_views(const std::string& where, const uint64_t* offsets, uint64_t n,
+                                                   const uint8_t* data, size_t data_size) {
+  std::vector<std::string_view> views(static_cast<size_t>(n));
+  uint64_t begin = offsets[0];
+  for (size_t i = 0; i < views.size(); ++i) {
+    const uint64_t end = offsets[i + 1];
+    if (begin > end || end > data_size) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, where + ": offsets[" + std::to_string(i + 1) + "] = " + std::to_string(end) +
+                                          " is below offsets[" + std::to_string(i) + "] or past the " +
+                                          std::to_string(data_size) + "-byte data buffer");
     }
+    views[i] = std::string_view(reinterpret_cast<const char*>(data) + begin, static_cast<size_t>(end - begin));
+    begin = end;
   }
+  return views;
 }
 
-}  // namespace
+// Writes a checked selection's elements; a failed allocation (the element
+// views, a chunk's) is ZARR_ERR_NO_MEMORY naming `count`.
+void Array::write_vlen(const Selection& selection, const std::string& where, const uint64_t* offsets,
+                       const uint8_t* data, size_t data_size, const std::vector<uint64_t>& count) {
+  naming_out_of_memory("writing", count, [&] {
+    engine_->write_selection_vlen(selection, element_views(where, offsets, selection.elements(), data, data_size));
+  });
+}
 
 void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                              uint64_t* offsets, size_t n_offsets, uint8_t* data, size_t capacity, size_t* data_size) {
@@ -73,11 +91,16 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
     fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_write_region");
   }
   require_writable("write to");
+  const ThreadLimit thread_limit(options_.thread_limit);
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
-  check_offsets(where, offsets, region_elements(where, count, n_offsets), data_size);
-  // Each chunk's element views are what it allocates.
-  naming_out_of_memory("writing", count, [&] { engine_->write_region_vlen(start, count, offsets, data); });
+  region_elements(where, count, n_offsets);
+  // A region is the selection of every element of its box (a step of 1),
+  // written by the one piece of code that writes variable-length selections.
+  const std::unique_ptr<Selection> region = step_selection(ChunkGrid(meta_.shape, meta_.chunks),
+                                                           sizeof(std::string_view), start, count,
+                                                           std::vector<uint64_t>(count.size(), 1), where);
+  write_vlen(*region, where, offsets, data, data_size, count);
 }
 
 }  // namespace zarr

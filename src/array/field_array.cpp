@@ -156,6 +156,11 @@ void FieldArray::read_selection_vlen(const SelectionRequest& request, uint64_t*,
   refuse(request.function);
 }
 
+void FieldArray::write_selection_vlen(const SelectionRequest& request, const uint64_t*, size_t, const uint8_t*,
+                                      size_t) {
+  refuse(request.function);
+}
+
 void FieldArray::append(size_t, const std::vector<uint64_t>&, const void*, size_t) { refuse("zarr_append"); }
 
 }  // namespace zarr

@@ -64,6 +64,8 @@ class FieldArray final : public ArrayHandle {
   void write_selection(const SelectionRequest& request, const void* data, size_t nbytes) override;
   void read_selection_vlen(const SelectionRequest& request, uint64_t* offsets, size_t n_offsets, uint8_t* data,
                            size_t capacity, size_t* data_size) override;
+  void write_selection_vlen(const SelectionRequest& request, const uint64_t* offsets, size_t n_offsets,
+                            const uint8_t* data, size_t data_size) override;
   void append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) override;
 
  private:

@@ -198,9 +198,10 @@ TEST(ChunkEngine, VariableLengthElementsRoundTripAndAbsentOnesAreTheFill) {
     "codecs": [{"name": "vlen-utf8", "configuration": {}}]})");
   ASSERT_TRUE(e.engine.variable_length());
   EXPECT_EQ(e.engine.item_size(), 0u);
-  const std::string text = "abcde";
-  const std::vector<uint64_t> offsets = {0, 1, 3};  // "a", "bc"
-  e.engine.write_region_vlen({1}, {2}, offsets.data(), reinterpret_cast<const uint8_t*>(text.data()));
+  // Written as the step-1 selection of a box, as Array::write_region_vlen writes a region.
+  const std::vector<std::string_view> items = {"a", "bc"};
+  e.engine.write_selection_vlen(*step_selection(ChunkGrid({5}, {2}), sizeof(std::string_view), {1}, {2}, {1}, "test"),
+                                items);
   std::vector<uint64_t> got_offsets(6);
   std::string got(16, '\0');
   size_t size = 0;

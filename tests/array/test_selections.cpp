@@ -259,21 +259,34 @@ TEST(Selections, TheCallersIndicesAreReadOnceBeforeTheyAreChecked) {
   EXPECT_EQ(e.read(*outer), (std::vector<int32_t>{e.at(0, 2), e.at(5, 2)}));
 }
 
+// A [16, 16] array of strings in chunks of [4, 4].
+const char* kStrings16 = R"({"zarr_format": 3, "node_type": "array", "shape": [16, 16], "data_type": "string",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 4]}}, "fill_value": "",
+    "codecs": [{"name": "vlen-utf8"}]})";
+
+// Writes "<i>,<j>" at every (i, j) of a kStrings16 array, as one step-1
+// selection (a region); returns the elements' bytes back to back.
+std::string write_numbered_strings(Engine& e) {
+  std::string data;
+  std::vector<std::string> items;
+  for (int i = 0; i < 16; ++i) {
+    for (int j = 0; j < 16; ++j) items.push_back(std::to_string(i) + "," + std::to_string(j));
+  }
+  std::vector<std::string_view> views;
+  for (const std::string& item : items) {
+    data += item;
+    views.emplace_back(item);
+  }
+  e.engine.write_selection_vlen(*step_selection(e.grid(), sizeof(std::string_view), {0, 0}, {16, 16}, {1, 1}, "test"),
+                                views);
+  return data;
+}
+
 // Strings "<i>,<j>" in a [16, 16] array of chunks [4, 4]; a variable-length
 // selection reads each chunk it touches once, and gives what region reads give.
 TEST(Selections, AVlenSelectionReadsEachTouchedChunkOnce) {
-  Engine e(R"({"zarr_format": 3, "node_type": "array", "shape": [16, 16], "data_type": "string",
-    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 4]}}, "fill_value": "",
-    "codecs": [{"name": "vlen-utf8"}]})");
-  std::string data;
-  std::vector<uint64_t> offsets = {0};
-  for (int i = 0; i < 16; ++i) {
-    for (int j = 0; j < 16; ++j) {
-      data += std::to_string(i) + "," + std::to_string(j);
-      offsets.push_back(data.size());
-    }
-  }
-  e.engine.write_region_vlen({0, 0}, {16, 16}, offsets.data(), reinterpret_cast<const uint8_t*>(data.data()));
+  Engine e(kStrings16);
+  const std::string data = write_numbered_strings(e);
   const auto read = [&](const Selection& s) {
     std::vector<uint64_t> got_offsets(s.elements() + 1);
     std::string got(data.size() * 2, '\0');
@@ -304,6 +317,45 @@ TEST(Selections, AVlenSelectionReadsEachTouchedChunkOnce) {
   EXPECT_EQ(read(*point_selection(e.grid(), sizeof(std::string_view), 4, coords.data(), "test")),
             (std::vector<std::string>{"3,3", "12,0", "3,2", "3,3"}));
   EXPECT_EQ(e.store->reads(), (std::map<std::string, int>{{"a/c/0/0", 1}, {"a/c/3/0", 1}}));
+}
+
+// A variable-length selection write reads each chunk it touches once (none
+// whose every element it picks), writes each once, and the last value of a
+// repeated element wins.
+TEST(Selections, AVlenSelectionWriteReadsAndWritesEachTouchedChunkOnce) {
+  Engine e(kStrings16);
+  write_numbered_strings(e);
+  // Rows 0..3 (all of chunk row 0, in another order) and 9, 9; columns 5, 1, 6, 2, 7, 3, 4, 0.
+  const std::vector<uint64_t> rows = {3, 1, 0, 2, 9, 9}, cols = {5, 1, 6, 2, 7, 3, 4, 0};
+  std::vector<std::string> items;
+  for (size_t k = 0; k < rows.size() * cols.size(); ++k) items.push_back("new" + std::to_string(k));
+  const std::vector<std::string_view> views(items.begin(), items.end());
+  const std::unique_ptr<Selection> outer = orthogonal_selection(e.grid(), sizeof(std::string_view),
+                                                                {rows.data(), cols.data()},
+                                                                {rows.size(), cols.size()}, "test");
+  e.store->reset();
+  e.engine.write_selection_vlen(*outer, views);
+  // Chunks (0, 0) and (0, 1) are wholly picked: not read. (2, 0) and (2, 1): read once.
+  EXPECT_EQ(e.store->reads(), (std::map<std::string, int>{{"a/c/2/0", 1}, {"a/c/2/1", 1}}));
+  EXPECT_EQ(e.store->writes(),
+            (std::map<std::string, int>{{"a/c/0/0", 1}, {"a/c/0/1", 1}, {"a/c/2/0", 1}, {"a/c/2/1", 1}}));
+  const std::vector<uint64_t> all = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  std::vector<uint64_t> got_offsets(101);
+  std::string got(1000, '\0');
+  size_t size = 0;
+  e.engine.read_selection_vlen(*orthogonal_selection(e.grid(), sizeof(std::string_view), {all.data(), all.data()},
+                                                     {10, 10}, "test"),
+                               got_offsets.data(), reinterpret_cast<uint8_t*>(got.data()), got.size(), &size, "test");
+  const auto at = [&](size_t i, size_t j) {
+    return got.substr(got_offsets[i * 10 + j], got_offsets[i * 10 + j + 1] - got_offsets[i * 10 + j]);
+  };
+  for (size_t r = 0; r < rows.size(); ++r) {
+    // Row 9 is given twice: its second entry (r = 5) wins.
+    if (r == 4) continue;
+    for (size_t c = 0; c < cols.size(); ++c) EXPECT_EQ(at(rows[r], cols[c]), items[r * cols.size() + c]);
+  }
+  EXPECT_EQ(at(8, 0), "8,0") << "not picked";
+  EXPECT_EQ(at(9, 8), "9,8") << "not picked";
 }
 
 TEST(Selections, IndicesOutsideTheShapeAreRefusedNamingTheAxisAndTheIndex) {

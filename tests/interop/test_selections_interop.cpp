@@ -5,6 +5,8 @@
 //    zarr_write_region_step (repeats included: the last value wins), keeping
 //    its own model of the expected contents; zarr-python 2.13 (v2 only: it
 //    reads no v3) and zarrita.js (both) read them whole and must find it.
+//  * LibzarrSelectionWrites.ZarrPythonReadsTheV2StringArrayWhole: the same
+//    selections through the _vlen writes on a v2 vlen-utf8 array of strings.
 //  * ZarrPythonWritesLibzarrSelects: zarr-python writes a v2 blosc int32 array
 //    and a v2 vlen-utf8 string array and prints its own oindex, vindex and
 //    step results; zarr_read_orthogonal / _points / _region_step (and their
@@ -73,6 +75,64 @@ struct SelectionWrites {
   }
 };
 
+// Elements as the _vlen writes take them: offsets and one data buffer.
+struct VlenItems {
+  std::vector<uint64_t> offsets{0};
+  std::string data;
+  explicit VlenItems(const std::vector<std::string>& items) {
+    for (const std::string& item : items) {
+      data += item;
+      offsets.push_back(data.size());
+    }
+  }
+};
+
+// n strings from "<prefix><first>": every fourth empty, others with 0..2 "é".
+std::vector<std::string> strings(const std::string& prefix, size_t first, size_t n) {
+  std::vector<std::string> out;
+  for (size_t k = first; k < first + n; ++k) {
+    std::string text = k % 4 == 0 ? "" : prefix + std::to_string(k);
+    for (size_t i = 0; k % 4 != 0 && i < k % 3; ++i) text += "\xc3\xa9";
+    out.push_back(text);
+  }
+  return out;
+}
+
+// SelectionWrites' selections through the _vlen writes, and the same on a model.
+void apply_string_selections(zarr_array* a, std::vector<std::string>& model) {
+  const SelectionWrites sel;
+  const std::vector<std::string> outer = strings("o", 0, sel.rows.size() * sel.cols.size());
+  const VlenItems outer_in(outer);
+  const uint64_t* indices[2] = {sel.rows.data(), sel.cols.data()};
+  const uint64_t counts[2] = {sel.rows.size(), sel.cols.size()};
+  ASSERT_EQ(zarr_write_orthogonal_vlen(a, 2, indices, counts, outer_in.offsets.data(), outer_in.offsets.size(),
+                                       outer_in.data.data(), outer_in.data.size()),
+            ZARR_OK)
+      << zarr_last_error();
+  for (size_t i = 0; i < sel.rows.size(); ++i) {
+    for (size_t j = 0; j < sel.cols.size(); ++j) model[sel.rows[i] * kCols + sel.cols[j]] = outer[i * sel.cols.size() + j];
+  }
+  const size_t npoints = sel.coords.size() / 2;
+  const std::vector<std::string> points = strings("p", 1, npoints);
+  const VlenItems points_in(points);
+  ASSERT_EQ(zarr_write_points_vlen(a, 2, npoints, sel.coords.data(), points_in.offsets.data(),
+                                   points_in.offsets.size(), points_in.data.data(), points_in.data.size()),
+            ZARR_OK)
+      << zarr_last_error();
+  for (size_t p = 0; p < npoints; ++p) model[sel.coords[2 * p] * kCols + sel.coords[2 * p + 1]] = points[p];
+  const std::vector<std::string> slab = strings("s", 1, sel.count[0] * sel.count[1]);
+  const VlenItems slab_in(slab);
+  ASSERT_EQ(zarr_write_region_step_vlen(a, 2, sel.start, sel.count, sel.step, slab_in.offsets.data(),
+                                        slab_in.offsets.size(), slab_in.data.data(), slab_in.data.size()),
+            ZARR_OK)
+      << zarr_last_error();
+  for (uint64_t i = 0; i < sel.count[0]; ++i) {
+    for (uint64_t j = 0; j < sel.count[1]; ++j) {
+      model[(sel.start[0] + i * sel.step[0]) * kCols + sel.start[1] + j * sel.step[1]] = slab[i * sel.count[1] + j];
+    }
+  }
+}
+
 // Creates `metadata` at `path`, writes 0, 1, 2, ... over part of it (rows 0..9:
 // the rest stays the fill value -1), then the selections; the expected contents.
 std::vector<int32_t> write_through_selections(const std::string& path, const std::string& metadata) {
@@ -114,6 +174,41 @@ open(sys.argv[2], "wb").write(a[:].astype("<i4").tobytes())
   std::string out;
   ASSERT_EQ(run_python(script, {dir / "v2", dir / "v2.bin"}, &out), 0) << out;
   EXPECT_EQ(as_int32(read_text(dir / "v2.bin")), model);
+}
+
+// A v2 vlen-utf8 array of strings, zlib-compressed, written whole first, then
+// through the _vlen selection writes: zarr-python reads every element as the model has it.
+TEST(LibzarrSelectionWrites, ZarrPythonReadsTheV2StringArrayWhole) {
+  const std::string why = python_unavailable_reason();
+  if (!why.empty()) GTEST_SKIP() << why;
+  zarr::test::TempDir dir;
+  Array a;
+  ASSERT_EQ(zarr_create(a.out(), (dir / "strings").c_str(), R"({"shape": [13, 11], "chunks": [4, 3], "dtype": "|O",
+    "fill_value": null, "filters": [{"id": "vlen-utf8"}], "compressor": {"id": "zlib", "level": 1}})"),
+            ZARR_OK)
+      << zarr_last_error();
+  std::vector<std::string> model = strings("b", 0, kRows * kCols);
+  const VlenItems base(model);
+  const uint64_t start[2] = {0, 0}, count[2] = {kRows, kCols};
+  ASSERT_EQ(zarr_write_region_vlen(a, 2, start, count, base.offsets.data(), base.offsets.size(), base.data.data(),
+                                   base.data.size()),
+            ZARR_OK)
+      << zarr_last_error();
+  apply_string_selections(a, model);
+  const char* script = R"(
+import sys, json, zarr
+a = zarr.open_array(sys.argv[1], mode="r")
+assert a.filters[0].codec_id == "vlen-utf8", a.filters
+json.dump(a[:].ravel().tolist(), open(sys.argv[2], "w"))
+)";
+  std::string out;
+  ASSERT_EQ(run_python(script, {dir / "strings", dir / "strings.json"}, &out), 0) << out;
+  rapidjson::Document got;
+  got.Parse(read_text(dir / "strings.json").c_str());
+  ASSERT_FALSE(got.HasParseError());
+  std::vector<std::string> read;
+  for (const auto& v : got.GetArray()) read.emplace_back(v.GetString(), v.GetStringLength());
+  EXPECT_EQ(read, model);
 }
 
 TEST(LibzarrSelectionWrites, ZarritaReadsTheV2AndV3ArraysWhole) {

@@ -69,12 +69,6 @@ class ChunkEngine {
                    std::vector<int64_t> strides, uint64_t region_bytes) const;
   void write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, const uint8_t* data,
                     std::vector<int64_t> strides);
-  // Variable-length elements (array/array.h): the caller checked the
-  // region, that offsets has product(count) + 1 entries and (writes) that
-  // they rise inside data. `where` names the array in errors.
-  void write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
-                         const uint64_t* offsets, const uint8_t* data);
-
   // Selections of fixed-size elements (engine/selection.h, checked against
   // the shape when built) to or from a C-order buffer of
   // selection.elements() items: each chunk they touch is fetched and
@@ -90,6 +84,12 @@ class ChunkEngine {
   // touched chunk is fetched and decoded once. `where` names the array.
   void read_selection_vlen(const Selection& selection, uint64_t* offsets, uint8_t* data, size_t capacity,
                            size_t* data_size, const std::string& where) const;
+  // Writes the selection's variable-length elements, `items` (elements() of
+  // them, in selection order, checked by the caller), regions included: each
+  // touched chunk read (unless every element of it is picked), modified,
+  // encoded and set once under its lock, chunks in parallel; where an element
+  // is picked twice the later item stays.
+  void write_selection_vlen(const Selection& selection, const std::vector<std::string_view>& items);
 
   // Before a resize to `shape`: the stored chunk keys outside it (listed),
   // each checked for erasing (Store::check_erasable), so that a resize the
@@ -185,6 +185,9 @@ class ChunkEngine {
   // into `items` as views of the returned copy of their bytes.
   Bytes pick_vlen_chunk(const Selection& selection, const SelectedChunk& chunk,
                         std::vector<std::string_view>& items) const;
+  // vlen.cpp: one chunk's part of a variable-length selection write.
+  void put_vlen_chunk(const Selection& selection, const SelectedChunk& chunk,
+                      const std::vector<std::string_view>& items, const std::vector<int64_t>& strides_in_chunk);
 
   // write.cpp: one chunk's part of a region write (a task of the thread
   // pool): under the chunk's lock, read-modify-write, encode, set (or erase

@@ -1,8 +1,8 @@
 // The engine's region I/O of variable-length elements (strings, bytes).
 // Decoded chunks are vlen::ChunkView buffers; regions and selections cross
 // the C API as one data buffer plus offsets, so no element is ever allocated
-// on its own. A region read is a selection read (a strided selection of
-// step 1, array/array_vlen.cpp): one piece of code serves both.
+// on its own. A region read or write is a selection read or write (a strided
+// selection of step 1, array/array_vlen.cpp): one piece of code serves both.
 #include <cstring>
 #include <string_view>
 
@@ -60,6 +60,9 @@ void hand_out(const std::vector<std::string_view>& items, uint64_t* offsets, uin
 // A box's element views as the Selection's gather and scatter move them:
 // items of sizeof(std::string_view) bytes, C order of the box.
 uint8_t* as_items(std::vector<std::string_view>& views) { return reinterpret_cast<uint8_t*>(views.data()); }
+const uint8_t* as_items(const std::vector<std::string_view>& views) {
+  return reinterpret_cast<const uint8_t*>(views.data());
+}
 
 }  // namespace
 
@@ -119,35 +122,43 @@ Bytes ChunkEngine::pick_vlen_chunk(const Selection& selection, const SelectedChu
   return picked;
 }
 
-void ChunkEngine::write_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
-                                    const uint64_t* offsets, const uint8_t* data) {
-  auto element = [&](size_t i) {
-    return std::string_view(reinterpret_cast<const char*>(data) + offsets[i],
-                            static_cast<size_t>(offsets[i + 1] - offsets[i]));
-  };
-  const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
-  ChunkGrid grid(meta_.shape, meta_.chunks);
-  const uint64_t per_chunk = grid.chunk_elements();
-  grid.for_each_overlap(start, count, [&](const ChunkOverlap& ov) {
-    const std::string key = chunk_key(ov.chunk_coords);
-    const KeyWriteLock held(*this, key);
-    // Elements this write does not cover keep what the chunk holds.
-    std::optional<Bytes> stored = ov.covers_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
-    Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
-    std::vector<std::string_view> items(static_cast<size_t>(per_chunk), fill);
-    if (stored) {
-      vlen::ChunkView view(old, per_chunk);
-      for (size_t i = 0; i < items.size(); ++i) items[i] = view.item(i);
-    }
-    for_each_element(ov, meta_.chunks, count, [&](size_t c, size_t r) { items[c] = element(r); });
-    bool all_fill = true;
-    for (auto item : items) all_fill = all_fill && item == fill;
-    if (all_fill && !write_empty_chunks_) {
-      chunk_store_->erase(key);
-    } else {
-      chunk_store_->set(key, meta_.codecs.encode(vlen::pack(items)).view());
-    }
+void ChunkEngine::write_selection_vlen(const Selection& selection, const std::vector<std::string_view>& items) {
+  const std::vector<int64_t> strides_in_chunk = c_order_strides(meta_.chunks, sizeof(std::string_view));
+  selection.for_each_chunk_batch(engine::kOverlapsPerBatch, [&](const std::vector<SelectedChunk>& batch) {
+    // Chunks' picks are disjoint: one task each, as write_selection's.
+    parallel_for(batch.size(), [&](size_t i) { put_vlen_chunk(selection, batch[i], items, strides_in_chunk); });
   });
+}
+
+// One chunk of a variable-length selection write, under its lock: its
+// elements as stored (the fill value when absent or when every element is
+// picked), the picks put in in selection order (the last of a repeat stays),
+// then encoded and set in one piece, or erased when only the fill is left.
+void ChunkEngine::put_vlen_chunk(const Selection& selection, const SelectedChunk& chunk,
+                                 const std::vector<std::string_view>& items,
+                                 const std::vector<int64_t>& strides_in_chunk) {
+  const std::string key = chunk_key(chunk.box.chunk_coords);
+  const KeyWriteLock held(*this, key);
+  const std::optional<Bytes> stored =
+      chunk.picks_cover_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
+  const Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
+  const uint64_t per_chunk = ChunkGrid(meta_.shape, meta_.chunks).chunk_elements();
+  const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
+  std::vector<std::string_view> chunk_items(static_cast<size_t>(per_chunk), fill);
+  if (stored) {
+    const vlen::ChunkView view(old, per_chunk);
+    for (size_t i = 0; i < chunk_items.size(); ++i) chunk_items[i] = view.item(i);
+  }
+  selection.scatter(chunk, as_items(items), as_items(chunk_items), std::vector<uint64_t>(meta_.ndim(), 0),
+                    strides_in_chunk);
+  bool all_fill = true;
+  for (auto item : chunk_items) all_fill = all_fill && item == fill;
+  if (all_fill && !write_empty_chunks_) {
+    chunk_store_->erase(key);
+  } else {
+    chunk_store_->set(key, meta_.codecs.encode(vlen::pack(chunk_items)).view());
+  }
+  forget_cached(key);
 }
 
 }  // namespace zarr

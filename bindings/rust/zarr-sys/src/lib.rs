@@ -279,6 +279,38 @@ extern "C" {
         capacity: usize,
         data_size: *mut usize,
     ) -> c_int;
+    /// The selections' writes of variable-length elements, input as `zarr_write_region_vlen`.
+    pub fn zarr_write_orthogonal_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        indices: *const *const u64,
+        counts: *const u64,
+        offsets: *const u64,
+        n_offsets: usize,
+        data: *const c_void,
+        data_size: usize,
+    ) -> c_int;
+    pub fn zarr_write_points_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        npoints: u64,
+        coords: *const u64,
+        offsets: *const u64,
+        n_offsets: usize,
+        data: *const c_void,
+        data_size: usize,
+    ) -> c_int;
+    pub fn zarr_write_region_step_vlen(
+        array: *mut zarr_array,
+        ndim: usize,
+        start: *const u64,
+        count: *const u64,
+        step: *const u64,
+        offsets: *const u64,
+        n_offsets: usize,
+        data: *const c_void,
+        data_size: usize,
+    ) -> c_int;
     pub fn zarr_read_region_vlen(
         array: *mut zarr_array,
         ndim: usize,
