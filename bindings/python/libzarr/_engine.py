@@ -16,17 +16,12 @@ wins (NumPy's rule). Indices reach the C calls as uint64, already in bounds and
 with negatives counted from the end (libzarr._selection does both); the
 buffers are C-order elements of the array's dtype.
 
-Arrays of variable-length elements (strings, bytes) read through the _vlen
-forms of the same calls (zarr_read_region_vlen, zarr_read_region_step_vlen,
-zarr_read_orthogonal_vlen, zarr_read_points_vlen), one C call each too. The C
-API has no _vlen forms of the selection writes, so write_step,
-write_orthogonal and write_points of such arrays are done here with region
-calls (the "emulation" section below), planned so that each stored chunk is
-still written at most once per selection.
+Arrays of variable-length elements (strings, bytes) are read and written
+through the _vlen forms of the same calls (zarr_read_region_vlen /
+zarr_write_region_vlen, zarr_read_region_step_vlen / _write_, and so on), one
+C call each too.
 """
 import ctypes
-import itertools
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -59,7 +54,8 @@ def write_region(array, start, count, source):
         return
     with array._using() as handle:
         if array._vlen_kind:
-            _write_vlen(handle, array._vlen_kind, start, count, source)
+            _write_vlen(handle, array._vlen_kind, source, lib.zarr_write_region_vlen, len(start),
+                        _capi.u64_array(start), _capi.u64_array(count))
             return
         if any(stride < 0 for stride in source.strides):
             source = np.ascontiguousarray(source)  # the C API takes elements above the pointer
@@ -110,13 +106,14 @@ def _read_vlen(handle, kind, shape, function, *arguments):
     return block.reshape(shape)
 
 
-def _write_vlen(handle, kind, start, count, source):
+def _write_vlen(handle, kind, source, function, *arguments):
+    """function(handle, *arguments, offsets, n_offsets, data, data_size) writing the elements
+    of source (C order of the selection) as a _vlen write takes them."""
     encoded = [_encode_element(kind, item) for item in source.ravel()]
     offsets = np.zeros(len(encoded) + 1, dtype=np.uint64)
     np.cumsum([len(item) for item in encoded], out=offsets[1:])
     data = b"".join(encoded)
-    lib.zarr_write_region_vlen(handle, len(start), _capi.u64_array(start), _capi.u64_array(count),
-                               offsets.ctypes.data_as(_u64_pointer), len(offsets), data, len(data))
+    function(handle, *arguments, offsets.ctypes.data_as(_u64_pointer), len(offsets), data, len(data))
 
 
 def _encode_element(kind, item):
@@ -149,11 +146,9 @@ def read_step(array, start, count, step, out):
 
 def write_step(array, start, count, step, source):
     """The write counterpart of read_step."""
-    if array._vlen_kind:
-        _write_orthogonal_by_regions(array, _step_indices(start, count, step), source)
-        return
-    _write_selection(array, source, lib.zarr_write_region_step, len(start), _capi.u64_array(start),
-                     _capi.u64_array(count), _capi.u64_array(step, "step"))
+    function = lib.zarr_write_region_step_vlen if array._vlen_kind else lib.zarr_write_region_step
+    _write_selection(array, source, function, len(start), _capi.u64_array(start), _capi.u64_array(count),
+                     _capi.u64_array(step, "step"))
 
 
 def read_orthogonal(array, indices, out):
@@ -166,11 +161,9 @@ def read_orthogonal(array, indices, out):
 def write_orthogonal(array, indices, source):
     """Write source (of the selection's shape) at the orthogonal selection; among repeated
     indices the last value (in C order of the selection) wins."""
-    if array._vlen_kind:
-        _write_orthogonal_by_regions(array, indices, source)
-        return
     lists, pointers, counts = _index_lists(indices)
-    _write_selection(array, source, lib.zarr_write_orthogonal, len(lists), pointers, counts)
+    function = lib.zarr_write_orthogonal_vlen if array._vlen_kind else lib.zarr_write_orthogonal
+    _write_selection(array, source, function, len(lists), pointers, counts)
 
 
 def read_points(array, coords, out):
@@ -183,11 +176,9 @@ def read_points(array, coords, out):
 
 def write_points(array, coords, source):
     """Write source[i] at coords[i]; where a point repeats, the last value wins."""
-    if array._vlen_kind:
-        _write_points_by_regions(array, coords, source)
-        return
     coords = _as_indices(coords)
-    _write_selection(array, source, lib.zarr_write_points, coords.shape[1], coords.shape[0],
+    function = lib.zarr_write_points_vlen if array._vlen_kind else lib.zarr_write_points
+    _write_selection(array, source, function, coords.shape[1], coords.shape[0],
                      coords.ctypes.data_as(_u64_pointer))
 
 
@@ -212,8 +203,13 @@ def _read_selection(array, out, function, *arguments):
 def _write_selection(array, source, function, *arguments):
     """function(handle, *arguments, buffer, nbytes) writing source as C-order elements of
     the array's dtype (a broadcast value is expanded here: the C calls take one element
-    per selected position)."""
+    per selected position); for variable-length elements, function is the _vlen form
+    (see _write_vlen)."""
     if source.size == 0:
+        return
+    if array._vlen_kind:
+        with array._using() as handle:
+            _write_vlen(handle, array._vlen_kind, source, function, *arguments)
         return
     buffer = np.ascontiguousarray(source, dtype=array.dtype)
     with array._using() as handle:
@@ -234,146 +230,3 @@ def _index_lists(indices):
     lists = [_as_indices(ix).reshape(-1) for ix in indices]
     pointers = (_u64_pointer * len(lists))(*(ix.ctypes.data_as(_u64_pointer) for ix in lists))
     return lists, pointers, _capi.u64_array([len(ix) for ix in lists], "counts")
-
-
-def _step_indices(start, count, step):
-    # uint64, exact for axes of 2^63 elements and more (int64 would wrap).
-    return [np.uint64(s) + np.uint64(k if n > 1 else 0) * np.arange(n, dtype=np.uint64)
-            for s, n, k in zip(start, count, step)]
-
-
-# -- emulation of selection writes of variable-length elements ------------------------------
-#
-# The C API has no _vlen forms of zarr_write_orthogonal / _points / _region_step, so these
-# writes are region calls planned so that each stored chunk (each shard, for a sharded array)
-# is written at most once per selection: the selected indices are grouped by chunk, and each
-# group's bounding box within its chunk is one region call that the elements are scattered
-# into. An axis whose indices form one run is not split, so a slice across many chunks stays
-# one call that the library spreads over its threads; boxes of different chunks are written
-# on several threads here. A write that does not cover its box reads it first and writes it
-# back (read-modify-write): elements between the selected ones are rewritten with the values
-# they had, so a concurrent writer of those elements through *another* handle may lose its
-# change.
-
-class _Axis:
-    """One axis of an orthogonal selection, grouped by stored chunk.
-
-    unique: the distinct indices, ascending (the axis of the *compact* array);
-    order: positions in unique of the asked indices (None when they are unique already);
-    groups: (box start, box count, slice of unique, offsets of the indices in the box or None
-            when they fill it) per chunk touched, or one group for a single run.
-    """
-
-    def __init__(self, indices, chunk):
-        indices = np.asarray(indices, dtype=np.uint64)  # positions up to 2^64 - 1: never int64
-        if len(indices) and np.all(indices[1:] > indices[:-1]):
-            self.unique, self.order = indices, None
-        else:
-            self.unique, inverse = np.unique(indices, return_inverse=True)
-            self.order = inverse.reshape(-1)
-        self.groups = list(self._group(self.unique, chunk))
-
-    @staticmethod
-    def _group(unique, chunk):
-        if len(unique) == 0:
-            return
-        if int(unique[-1]) - int(unique[0]) + 1 == len(unique):  # one run: one call, however many chunks
-            yield int(unique[0]), len(unique), slice(0, len(unique)), None
-            return
-        chunk_ids = unique // np.uint64(chunk)
-        edges = [0, *(np.flatnonzero(np.diff(chunk_ids)) + 1).tolist(), len(unique)]
-        for begin, end in zip(edges, edges[1:]):
-            members = unique[begin:end]
-            first, span = int(members[0]), int(members[-1]) - int(members[0]) + 1
-            offsets = None if span == len(members) else members - np.uint64(first)
-            yield first, span, slice(begin, end), offsets
-
-
-def _write_orthogonal_by_regions(array, indices, source):
-    axes = [_Axis(ix, chunk) for ix, chunk in zip(indices, array._storage_chunks)]
-    if any(axis.order is not None for axis in axes):
-        compact = np.empty(tuple(len(a.unique) for a in axes), dtype=source.dtype)
-        compact[_open_mesh([a.order for a in axes], compact.shape)] = source
-    else:
-        compact = source
-
-    def write_block(block):
-        start, count, where, offsets = block
-        if all(o is None for o in offsets):
-            write_region(array, start, count, compact[where])
-            return
-        box = np.empty(count, dtype=compact.dtype)
-        read_region(array, start, count, box)
-        box[_mesh(offsets, count)] = compact[where]
-        write_region(array, start, count, box)
-
-    _run_blocks(write_block, _blocks(axes))
-
-
-def _blocks(axes):
-    """(start, count, compact slices, offsets) of each combination of one group per axis."""
-    for combination in itertools.product(*(axis.groups for axis in axes)):
-        yield (tuple(g[0] for g in combination), tuple(g[1] for g in combination),
-               tuple(g[2] for g in combination) + (Ellipsis,), [g[3] for g in combination])
-
-
-def _mesh(offsets, shape):
-    """The index of the selected elements of a box: slices where an axis is whole, and index
-    arrays, through np.ix_ only when two or more axes need one (one array keeps its place)."""
-    if sum(o is not None for o in offsets) <= 1:
-        return tuple(slice(None) if o is None else o for o in offsets)
-    return _open_mesh(offsets, shape)
-
-
-def _open_mesh(positions, shape):
-    """np.ix_ of per-axis positions, where None means the whole axis."""
-    return np.ix_(*(np.arange(n) if p is None else p for p, n in zip(positions, shape)))
-
-
-def _point_groups(coords, chunks):
-    """(indices of the points, box start, box count, offsets in the box) per chunk touched."""
-    if len(coords) == 0:
-        return
-    if coords.shape[1] == 0:  # a 0-d array: its one element
-        yield np.arange(len(coords)), (), (), coords
-        return
-    chunk_ids = coords // np.asarray(chunks, dtype=np.uint64)
-    _, labels = np.unique(chunk_ids, axis=0, return_inverse=True)
-    labels = labels.reshape(-1)
-    order = np.argsort(labels, kind="stable")
-    edges = np.flatnonzero(np.diff(labels[order])) + 1
-    for members in np.split(order, edges):
-        points = coords[members]
-        low = points.min(axis=0)
-        count = points.max(axis=0) - low + 1
-        yield members, tuple(low.tolist()), tuple(count.tolist()), points - low
-
-
-def _write_points_by_regions(array, coords, source):
-    def write_group(group):
-        members, start, count, offsets = group
-        box = np.empty(count, dtype=source.dtype)
-        covered = len(np.unique(offsets, axis=0)) == box.size
-        if not covered:
-            read_region(array, start, count, box)
-        box[tuple(offsets.T)] = source[members]
-        write_region(array, start, count, box)
-
-    _run_blocks(write_group, _point_groups(coords, array._storage_chunks))
-
-
-# -- running blocks on several threads ---------------------------------------------------
-
-def _run_blocks(work, blocks):
-    """work(block) for every block; on the library's thread count of threads when there are
-    several (each call releases the GIL). The first failure is raised after all finish."""
-    blocks = list(blocks)
-    threads = min(len(blocks), lib.zarr_thread_count())
-    if threads <= 1:
-        for block in blocks:
-            work(block)
-        return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        results = [pool.submit(work, block) for block in blocks]
-    for result in results:
-        result.result()
