@@ -132,3 +132,62 @@ TEST(BitRound, ErrorsNameTheField) {
   EXPECT_ERROR(with_bytes(R"({"name": "bitround", "configuration": {"keepbits": 3}})"), repr_of("bool", {1}),
                ZARR_ERR_INVALID_METADATA, "not the data type bool");
 }
+
+// ---- reshape ----------------------------------------------------------------------------
+
+// The README's example (its JSON lacks a comma after "bytes" and lists zstd
+// before bytes, which the order of codecs forbids: here with both fixed).
+TEST(Reshape, ReadmeExampleGivesTheFlattenedShape) {
+  ArrayRepr r = repr_of("uint8", {100, 50, 64, 3});
+  const std::string reshape = R"({"name": "reshape", "configuration": {"shape": [[0, 1], [2], 3]}})";
+  CodecChain c = chain("[" + reshape + "," + kBytes + R"(, {"name": "zstd", "configuration": {"level": 1, "checksum": true}}])", r);
+  ASSERT_EQ(c.array_to_array().size(), 1u);
+  EXPECT_EQ(c.array_to_array()[0]->encoded_repr(r).shape, (std::vector<uint64_t>{5000, 64, 3}));
+  Bytes data(r.byte_size());
+  std::iota(data.begin(), data.end(), uint8_t{0});
+  EXPECT_EQ(c.decode(c.encode_bytes(data), "k"), data);
+  EXPECT_NE(v3_codecs_json(c).find(R"({"name":"reshape","configuration":{"shape":[[0,1],[2],3]}})"), std::string::npos);
+  // As printed (zstd before bytes) the order is refused, naming zstd.
+  EXPECT_ERROR("[" + reshape + R"(, {"name": "zstd", "configuration": {"level": 1, "checksum": true}},)" + kBytes + "]",
+               r, ZARR_ERR_INVALID_METADATA, "bytes->bytes codec 'zstd' must follow an array->bytes codec");
+}
+
+TEST(Reshape, MinusOneAndEmptyListsAndTranspose) {
+  ArrayRepr r = repr_of("int16", {4, 6});
+  auto shape_of = [&](const std::string& shape) {
+    CodecChain c = chain(with_bytes(R"({"name": "reshape", "configuration": {"shape": )" + shape + "}}"), r);
+    return c.array_to_array()[0]->encoded_repr(r).shape;
+  };
+  EXPECT_EQ(shape_of("[-1]"), (std::vector<uint64_t>{24}));
+  EXPECT_EQ(shape_of("[2, -1, 3]"), (std::vector<uint64_t>{2, 4, 3}));
+  EXPECT_EQ(shape_of("[[], [0], [1]]"), (std::vector<uint64_t>{1, 4, 6}));
+  EXPECT_EQ(shape_of("[[0, 1], 1]"), (std::vector<uint64_t>{24, 1}));
+  // Then transpose: the elements move as for a (6, 4) array.
+  CodecChain c = chain(R"([{"name": "reshape", "configuration": {"shape": [3, 8]}},
+                           {"name": "transpose", "configuration": {"order": [1, 0]}},)" + std::string(kBytes) + "]", r);
+  std::vector<int16_t> in(24);
+  std::iota(in.begin(), in.end(), int16_t{0});
+  std::vector<int16_t> stored = values_of<int16_t>(c.encode_bytes(bytes_of(in)));
+  EXPECT_EQ(stored[0], 0);
+  EXPECT_EQ(stored[1], 8);
+  EXPECT_EQ(stored[3], 1);
+  EXPECT_EQ(c.decode(bytes_of(stored), "k"), bytes_of(in));
+}
+
+TEST(Reshape, ErrorsNameTheField) {
+  ArrayRepr r = repr_of("int16", {4, 6});
+  auto reshape = [](const std::string& config) { return with_bytes(R"({"name": "reshape", "configuration": )" + config + "}"); };
+  EXPECT_ERROR(reshape(R"({"shape": [5, 5]})"), r, ZARR_ERR_INVALID_METADATA, "field 'shape' gives 25 elements, the chunk has 24");
+  EXPECT_ERROR(reshape(R"({"shape": [-1, -1]})"), r, ZARR_ERR_INVALID_METADATA, "-1 may occur only once");
+  EXPECT_ERROR(reshape(R"({"shape": [5, -1]})"), r, ZARR_ERR_INVALID_METADATA, "no size for -1");
+  EXPECT_ERROR(reshape(R"({"shape": [[1], [0]]})"), r, ZARR_ERR_INVALID_METADATA, "must increase strictly");
+  EXPECT_ERROR(reshape(R"({"shape": [[1, 0]]})"), r, ZARR_ERR_INVALID_METADATA, "must increase strictly");
+  EXPECT_ERROR(reshape(R"({"shape": [[2]]})"), r, ZARR_ERR_INVALID_METADATA, "input dimension 2 of a 2-dimensional chunk");
+  EXPECT_ERROR(reshape(R"({"shape": [0, 24]})"), r, ZARR_ERR_INVALID_METADATA, "field 'shape' item 0 must be a positive integer");
+  EXPECT_ERROR(reshape(R"({"shape": [-2]})"), r, ZARR_ERR_INVALID_METADATA, "field 'shape' item 0 must be");
+  EXPECT_ERROR(reshape(R"({"shape": 24})"), r, ZARR_ERR_INVALID_METADATA, "field 'shape' must be a list");
+  EXPECT_ERROR(reshape(R"({})"), r, ZARR_ERR_INVALID_METADATA, "shape");
+  EXPECT_ERROR(reshape(R"({"shape": [24], "order": "C"})"), r, ZARR_ERR_INVALID_METADATA, "unknown configuration member \"order\"");
+  // [2, [1]]: 2 output elements before dimension 1's, the input has 4 there.
+  EXPECT_ERROR(reshape(R"({"shape": [2, [1], 2]})"), r, ZARR_ERR_INVALID_METADATA, "item 1: the dimensions before and after");
+}
