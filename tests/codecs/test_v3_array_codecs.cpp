@@ -191,3 +191,161 @@ TEST(Reshape, ErrorsNameTheField) {
   // [2, [1]]: 2 output elements before dimension 1's, the input has 4 there.
   EXPECT_ERROR(reshape(R"({"shape": [2, [1], 2]})"), r, ZARR_ERR_INVALID_METADATA, "item 1: the dimensions before and after");
 }
+
+// ---- cast_value -------------------------------------------------------------------------
+
+namespace {
+
+std::string cast_to(const std::string& type, const std::string& more = "") {
+  return with_bytes(R"({"name": "cast_value", "configuration": {"data_type": ")" + type + "\"" + more + "}}");
+}
+
+// Each value cast from float64 into `type` (one byte wide or int16) under `more`.
+template <typename T>
+std::vector<T> cast_doubles(const std::string& type, const std::string& more, const std::vector<double>& in) {
+  CodecChain c = chain(cast_to(type, more), repr_of("float64", {in.size()}));
+  return values_of<T>(c.encode_bytes(bytes_of(in)));
+}
+
+int cast_error_code(const std::string& type, const std::string& more, double v, std::string* message = nullptr) {
+  try {
+    cast_doubles<uint8_t>(type, more, {v});
+  } catch (const Error& e) {
+    if (message) *message = e.what();
+    return e.code();
+  }
+  return ZARR_OK;
+}
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+TEST(CastValue, EveryRoundingModeToIntegers) {
+  const std::vector<double> in{2.5, 3.5, -2.5, 2.4, -2.6, 0.5};
+  EXPECT_EQ(cast_doubles<int8_t>("int8", R"(, "rounding": "nearest-even")", in), (std::vector<int8_t>{2, 4, -2, 2, -3, 0}));
+  EXPECT_EQ(cast_doubles<int8_t>("int8", "", in), (std::vector<int8_t>{2, 4, -2, 2, -3, 0}));  // the default
+  EXPECT_EQ(cast_doubles<int8_t>("int8", R"(, "rounding": "nearest-away")", in), (std::vector<int8_t>{3, 4, -3, 2, -3, 1}));
+  EXPECT_EQ(cast_doubles<int8_t>("int8", R"(, "rounding": "towards-zero")", in), (std::vector<int8_t>{2, 3, -2, 2, -2, 0}));
+  EXPECT_EQ(cast_doubles<int8_t>("int8", R"(, "rounding": "towards-positive")", in), (std::vector<int8_t>{3, 4, -2, 3, -2, 1}));
+  EXPECT_EQ(cast_doubles<int8_t>("int8", R"(, "rounding": "towards-negative")", in), (std::vector<int8_t>{2, 3, -3, 2, -3, 0}));
+}
+
+TEST(CastValue, EveryRoundingModeToAFloat) {
+  // 1 + 2^-11 lies halfway between float16's 1 and 1 + 2^-10; 1 + 3*2^-12 above it.
+  const double tie = 1 + std::ldexp(1.0, -11), above = 1 + 3 * std::ldexp(1.0, -12);
+  auto halves = [&](const char* mode) {
+    return cast_doubles<uint16_t>("float16", std::string(R"(, "rounding": ")") + mode + "\"", {tie, -tie, above});
+  };
+  EXPECT_EQ(halves("nearest-even"), (std::vector<uint16_t>{0x3c00, 0xbc00, 0x3c01}));
+  EXPECT_EQ(halves("nearest-away"), (std::vector<uint16_t>{0x3c01, 0xbc01, 0x3c01}));
+  EXPECT_EQ(halves("towards-zero"), (std::vector<uint16_t>{0x3c00, 0xbc00, 0x3c00}));
+  EXPECT_EQ(halves("towards-positive"), (std::vector<uint16_t>{0x3c01, 0xbc00, 0x3c01}));
+  EXPECT_EQ(halves("towards-negative"), (std::vector<uint16_t>{0x3c00, 0xbc01, 0x3c00}));
+  // Subnormals round at their own quantum (2^-24).
+  EXPECT_EQ(cast_doubles<uint16_t>("float16", R"(, "rounding": "towards-positive")", {std::ldexp(1.0, -30)}),
+            std::vector<uint16_t>{0x0001});
+}
+
+// The README's int8 and int16 examples of out_of_range.
+TEST(CastValue, OutOfRangeFailsClampsOrWraps) {
+  EXPECT_EQ(cast_error_code("int8", "", 128.0), ZARR_ERR_CODEC);
+  EXPECT_EQ(cast_doubles<int8_t>("int8", R"(, "out_of_range": "clamp")", {128.0, -1000.0}), (std::vector<int8_t>{127, -128}));
+  EXPECT_EQ(cast_doubles<int8_t>("int8", R"(, "out_of_range": "wrap")", {128.0}), std::vector<int8_t>{-128});
+  EXPECT_EQ(cast_doubles<int16_t>("int16", R"(, "out_of_range": "wrap")", {32768.0, 32769.0, -32769.0}),
+            (std::vector<int16_t>{-32768, -32767, 32767}));
+  EXPECT_EQ(cast_doubles<uint8_t>("uint8", R"(, "out_of_range": "wrap")", {-1.0, 256.0, 1e20}),
+            (std::vector<uint8_t>{255, 0, 0}));  // 1e20 = 2^20 * 5^20: a multiple of 256
+  // Rounding comes first: 127.4 is 127 and in range.
+  EXPECT_EQ(cast_doubles<int8_t>("int8", "", {127.4}), std::vector<int8_t>{127});
+  // Floats clamp to infinity where they have one, else to their largest value.
+  EXPECT_EQ(cast_doubles<uint16_t>("float16", R"(, "out_of_range": "clamp")", {1e6, -1e6}),
+            (std::vector<uint16_t>{0x7c00, 0xfc00}));
+  EXPECT_EQ(cast_error_code("float16", "", 1e6), ZARR_ERR_CODEC);
+  EXPECT_EQ(cast_doubles<uint8_t>("float8_e4m3fn", R"(, "out_of_range": "clamp")", {1e6}), std::vector<uint8_t>{0x7e});
+  EXPECT_EQ(cast_doubles<uint8_t>("float4_e2m1fn", R"(, "out_of_range": "clamp")", {-100.0}), std::vector<uint8_t>{0x0f});
+}
+
+TEST(CastValue, NanAndInfinities) {
+  // Kept where the target has them (float16, float8_e5m2), an error where it does not.
+  EXPECT_EQ(cast_doubles<uint8_t>("float8_e5m2", "", {kInf, -kInf}), (std::vector<uint8_t>{0x7c, 0xfc}));
+  const uint16_t half_nan = cast_doubles<uint16_t>("float16", "", {kNaN})[0];
+  EXPECT_TRUE((half_nan & 0x7c00) == 0x7c00 && (half_nan & 0x3ff) != 0) << half_nan;
+  std::string message;
+  EXPECT_EQ(cast_error_code("uint8", R"(, "out_of_range": "clamp")", kNaN, &message), ZARR_ERR_CODEC);
+  EXPECT_NE(message.find("element 0 (NaN) has no value in uint8"), std::string::npos) << message;
+  EXPECT_EQ(cast_error_code("int8", R"(, "out_of_range": "clamp")", kInf), ZARR_ERR_CODEC);
+  EXPECT_EQ(cast_error_code("float8_e4m3fn", R"(, "out_of_range": "clamp")", kInf), ZARR_ERR_CODEC);  // NaN, no infinity
+  EXPECT_EQ(cast_error_code("float4_e2m1fn", "", kNaN), ZARR_ERR_CODEC);
+  // Signed zero is kept.
+  EXPECT_EQ(cast_doubles<uint16_t>("float16", "", {-0.0}), std::vector<uint16_t>{0x8000});
+}
+
+// The README's NumPy-compatibility example: NaN and infinities mapped to 0.
+TEST(CastValue, ReadmeNumpyExampleMapsNanAndInfinities) {
+  const std::string more = R"(, "rounding": "towards-zero", "out_of_range": "wrap",
+      "scalar_map": {"encode": [["NaN", 0], ["+Infinity", 0], ["-Infinity", 0]]})";
+  EXPECT_EQ(cast_doubles<uint8_t>("uint8", more, {kNaN, kInf, -kInf, 300.7, -1.5}),
+            (std::vector<uint8_t>{0, 0, 0, 44, 255}));
+}
+
+TEST(CastValue, ScalarMapFirstEntryWinsAndDecodes) {
+  const std::string more = R"(, "scalar_map": {"encode": [[1.5, 7], [1.5, 9]], "decode": [[7, -1.0]]})";
+  CodecChain c = chain(cast_to("uint8", more), repr_of("float32", {3}));
+  const Bytes stored = c.encode_bytes(bytes_of(std::vector<float>{1.5f, 2.0f, 7.0f}));
+  EXPECT_EQ(stored, (Bytes{7, 2, 7}));
+  EXPECT_EQ(values_of<float>(c.decode(stored, "k")), (std::vector<float>{-1.0f, 2.0f, -1.0f}));
+}
+
+// The data type changes for the codecs after it; decoding casts back.
+TEST(CastValue, ChangesTheDataTypeTheNextCodecSees) {
+  ArrayRepr r = repr_of("float64", {4});
+  CodecChain c = chain(R"([{"name": "cast_value", "configuration": {"data_type": "int16"}},
+                           {"name": "bytes", "configuration": {"endian": "big"}}])", r);
+  const Bytes stored = c.encode_bytes(bytes_of(std::vector<double>{1, -2, 300, 0}));
+  EXPECT_EQ(stored, (Bytes{0, 1, 0xff, 0xfe, 1, 0x2c, 0, 0}));
+  EXPECT_EQ(values_of<double>(c.decode(stored, "k")), (std::vector<double>{1, -2, 300, 0}));
+  EXPECT_EQ(c.array_to_array()[0]->encoded_repr(r).dtype.v3_name(), std::optional<std::string>("int16"));
+  // Sub-byte and small float targets, and back.
+  CodecChain s = chain(cast_to("int4"), repr_of("int32", {3}));
+  EXPECT_EQ(s.encode_bytes(bytes_of(std::vector<int32_t>{-8, 7, -1})), (Bytes{0xf8, 0x07, 0xff}));
+  EXPECT_EQ(values_of<int32_t>(s.decode(Bytes{0xf8, 0x07, 0xff}, "k")), (std::vector<int32_t>{-8, 7, -1}));
+  // uint64's largest value, 2^64 - 1, into float32 towards zero: the float below 2^64.
+  CodecChain u = chain(cast_to("float32", R"(, "rounding": "towards-zero")"), repr_of("uint64", {1}));
+  EXPECT_EQ(values_of<float>(u.encode_bytes(bytes_of(std::vector<uint64_t>{UINT64_MAX}))),
+            std::vector<float>{std::ldexp(1.0f, 64) * (1 - std::ldexp(1.0f, -24))});
+}
+
+TEST(CastValue, TheFillValueMustSurviveTheRoundTrip) {
+  ArrayRepr r = repr_of("float64", {2});
+  const double half = 0.5;
+  std::memcpy(r.fill_item.data(), &half, 8);
+  EXPECT_ERROR(cast_to("uint8"), r, ZARR_ERR_INVALID_METADATA, "the fill value 0.5 does not survive the cast to uint8 and back");
+  const double nan = kNaN;
+  std::memcpy(r.fill_item.data(), &nan, 8);
+  EXPECT_ERROR(cast_to("uint8"), r, ZARR_ERR_INVALID_METADATA, "the fill value NaN does not survive");
+  // The README's float64 -> uint8 example keeps NaN through its scalar_map.
+  CodecChain c = chain(cast_to("uint8", R"(, "rounding": "nearest-even",
+      "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]})"), r);
+  EXPECT_EQ(c.array_to_array()[0]->encoded_repr(r).fill_item, Bytes{0});
+}
+
+TEST(CastValue, ErrorsNameTheField) {
+  ArrayRepr r = repr_of("float32", {1});
+  EXPECT_ERROR(with_bytes(R"({"name": "cast_value", "configuration": {}})"), r, ZARR_ERR_INVALID_METADATA, "data_type");
+  EXPECT_ERROR(with_bytes(R"({"name": "cast_value"})"), r, ZARR_ERR_INVALID_METADATA, "'configuration' is required");
+  EXPECT_ERROR(cast_to("uint8", R"(, "rounding": "up")"), r, ZARR_ERR_INVALID_METADATA, "field 'rounding' must be one of");
+  EXPECT_ERROR(cast_to("uint8", R"(, "out_of_range": "saturate")"), r, ZARR_ERR_INVALID_METADATA, "field 'out_of_range' must be");
+  EXPECT_ERROR(cast_to("float16", R"(, "out_of_range": "wrap")"), r, ZARR_ERR_INVALID_METADATA, "\"wrap\" needs an integer 'data_type'");
+  EXPECT_ERROR(cast_to("bool"), r, ZARR_ERR_INVALID_METADATA, "not bool (field 'data_type')");
+  EXPECT_ERROR(cast_to("complex64"), r, ZARR_ERR_INVALID_METADATA, "(field 'data_type')");
+  EXPECT_ERROR(cast_to("uint8"), repr_of("bool", {1}), ZARR_ERR_INVALID_METADATA, "(the array's data type)");
+  EXPECT_ERROR(cast_to("frob"), r, ZARR_ERR_UNSUPPORTED, "frob");
+  EXPECT_ERROR(cast_to("uint8", R"(, "extra": 1)"), r, ZARR_ERR_INVALID_METADATA, "unknown configuration member \"extra\"");
+  EXPECT_ERROR(cast_to("uint8", R"(, "scalar_map": {"encode": [[1]]})"), r, ZARR_ERR_INVALID_METADATA,
+               "field 'scalar_map' 'encode' item 0 must be an [input, output] pair");
+  EXPECT_ERROR(cast_to("uint8", R"(, "scalar_map": {"encode": [[1, 300]]})"), r, ZARR_ERR_INVALID_METADATA,
+               "field 'scalar_map' 'encode' item 0 output");
+  EXPECT_ERROR(cast_to("uint8", R"(, "scalar_map": {"both": []})"), r, ZARR_ERR_INVALID_METADATA, "unknown member \"both\"");
+}
