@@ -349,3 +349,100 @@ TEST(CastValue, ErrorsNameTheField) {
                "field 'scalar_map' 'encode' item 0 output");
   EXPECT_ERROR(cast_to("uint8", R"(, "scalar_map": {"both": []})"), r, ZARR_ERR_INVALID_METADATA, "unknown member \"both\"");
 }
+
+// ---- scale_offset -----------------------------------------------------------------------
+
+namespace {
+std::string scale_offset(const std::string& config) {
+  return with_bytes(R"({"name": "scale_offset")" + (config.empty() ? "" : ", \"configuration\": " + config) + "}");
+}
+}  // namespace
+
+// The README's float32 example: offset 5, scale 0.1, in float32 arithmetic.
+TEST(ScaleOffset, ReadmeFloat32Example) {
+  CodecChain c = chain(scale_offset(R"({"offset": 5, "scale": 0.1})"), repr_of("float32", {3}));
+  const std::vector<float> in{5.0f, 15.0f, -5.0f};
+  const std::vector<float> stored = values_of<float>(c.encode_bytes(bytes_of(in)));
+  EXPECT_EQ(stored, (std::vector<float>{0.0f, (15.0f - 5.0f) * 0.1f, (-5.0f - 5.0f) * 0.1f}));
+  const std::vector<float> back = values_of<float>(c.decode(bytes_of(stored), "k"));
+  EXPECT_EQ(back[1], stored[1] / 0.1f + 5.0f);
+  EXPECT_EQ(v3_codecs_json(c).find(R"({"name":"scale_offset","configuration":{"offset":5,"scale":0.1}})"), 1u);
+}
+
+ArrayRepr uint16_filled_with(uint16_t fill) {
+  ArrayRepr r = repr_of("uint16", {3});
+  r.fill_item = bytes_of(std::vector<uint16_t>{fill});
+  return r;
+}
+
+// The README's uint16 example: offset 1000 then cast_value to uint8. Its
+// fill value must be one the offset keeps in uint16 (here 1000): 0 - 1000 is
+// no uint16, an error the README requires.
+TEST(ScaleOffset, ReadmeUint16RangeReduction) {
+  EXPECT_ERROR(R"([{"name": "scale_offset", "configuration": {"offset": 1000}}, "bytes"])", uint16_filled_with(0),
+               ZARR_ERR_INVALID_METADATA, "the fill value 0 gives a value uint16 does not hold");
+  CodecChain c = chain(R"([{"name": "scale_offset", "configuration": {"offset": 1000}},
+      {"name": "cast_value", "configuration": {"data_type": "uint8"}}, "bytes"])", uint16_filled_with(1000));
+  const Bytes stored = c.encode_bytes(bytes_of(std::vector<uint16_t>{1000, 1100, 1255}));
+  EXPECT_EQ(stored, (Bytes{0, 100, 255}));
+  EXPECT_EQ(values_of<uint16_t>(c.decode(stored, "k")), (std::vector<uint16_t>{1000, 1100, 1255}));
+  // 999 - 1000 is not a uint16: an error, as the README requires.
+  EXPECT_THROW(c.encode_bytes(bytes_of(std::vector<uint16_t>{999, 1000, 1000})), Error);
+}
+
+// The README's float64 -> uint8 example, NaN kept through the fill value.
+TEST(ScaleOffset, ReadmeFloat64ToUint8WithNan) {
+  ArrayRepr r = repr_of("float64", {4});
+  const double nan = kNaN;
+  std::memcpy(r.fill_item.data(), &nan, 8);
+  CodecChain c = chain(R"([{"name": "scale_offset", "configuration": {"offset": -10, "scale": 0.1}},
+      {"name": "cast_value", "configuration": {"data_type": "uint8", "rounding": "nearest-even",
+       "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]}}}, "bytes"])", r);
+  const Bytes stored = c.encode_bytes(bytes_of(std::vector<double>{0.0, 2540.0, kNaN, 100.0}));
+  EXPECT_EQ(stored, (Bytes{1, 255, 0, 11}));
+  const std::vector<double> back = values_of<double>(c.decode(stored, "k"));
+  EXPECT_EQ(back[0], 0.0);
+  EXPECT_EQ(back[1], 2540.0);
+  EXPECT_TRUE(std::isnan(back[2]));
+  EXPECT_EQ(back[3], 100.0);
+}
+
+TEST(ScaleOffset, NoConfigurationIsTheIdentityAndIntegersAreExact) {
+  CodecChain id = chain(scale_offset(""), repr_of("int8", {2}));
+  EXPECT_EQ(id.encode_bytes(Bytes{1, 0x80}), (Bytes{1, 0x80}));
+  EXPECT_EQ(v3_codecs_json(id).find(R"({"name":"scale_offset"})"), 1u);
+  CodecChain c = chain(scale_offset(R"({"offset": -3, "scale": 4})"), repr_of("int16", {2}));
+  EXPECT_EQ(values_of<int16_t>(c.encode_bytes(bytes_of(std::vector<int16_t>{1, -3}))), (std::vector<int16_t>{16, 0}));
+  EXPECT_EQ(values_of<int16_t>(c.decode(bytes_of(std::vector<int16_t>{16, 0}), "k")), (std::vector<int16_t>{1, -3}));
+  // A stored value the scale does not divide is no encoded value: an error.
+  EXPECT_THROW(c.decode(bytes_of(std::vector<int16_t>{17, 0}), "k"), Error);
+  EXPECT_THROW(c.encode_bytes(bytes_of(std::vector<int16_t>{10000, 0})), Error);  // 40012 > 32767
+  // Floats: a finite value that overflows is an error; NaN and infinities pass.
+  CodecChain f = chain(scale_offset(R"({"scale": 1e30})"), repr_of("float32", {1}));
+  EXPECT_THROW(f.encode_bytes(bytes_of(std::vector<float>{1e10f})), Error);
+  EXPECT_TRUE(std::isnan(values_of<float>(f.encode_bytes(bytes_of(std::vector<float>{std::nanf("")})))[0]));
+  // Small floats compute in their own precision.
+  CodecChain h = chain(scale_offset(R"({"offset": 1.0})"), repr_of("float8_e4m3fn", {1}));
+  EXPECT_EQ(h.encode_bytes(Bytes{0x44}), Bytes{0x40});  // 3 - 1 = 2
+}
+
+TEST(ScaleOffset, TheFillValueIsTransformed) {
+  ArrayRepr r = repr_of("int16", {1});
+  r.fill_item = bytes_of(std::vector<int16_t>{7});
+  CodecChain c = chain(scale_offset(R"({"offset": 2, "scale": 3})"), r);
+  EXPECT_EQ(c.array_to_array()[0]->encoded_repr(r).fill_item, bytes_of(std::vector<int16_t>{15}));
+  r.fill_item = bytes_of(std::vector<int16_t>{30000});
+  EXPECT_ERROR(scale_offset(R"({"offset": 2, "scale": 3})"), r, ZARR_ERR_INVALID_METADATA, "the fill value 30000");
+}
+
+TEST(ScaleOffset, ErrorsNameTheField) {
+  ArrayRepr r = repr_of("int16", {1});
+  EXPECT_ERROR(scale_offset(R"({"scale": 0})"), r, ZARR_ERR_INVALID_METADATA, "field 'scale' must not be 0");
+  EXPECT_ERROR(scale_offset(R"({"scale": 1.5})"), r, ZARR_ERR_INVALID_METADATA, "field 'scale'");
+  EXPECT_ERROR(scale_offset(R"({"offset": "NaN"})"), repr_of("float32", {1}), ZARR_ERR_INVALID_METADATA,
+               "field 'offset' must be a finite number");
+  EXPECT_ERROR(scale_offset(R"({"offset": 1, "astype": "u1"})"), r, ZARR_ERR_INVALID_METADATA,
+               "unknown configuration member \"astype\"");
+  EXPECT_ERROR(scale_offset(R"({"offset": 1})"), repr_of("complex64", {1}), ZARR_ERR_INVALID_METADATA,
+               "not the data type complex64");
+}
