@@ -446,3 +446,89 @@ TEST(ScaleOffset, ErrorsNameTheField) {
   EXPECT_ERROR(scale_offset(R"({"offset": 1})"), repr_of("complex64", {1}), ZARR_ERR_INVALID_METADATA,
                "not the data type complex64");
 }
+
+// ---- packbits ---------------------------------------------------------------------------
+
+namespace {
+CodecChain packbits(const char* type, uint64_t n, const std::string& config = "") {
+  return chain(R"([{"name": "packbits")" + (config.empty() ? "" : ", \"configuration\": " + config) + "}]",
+               repr_of(type, {n}));
+}
+}  // namespace
+
+TEST(PackBits, SubByteTypesPackFromTheLowBitUp) {
+  CodecChain u4 = packbits("uint4", 3);
+  EXPECT_EQ(u4.encode_bytes(Bytes{1, 2, 3}), (Bytes{0x21, 0x03}));
+  EXPECT_EQ(u4.decode(Bytes{0x21, 0x03}, "k"), (Bytes{1, 2, 3}));
+  // int2 is sign-extended back into its byte.
+  CodecChain i2 = packbits("int2", 4);
+  EXPECT_EQ(i2.encode_bytes(Bytes{0xfe, 0x01, 0xff, 0x00}), Bytes{0x36});
+  EXPECT_EQ(i2.decode(Bytes{0x36}, "k"), (Bytes{0xfe, 0x01, 0xff, 0x00}));
+  CodecChain u2 = packbits("uint2", 4);
+  EXPECT_EQ(u2.decode(Bytes{0x36}, "k"), (Bytes{2, 1, 3, 0}));
+  CodecChain b = packbits("bool", 9);
+  EXPECT_EQ(b.encode_bytes(Bytes{1, 0, 1, 1, 0, 0, 0, 0, 1}), (Bytes{0x0d, 0x01}));
+  EXPECT_EQ(b.decode(Bytes{0x0d, 0x01}, "k"), (Bytes{1, 0, 1, 1, 0, 0, 0, 0, 1}));
+}
+
+TEST(PackBits, SmallFloatsAndTheirComplexTypes) {
+  CodecChain f6 = packbits("float6_e2m3fn", 2);
+  EXPECT_EQ(f6.encode_bytes(Bytes{0x3f, 0x01}), (Bytes{0x7f, 0x00}));
+  EXPECT_EQ(f6.decode(Bytes{0x7f, 0x00}, "k"), (Bytes{0x3f, 0x01}));
+  CodecChain f4 = packbits("float4_e2m1fn", 2);
+  EXPECT_EQ(f4.encode_bytes(Bytes{0x0f, 0x01}), Bytes{0x1f});
+  CodecChain c4 = packbits("complex_float4_e2m1fn", 1);
+  EXPECT_EQ(c4.encode_bytes(Bytes{0x01, 0x02}), Bytes{0x21});
+  EXPECT_EQ(c4.decode(Bytes{0x21}, "k"), (Bytes{0x01, 0x02}));
+  CodecChain e5 = packbits("float8_e5m2", 2);  // 8 bits: the bytes as they are
+  EXPECT_EQ(e5.encode_bytes(Bytes{0x7c, 0x01}), (Bytes{0x7c, 0x01}));
+  CodecChain c6 = packbits("complex_float6_e3m2fn", 1);
+  EXPECT_EQ(c6.decode(c6.encode_bytes(Bytes{0x2a, 0x15}), "k"), (Bytes{0x2a, 0x15}));
+}
+
+TEST(PackBits, PaddingEncodingFirstOrLastByte) {
+  CodecChain first = packbits("uint4", 3, R"({"padding_encoding": "first_byte"})");
+  EXPECT_EQ(first.encode_bytes(Bytes{1, 2, 3}), (Bytes{4, 0x21, 0x03}));
+  EXPECT_EQ(first.decode(Bytes{4, 0x21, 0x03}, "k"), (Bytes{1, 2, 3}));
+  CodecChain last = packbits("uint4", 3, R"({"padding_encoding": "last_byte"})");
+  EXPECT_EQ(last.encode_bytes(Bytes{1, 2, 3}), (Bytes{0x21, 0x03, 4}));
+  CodecChain none = packbits("uint4", 4, R"({"padding_encoding": "none"})");
+  EXPECT_EQ(none.encode_bytes(Bytes{1, 2, 3, 4}), (Bytes{0x21, 0x43}));
+  // The schema's spelling is read too, and written back as given.
+  CodecChain start = packbits("uint4", 3, R"({"padding_encoding": "start_byte"})");
+  EXPECT_EQ(start.encode_bytes(Bytes{1, 2, 3}), (Bytes{4, 0x21, 0x03}));
+  EXPECT_EQ(v3_codecs_json(start), R"([{"name":"packbits","configuration":{"padding_encoding":"start_byte"}}])");
+  // A padding byte that disagrees, or a chunk of the wrong size, is a codec error.
+  EXPECT_THROW(first.decode(Bytes{3, 0x21, 0x03}, "k"), Error);
+  EXPECT_THROW(first.decode(Bytes{4, 0x21}, "k"), Error);
+}
+
+TEST(PackBits, FirstAndLastBitKeepAFieldOfEachComponent) {
+  CodecChain i16 = packbits("int16", 2, R"({"first_bit": 4, "last_bit": 11})");
+  const Bytes stored = i16.encode_bytes(bytes_of(std::vector<int16_t>{0x0ab0, 0x0120}));
+  EXPECT_EQ(stored, (Bytes{0xab, 0x12}));
+  // Decoding shifts back and sign-extends from last_bit.
+  EXPECT_EQ(values_of<int16_t>(i16.decode(stored, "k")), (std::vector<int16_t>{-1360, 0x0120}));
+  CodecChain u16 = packbits("uint16", 1, R"({"first_bit": 4, "last_bit": 11})");
+  EXPECT_EQ(values_of<uint16_t>(u16.decode(Bytes{0xab}, "k")), std::vector<uint16_t>{0x0ab0});
+  CodecChain nulls = packbits("uint16", 1, R"({"first_bit": null, "last_bit": null})");
+  EXPECT_EQ(nulls.encode_bytes(bytes_of(std::vector<uint16_t>{0x1234})), (Bytes{0x34, 0x12}));  // little-endian
+  CodecChain f32 = packbits("float32", 1, R"({"start_bit": 16, "end_bit": 31})");  // the schema's names
+  EXPECT_EQ(f32.encode_bytes(bytes_of(std::vector<float>{1.0f})), (Bytes{0x80, 0x3f}));
+}
+
+TEST(PackBits, ErrorsNameTheField) {
+  auto err = [](const char* type, const std::string& config) {
+    return error_of(R"([{"name": "packbits", "configuration": )" + config + "}]", repr_of(type, {1}));
+  };
+  auto expect = [](const std::pair<int, std::string>& e, const char* fragment) {
+    EXPECT_EQ(e.first, ZARR_ERR_INVALID_METADATA) << e.second;
+    EXPECT_NE(e.second.find(fragment), std::string::npos) << e.second;
+  };
+  expect(err("uint4", R"({"last_bit": 4})"), "field 'last_bit' must be below the 4 bits of uint4, got 4");
+  expect(err("uint8", R"({"first_bit": 5, "last_bit": 3})"), "field 'last_bit' (3) is below field 'first_bit' (5)");
+  expect(err("uint8", R"({"first_bit": -1})"), "field 'first_bit' must be a bit index or null");
+  expect(err("uint8", R"({"padding_encoding": "middle"})"), "field 'padding_encoding' must be");
+  expect(err("uint8", R"({"bits": 3})"), "unknown configuration member \"bits\"");
+  expect(error_of(R"([{"name": "packbits"}])", repr_of("r16", {1})), "not the data type r16");
+}
