@@ -1,6 +1,7 @@
 #include "codecs/numeric_cast.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -39,13 +40,24 @@ long double largest_small_float(Float8Format f) {
   return most;
 }
 
+// Each small float format's largest value, found once (formats are scanned
+// per element otherwise).
+long double largest_small_float_cached(Float8Format f) {
+  static const std::array<long double, dtype_detail::kFloat8FormatCount> largest = [] {
+    std::array<long double, dtype_detail::kFloat8FormatCount> all{};
+    for (int i = 0; i < dtype_detail::kFloat8FormatCount; ++i) all[i] = largest_small_float(static_cast<Float8Format>(i));
+    return all;
+  }();
+  return largest[static_cast<size_t>(f)];
+}
+
 FloatFormat small_float_format(Float8Format f) {
   const dtype_detail::Float8Spec& s = dtype_detail::float8_spec(f);
   const bool unsigned_exponent_only = f == Float8Format::E8M0FNU;  // 2^(e - bias), no zero, no subnormals
   const int min_exponent = unsigned_exponent_only ? -s.bias : 1 - s.bias;
   const long double min_positive = std::ldexp(1.0L, min_exponent - (unsigned_exponent_only ? 0 : s.mantissa_bits));
   return FloatFormat{s.mantissa_bits + 1,   min_exponent,
-                     largest_small_float(f), min_positive,
+                     largest_small_float_cached(f), min_positive,
                      dtype_detail::float8_has_infinity(f), dtype_detail::float8_has_nan(f),
                      s.is_signed};
 }
@@ -120,7 +132,8 @@ std::optional<long double> cast_float(long double v, const DataType& t, Rounding
   if (std::isnan(v)) return f.has_nan ? std::optional<long double>(v) : std::nullopt;
   if (std::isinf(v)) return f.has_infinity ? std::optional<long double>(v) : std::nullopt;
   const long double lowest = f.is_signed ? -f.max_finite : f.min_positive;
-  const long double r = v == 0 ? v : round_to_precision(v, f, rounding);
+  // A value that rounds to zero keeps its sign.
+  const long double r = v == 0 ? v : std::copysign(round_to_precision(v, f, rounding), v);
   if (r >= lowest && r <= f.max_finite) return r;
   if (oor != OutOfRange::Clamp) return std::nullopt;
   if (f.has_infinity) return r < 0 ? -std::numeric_limits<long double>::infinity()

@@ -202,14 +202,18 @@ std::string cast_to(const std::string& type, const std::string& more = "") {
 
 // Each value cast from float64 into `type` (one byte wide or int16) under `more`.
 template <typename T>
-std::vector<T> cast_doubles(const std::string& type, const std::string& more, const std::vector<double>& in) {
-  CodecChain c = chain(cast_to(type, more), repr_of("float64", {in.size()}));
+std::vector<T> cast_doubles(const std::string& type, const std::string& more, const std::vector<double>& in,
+                            double fill = 0) {
+  ArrayRepr r = repr_of("float64", {in.size()});
+  std::memcpy(r.fill_item.data(), &fill, sizeof fill);
+  CodecChain c = chain(cast_to(type, more), r);
   return values_of<T>(c.encode_bytes(bytes_of(in)));
 }
 
-int cast_error_code(const std::string& type, const std::string& more, double v, std::string* message = nullptr) {
+int cast_error_code(const std::string& type, const std::string& more, double v, std::string* message = nullptr,
+                    double fill = 0) {
   try {
-    cast_doubles<uint8_t>(type, more, {v});
+    cast_doubles<uint8_t>(type, more, {v}, fill);
   } catch (const Error& e) {
     if (message) *message = e.what();
     return e.code();
@@ -278,8 +282,21 @@ TEST(CastValue, NanAndInfinities) {
   EXPECT_EQ(cast_error_code("int8", R"(, "out_of_range": "clamp")", kInf), ZARR_ERR_CODEC);
   EXPECT_EQ(cast_error_code("float8_e4m3fn", R"(, "out_of_range": "clamp")", kInf), ZARR_ERR_CODEC);  // NaN, no infinity
   EXPECT_EQ(cast_error_code("float4_e2m1fn", "", kNaN), ZARR_ERR_CODEC);
-  // Signed zero is kept.
-  EXPECT_EQ(cast_doubles<uint16_t>("float16", "", {-0.0}), std::vector<uint16_t>{0x8000});
+  // Signed zero is kept, also by a value that rounds to zero.
+  EXPECT_EQ(cast_doubles<uint16_t>("float16", "", {-0.0, -1e-300}), (std::vector<uint16_t>{0x8000, 0x8000}));
+}
+
+// float8_e8m0fnu holds powers of two only, no zero and no negative numbers.
+TEST(CastValue, PowersOfTwoOnly) {
+  // (A fill value of 1: 0 has no value there.)
+  EXPECT_EQ(cast_doubles<uint8_t>("float8_e8m0fnu", "", {0.75, 4.0}, 1.0), (std::vector<uint8_t>{0x7f, 0x81}));
+  EXPECT_EQ(cast_doubles<uint8_t>("float8_e8m0fnu", R"(, "rounding": "towards-zero")", {0.75}, 1.0),
+            std::vector<uint8_t>{0x7e});
+  EXPECT_EQ(cast_error_code("float8_e8m0fnu", "", 0.0, nullptr, 1.0), ZARR_ERR_CODEC);
+  EXPECT_EQ(cast_doubles<uint8_t>("float8_e8m0fnu", R"(, "out_of_range": "clamp")", {0.0, -3.0}, 1.0),
+            (std::vector<uint8_t>{0x00, 0x00}));
+  EXPECT_ERROR(cast_to("float8_e8m0fnu"), repr_of("float64", {1}), ZARR_ERR_INVALID_METADATA,
+               "the fill value 0 does not survive the cast to float8_e8m0fnu");
 }
 
 // The README's NumPy-compatibility example: NaN and infinities mapped to 0.
