@@ -50,6 +50,13 @@ std::string zstd_v3_json(const BytesCodec& codec, size_t typesize);
 V3Codec make_blosc_v3(const V3CodecRequest& request);          // blosc_codec.cpp
 std::string blosc_v3_json(const BytesCodec& codec, size_t typesize);
 V3Codec make_crc32c_v3(const V3CodecRequest& request);         // crc32c_codec.cpp
+// The registry's array->array codecs (issue 26); bitround is also registered
+// as "numcodecs.bitround", its alias, and writes back the name it was given.
+V3Codec make_bitround_v3(const V3CodecRequest& request, const std::string& name);  // bitround_codec.cpp
+V3Codec make_reshape_v3(const V3CodecRequest& request);        // reshape_codec.cpp
+V3Codec make_cast_value_v3(const V3CodecRequest& request);     // cast_value_codec.cpp
+V3Codec make_scale_offset_v3(const V3CodecRequest& request);   // scale_offset_codec.cpp
+V3Codec make_packbits_v3(const V3CodecRequest& request);       // packbits_v3_codec.cpp
 
 // make_blosc_codec as if c-blosc offered only `available` (a comma-separated
 // list like blosc_list_compressors() returns): lets tests check what happens

@@ -106,6 +106,13 @@ void add_builtins() {
   add_v3("vlen-utf8", CodecKind::ArrayToBytes, codecs::make_vlen_utf8_v3);
   add_v3("vlen-bytes", CodecKind::ArrayToBytes, codecs::make_vlen_bytes_v3);
   add_v3("crc32c", CodecKind::BytesToBytes, codecs::make_crc32c_v3);
+  add_v3("reshape", CodecKind::ArrayToArray, codecs::make_reshape_v3);
+  add_v3("cast_value", CodecKind::ArrayToArray, codecs::make_cast_value_v3);
+  add_v3("scale_offset", CodecKind::ArrayToArray, codecs::make_scale_offset_v3);
+  add_v3("packbits", CodecKind::ArrayToBytes, codecs::make_packbits_v3);
+  for (const char* name : {"bitround", "numcodecs.bitround"}) {
+    add_v3(name, CodecKind::ArrayToArray, [name](const V3CodecRequest& r) { return codecs::make_bitround_v3(r, name); });
+  }
 #if ZARR_HAVE_ZLIB
   add_v3("gzip", CodecKind::BytesToBytes, codecs::make_gzip_v3, codecs::gzip_v3_json);
 #endif

@@ -71,7 +71,7 @@ TEST(CodecTable, NamesEveryRegisteredCodec) {
     EXPECT_TRUE(t.v3_names.count("numcodecs." + id)) << "docs/codecs.md lacks 'numcodecs." << id << "'";
   }
   for (const char* core : {"bytes", "transpose", "sharding_indexed", "vlen-utf8", "vlen-bytes", "gzip", "zstd",
-                           "blosc", "crc32c"}) {
+                           "blosc", "crc32c", "bitround", "reshape", "cast_value", "scale_offset", "packbits"}) {
     EXPECT_TRUE(t.v3_names.count(core)) << "docs/codecs.md lacks the v3 name '" << core << "'";
   }
 }
