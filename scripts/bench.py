@@ -10,6 +10,9 @@ Standard library only. A benchmark: it prints figures and never fails on speed
                              [--peer-runs 5] [--zarrita-runs 3] [--only W1,W5]
                              [--data-dir /dev/shm/libzarr-bench] [--keep-data]
                              [--sel-runs 3] [--align]
+                             [--remote [--remote-runs 2] [--remote-mbs 200]
+                                       [--remote-latencies 10,50]
+                                       [--remote-concurrency 16]]
 
 --only S runs the selection workloads alone (issue 22: oindex, vindex, masks and
 steps on a float64 array, read and written through the C API, libzarr's Python
@@ -18,6 +21,11 @@ binding and zarr-python); they run after the region workloads by default.
 --align (issue 25) also reads W1, W2, W4 and W6r (those of --only) into buffers
 placed 16, 64 and 4096 bytes past a page boundary: malloc'd through the C API,
 NumPy arrays through libzarr's Python binding and zarr-python (not W6r: v3).
+
+--remote (issue 25) runs the remote workloads alone: W2, W4 and W6r (those of
+--only) read whole over HTTP from Debian's nginx through a proxy that adds 10 ms,
+then 50 ms, per request and caps the bandwidth (scripts/bench_remote.py), through
+the C API, libzarr's Python binding and zarr-python + fsspec, beside the ideal.
 """
 import argparse
 import json
@@ -28,6 +36,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import bench_remote
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER_PYTHON = "/usr/bin/python3"  # Debian's zarr 2.13.6 + numcodecs 0.11; not the python3 first on PATH
@@ -168,8 +178,17 @@ def main():
     ap.add_argument("--sel-runs", type=int, default=3, help="runs per selection workload and library")
     ap.add_argument("--align", action="store_true",
                     help="also read W1/W2/W4/W6r into buffers at page offsets 16, 64 and 4096")
+    ap.add_argument("--remote", action="store_true",
+                    help="only the remote workloads: W2/W4/W6r over HTTP with 10 and 50 ms per request")
+    ap.add_argument("--remote-runs", type=int, default=2, help="runs per remote workload, side and latency")
+    ap.add_argument("--remote-mbs", type=float, default=200, help="the remote link's bandwidth, MB/s")
+    ap.add_argument("--remote-latencies", default=bench_remote.LATENCIES_MS,
+                    help="latencies per request of the remote workloads, ms (0: the proxy's own ceiling)")
+    ap.add_argument("--remote-concurrency", type=int, default=bench_remote.DEFAULT_CONCURRENCY,
+                    help="libzarr's max_concurrency for the remote workloads")
     ap.add_argument("--json", default=None, help="where to write every figure (default BUILD/bench-results.json)")
     args = ap.parse_args()
+    args.remote_latencies = [int(v) for v in args.remote_latencies.split(",") if v.strip()]
 
     build = os.path.abspath(args.build)
     lib = os.path.join(build, "tests", "bench", "bench_region_io")
@@ -198,6 +217,8 @@ def main():
     t_start = time.time()
     log(f"bench.py: data in {data_dir}; load average {load_start} on {info['nproc']} CPUs")
 
+    if args.remote:
+        return main_remote(args, lib, d, data_dir, info, [w[0] for w in wanted], build)
     if not wanted:  # --only S
         selections = run_selections(args, lib, d)
         print_selections(selections, info, args)
@@ -427,6 +448,26 @@ def main():
         json.dump({"machine": info, "load_average": [load_start, load_end], "elapsed_s": elapsed,
                    "ceilings": ceilings, "workloads": rows, "written_bytes": written, "rss": rss, "alignments": aligned,
                    "selections": selections, "problems": problems}, f, indent=1)
+    print(f"\n(all figures: {out})")
+    if not args.keep_data:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    return 1 if problems else 0
+
+
+def main_remote(args, lib, d, data_dir, info, names, build):
+    """--remote: the arrays the remote workloads read, then those workloads."""
+    gen, _ = run([lib, "gen", d("data.u16")])
+    kinds = {kind for name, kind, _ in bench_remote.REMOTE_WORKLOADS if name in names}
+    for kind in sorted(kinds):
+        run([lib, "create", kind, d(kind), d("data.u16")])
+    problems = []
+    remote = bench_remote.run_remote(args, lib, d, run, run_with_env, names, gen["checksum"], problems, log)
+    bench_remote.print_remote(remote, info, ARRAY_BYTES)
+    for p in problems:
+        print("PROBLEM: " + p)
+    out = args.json or os.path.join(build, "bench-results.json")
+    with open(out, "w") as f:
+        json.dump({"machine": info, "remote": remote, "problems": problems}, f, indent=1)
     print(f"\n(all figures: {out})")
     if not args.keep_data:
         shutil.rmtree(data_dir, ignore_errors=True)

@@ -5,7 +5,7 @@
 #   bash scripts/bench.sh [scripts/bench.py options, e.g. --only W2,W5 --keep-data]
 #
 # 1. builds libzarr in release mode into build-bench (only what the benchmark
-#    needs: no tests, bindings, zip or remote stores);
+#    needs: no tests, bindings or zip; the HTTP store for --remote);
 # 2. installs zarrita 0.7.5 with npm into build-bench/zarrita-bench, the first
 #    time only (pinned by tests/interop/zarrita-peer/package-lock.json);
 # 3. runs scripts/bench.py: generates the data under /dev/shm, runs libzarr and
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=build-bench bash scripts/build.sh --buildtype=release -Db_ndebug=true \
   -Dtests=disabled -Dpython_binding=disabled -Dbinding_rust=disabled -Dbinding_go=disabled \
   -Dbinding_fortran=disabled -Dbinding_julia=disabled -Dfuzz=disabled \
-  -Dcurl=disabled -Dzip=disabled -Dbz2=disabled -Dlzma=disabled \
+  -Dcurl=enabled -Dzip=disabled -Dbz2=disabled -Dlzma=disabled \
   -Dzstd=enabled -Dblosc=enabled >build-bench.log 2>&1 || {
   tail -30 build-bench.log
   echo "bench.sh: the release build failed (build-bench.log)" >&2

@@ -32,19 +32,20 @@ class ConsolidatedStore final : public Store {
 
   // Chunk keys go to the inner store in one call, so that a remote store
   // fetches them concurrently.
-  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const override {
+  void get_each(const std::vector<std::string>& keys, uint64_t max_size, const ValueArrived& arrived) const override {
     std::vector<std::string> inner_keys;
-    for (const std::string& key : keys) {
-      if (source(key) == Source::Inner) inner_keys.push_back(key);
+    std::vector<size_t> index_of;  // of each inner key in keys
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (source(keys[i]) == Source::Inner) {
+        inner_keys.push_back(keys[i]);
+        index_of.push_back(i);
+      } else {
+        arrived(i, get(keys[i], max_size));
+      }
     }
-    std::vector<std::optional<Bytes>> fetched = inner_->get_many(inner_keys, max_size);
-    for (size_t i = 0; i < fetched.size(); ++i) checked_absence(inner_keys[i], fetched[i]);
-    std::vector<std::optional<Bytes>> values;
-    size_t next = 0;
-    for (const std::string& key : keys) {
-      values.push_back(source(key) == Source::Inner ? std::move(fetched[next++]) : get(key, max_size));
-    }
-    return values;
+    inner_->get_each(inner_keys, max_size, [&](size_t j, std::optional<Bytes> value) {
+      arrived(index_of[j], checked_absence(inner_keys[j], std::move(value)));
+    });
   }
 
   std::optional<size_t> get_into(const std::string& key, uint64_t max_size,

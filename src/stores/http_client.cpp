@@ -114,6 +114,7 @@ class ParsedUrl {
 // One request of a call, with its easy handle, across its attempts and redirects.
 struct Transfer {
   const HttpRequest* request = nullptr;
+  size_t index = 0;  // of the request in its call
   CURL* easy = nullptr;
   curl_slist* header_list = nullptr;
   HttpResponse response;
@@ -385,10 +386,11 @@ class Batch {
     }
   }
 
-  std::vector<HttpResponse> run(const std::vector<HttpRequest>& requests, CURLSH* share) {
-    for (const HttpRequest& request : requests) {
+  void run(const std::vector<HttpRequest>& requests, CURLSH* share, const HttpClient::ResponseDone& done) {
+    for (size_t i = 0; i < requests.size(); ++i) {
       transfers_.push_back(std::make_unique<Transfer>());
-      transfers_.back()->request = &request;
+      transfers_.back()->request = &requests[i];
+      transfers_.back()->index = i;
       configure(*transfers_.back(), options_, share);
       waiting_.push_back(transfers_.back().get());
     }
@@ -397,16 +399,25 @@ class Batch {
       start_ready_transfers();
       int running = 0;
       check(curl_multi_perform(multi_, &running));
+      // The finished ones first, so that their successors are under way
+      // while `done` works on them.
+      std::vector<Transfer*> final;
       int left = 0;
       while (CURLMsg* message = curl_multi_info_read(multi_, &left)) {
-        if (message->msg == CURLMSG_DONE && on_done(message->easy_handle, message->data.result)) ++finished;
+        if (message->msg != CURLMSG_DONE) continue;
+        if (Transfer* t = on_done(message->easy_handle, message->data.result)) final.push_back(t);
+      }
+      if (!final.empty()) {
+        start_ready_transfers();
+        check(curl_multi_perform(multi_, &running));
+      }
+      for (Transfer* t : final) {
+        done(t->index, std::move(t->response));
+        release(*t);
+        ++finished;
       }
       if (finished < transfers_.size()) check(curl_multi_poll(multi_, nullptr, 0, poll_timeout_ms(), nullptr));
     }
-    std::vector<HttpResponse> responses;
-    responses.reserve(transfers_.size());
-    for (auto& t : transfers_) responses.push_back(std::move(t->response));
-    return responses;
   }
 
  private:
@@ -443,12 +454,27 @@ class Batch {
     return static_cast<int>(wait.count());
   }
 
-  // True when the transfer is finished for good; false when it will be
-  // retried or goes on to where a redirect leads.
-  bool on_done(CURL* easy, CURLcode code) {
+  // A transfer handed over: its easy handle goes now, not at the end of
+  // the call (a call of thousands of requests keeps only those in flight).
+  void release(Transfer& t) {
+    curl_easy_cleanup(t.easy);
+    t.easy = nullptr;
+    curl_slist_free_all(t.header_list);
+    t.header_list = nullptr;
+  }
+
+  // The transfer of a finished attempt when it is finished for good.
+  Transfer* on_done(CURL* easy, CURLcode code) {
     void* owner = nullptr;
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, &owner);
     Transfer& t = *static_cast<Transfer*>(owner);
+    return finished_for_good(t, code) ? &t : nullptr;
+  }
+
+  // True when the transfer is finished for good; false when it will be
+  // retried or goes on to where a redirect leads.
+  bool finished_for_good(Transfer& t, CURLcode code) {
+    CURL* easy = t.easy;
     check(curl_multi_remove_handle(multi_, easy));
     t.in_multi = false;
     --active_;
@@ -527,18 +553,22 @@ HttpClient::HttpClient(HttpClientOptions options) : options_(options) {
 
 HttpClient::~HttpClient() = default;
 
-std::vector<HttpResponse> HttpClient::perform(const std::vector<HttpRequest>& requests) const {
-  if (requests.empty()) return {};
+void HttpClient::perform_each(const std::vector<HttpRequest>& requests, const ResponseDone& done) const {
+  if (requests.empty()) return;
   CURLM* multi = pool_->acquire();
-  std::vector<HttpResponse> responses;
   try {
     Batch batch(multi, options_);
-    responses = batch.run(requests, pool_->share());
+    batch.run(requests, pool_->share(), done);
   } catch (...) {
     curl_multi_cleanup(multi);  // its state after a failure is not worth keeping
     throw;
   }
   pool_->release(multi);
+}
+
+std::vector<HttpResponse> HttpClient::perform(const std::vector<HttpRequest>& requests) const {
+  std::vector<HttpResponse> responses(requests.size());
+  perform_each(requests, [&](size_t i, HttpResponse response) { responses[i] = std::move(response); });
   return responses;
 }
 

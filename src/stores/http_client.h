@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -95,6 +96,12 @@ class HttpClient {
   // requests are abandoned then. Safe to call from many threads.
   std::vector<HttpResponse> perform(const std::vector<HttpRequest>& requests) const;
   HttpResponse perform(const HttpRequest& request) const;
+  // The same, each response handed over as soon as it is final (in any
+  // order): done(i, response) for requests[i], on the calling thread, while
+  // the other requests stay in flight (a new one starts as one finishes).
+  // What done throws ends the call, the other requests abandoned.
+  using ResponseDone = std::function<void(size_t index, HttpResponse response)>;
+  void perform_each(const std::vector<HttpRequest>& requests, const ResponseDone& done) const;
 
   const HttpClientOptions& options() const { return options_; }
   // scrub_secrets with this client's secrets.

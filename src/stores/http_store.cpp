@@ -60,13 +60,12 @@ class HttpStore final : public Store {
   }
 
   bool fetches_concurrently() const override { return true; }
-  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const override {
+  void get_each(const std::vector<std::string>& keys, uint64_t max_size, const ValueArrived& arrived) const override {
     std::vector<HttpRequest> requests;
     for (const std::string& key : keys) requests.push_back(request("GET", key, max_size));
-    std::vector<HttpResponse> responses = client_.perform(requests);
-    std::vector<std::optional<Bytes>> values;
-    for (size_t i = 0; i < keys.size(); ++i) values.push_back(whole_value(keys[i], requests[i], responses[i]));
-    return values;
+    client_.perform_each(requests, [&](size_t i, HttpResponse response) {
+      arrived(i, whole_value(keys[i], requests[i], response));
+    });
   }
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {

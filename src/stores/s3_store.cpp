@@ -88,21 +88,18 @@ class S3Store final : public Store {
   }
 
   bool fetches_concurrently() const override { return true; }
-  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const override {
+  void get_each(const std::vector<std::string>& keys, uint64_t max_size, const ValueArrived& arrived) const override {
     std::vector<HttpRequest> requests;
     for (const std::string& key : keys) requests.push_back(object_request("GET", key, {}, {}, max_size));
-    std::vector<HttpResponse> responses = client_.perform(requests);
-    std::vector<std::optional<Bytes>> values;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (means_absent(responses[i])) {
-        values.emplace_back();
-      } else if (responses[i].status == 200 && !responses[i].too_large) {
-        values.emplace_back(std::move(responses[i].body));
+    client_.perform_each(requests, [&](size_t i, HttpResponse response) {
+      if (means_absent(response)) {
+        arrived(i, std::nullopt);
+      } else if (response.status == 200 && !response.too_large) {
+        arrived(i, std::move(response.body));
       } else {
-        fail_response(requests[i], responses[i], keys[i]);
+        fail_response(requests[i], response, keys[i]);
       }
-    }
-    return values;
+    });
   }
 
   std::optional<Bytes> get_range(const std::string& key, const ByteRange& range) const override {

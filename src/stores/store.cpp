@@ -20,10 +20,13 @@ std::optional<uint64_t> Store::value_size(const std::string& key) const {
   }
 }
 
+void Store::get_each(const std::vector<std::string>& keys, uint64_t max_size, const ValueArrived& arrived) const {
+  for (size_t i = 0; i < keys.size(); ++i) arrived(i, get(keys[i], max_size));
+}
+
 std::vector<std::optional<Bytes>> Store::get_many(const std::vector<std::string>& keys, uint64_t max_size) const {
-  std::vector<std::optional<Bytes>> values;
-  values.reserve(keys.size());
-  for (const std::string& key : keys) values.push_back(get(key, max_size));
+  std::vector<std::optional<Bytes>> values(keys.size());
+  get_each(keys, max_size, [&](size_t i, std::optional<Bytes> value) { values[i] = std::move(value); });
   return values;
 }
 

@@ -114,12 +114,18 @@ class Store {
 
   // ---- optional accelerations (defaults: get() or get_range() and a copy) ----------
 
-  // The whole values of many keys, in the order given (std::nullopt for an
-  // absent key). Remote stores fetch them concurrently; by default they are
-  // read one after another.
-  virtual std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const;
-  // True when get_many fetches its keys concurrently (remote stores): the
-  // array engine then fetches chunks in batches instead of one at a time.
+  // The whole values of many keys, each handed over as it arrives:
+  // arrived(i, value) once for every keys[i] (std::nullopt when absent), on
+  // the calling thread, in any order. Remote stores keep their requests in
+  // flight while arrived works (what it throws ends the call, the other
+  // requests abandoned); by default the keys are read one after another.
+  using ValueArrived = std::function<void(size_t index, std::optional<Bytes> value)>;
+  virtual void get_each(const std::vector<std::string>& keys, uint64_t max_size, const ValueArrived& arrived) const;
+  // get_each's values in the order of the keys.
+  std::vector<std::optional<Bytes>> get_many(const std::vector<std::string>& keys, uint64_t max_size) const;
+  // True when get_each fetches its keys concurrently (remote stores): the
+  // array engine then fetches a region's chunks through it, decoding each as
+  // it arrives, instead of one chunk per thread.
   virtual bool fetches_concurrently() const { return false; }
 
   // A byte range with the version of the value it was read from: a token

@@ -5,9 +5,10 @@
 //
 //   bench_region_io gen     DATA                     write the 256 MiB data file
 //   bench_region_io create  KIND DIR DATA            create array KIND at DIR from DATA
-//   bench_region_io read    DIR RUNS [OFFSET]        open + read whole + close, best of RUNS
+//   bench_region_io read    DIR RUNS [OFFSET [OPTIONS]]  open + read whole + close, best of RUNS
 //                                                    (OFFSET: into a malloc'd buffer placed OFFSET
-//                                                    bytes past a page boundary, issue 25)
+//                                                    bytes past a page boundary, issue 25; DIR may
+//                                                    be an http:// URL, OPTIONS zarr_open_ex's JSON)
 //   bench_region_io write   KIND DIR DATA RUNS       create + write whole + close, best of RUNS
 //   bench_region_io windows DIR POSITIONS RUNS       read the 16^3 windows at POSITIONS
 //   bench_region_io rss     DIR [STEP]               1 GiB write + read, one call each
@@ -176,9 +177,9 @@ void write_whole(const std::string& kind, const std::string& dir, const uint16_t
   check(zarr_close(a), "zarr_close " + dir);
 }
 
-void read_whole(const std::string& dir, uint16_t* out) {
+void read_whole(const std::string& dir, uint16_t* out, const std::string& options = "") {
   zarr_array* a = nullptr;
-  check(zarr_open(&a, dir.c_str(), "r"), "zarr_open " + dir);
+  check(zarr_open_ex(&a, dir.c_str(), "r", options.empty() ? nullptr : options.c_str()), "zarr_open_ex " + dir);
   uint64_t shape[3];
   if (zarr_ndim(a) != 3) die(dir + " is not 3-d");
   check(zarr_shape(a, shape), "zarr_shape");
@@ -212,13 +213,13 @@ class PlacedBuffer {
 
 // Without OFFSET the buffer is 16 bytes past a page, where the std::vector
 // this read into before issue 25 was.
-int cmd_read(const std::string& dir, int runs, size_t offset) {
+int cmd_read(const std::string& dir, int runs, size_t offset, const std::string& options = "") {
   const PlacedBuffer placed(n_elements(), offset);
   uint16_t* const out = placed.data();
   std::vector<double> times;
   for (int r = 0; r < runs; ++r) {
     const double t0 = now();
-    read_whole(dir, out);
+    read_whole(dir, out, options);
     times.push_back(now() - t0);
   }
   const std::string page_offset = std::to_string(reinterpret_cast<uintptr_t>(out) % 4096);
@@ -604,9 +605,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "read") {
-    if (a.size() != 3 && a.size() != 4) need(3);
-    if (a.size() == 4 && std::stoul(a[3]) % 2) die("read: OFFSET must be even (the buffer holds uint16)");
-    return cmd_read(a[1], std::stoi(a[2]), a.size() == 4 ? std::stoul(a[3]) : 16);
+    if (a.size() < 3 || a.size() > 5) need(3);
+    if (a.size() >= 4 && std::stoul(a[3]) % 2) die("read: OFFSET must be even (the buffer holds uint16)");
+    return cmd_read(a[1], std::stoi(a[2]), a.size() >= 4 ? std::stoul(a[3]) : 16, a.size() == 5 ? a[4] : "");
   }
   if (cmd == "write") {
     need(5);

@@ -3,15 +3,18 @@
 Run by /usr/bin/python3 (Debian's zarr 2.13.6 and numcodecs 0.11; the python3
 first on PATH may lack them):
 
-    peer_zarr_python.py read    DIR RUNS [OFFSET [LIBRARY]]
+    peer_zarr_python.py read    DIR RUNS [OFFSET [LIBRARY [CONCURRENCY]]]
                                                          open + read whole into out= + close
     peer_zarr_python.py write   KIND DIR DATA RUNS       create + write whole
     peer_zarr_python.py windows DIR POSITIONS RUNS       read the 16^3 windows at POSITIONS
     peer_zarr_python.py checksum DIR                     read whole once, print the checksum
 
 read's OFFSET places out= (a NumPy array, malloc'd by NumPy) OFFSET bytes past a
-page boundary (issue 25; default: where NumPy put it); LIBRARY is zarr (default) or
-libzarr, libzarr's Python binding (then LIBZARR_PATH names the library to load).
+page boundary (issue 25; default or "-": where NumPy put it); LIBRARY is zarr
+(default) or libzarr, libzarr's Python binding (then LIBZARR_PATH names the library
+to load). DIR may be an http:// URL (scripts/bench.py --remote): zarr-python then
+reads through fsspec's HTTP filesystem, and libzarr's binding takes CONCURRENCY as
+its store's max_concurrency.
 
 Each prints one line "RESULT {json}" as tests/bench/bench_region_io.cpp does:
 best_s, runs_s and the checksum [sum v, sum v * (i % 251 + 1)] of the values
@@ -67,7 +70,7 @@ def placed_array(offset):
     return block[start:start + nbytes].view("<u2").reshape(SHAPE)
 
 
-def cmd_read(path, runs, offset=None, library=zarr):
+def cmd_read(path, runs, offset=None, library=zarr, storage_options=None):
     if offset is None:
         out = np.full(SHAPE, 0xABAB, dtype="<u2")  # pages faulted in before timing
     else:
@@ -75,7 +78,7 @@ def cmd_read(path, runs, offset=None, library=zarr):
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        z = library.open_array(path, mode="r")
+        z = library.open_array(path, mode="r", **({"storage_options": storage_options} if storage_options else {}))
         z.get_basic_selection(Ellipsis, out=out)
         times.append(time.perf_counter() - t0)
     result(times, page_offset=out.ctypes.data % 4096, checksum=checksum(out))
@@ -124,8 +127,9 @@ def cmd_windows(path, positions_path, runs):
 def main(argv):
     cmd = argv[1]
     if cmd == "read":
-        offset = int(argv[4]) if len(argv) > 4 else None
-        cmd_read(argv[2], int(argv[3]), offset, library_named(argv[5] if len(argv) > 5 else "zarr"))
+        offset = int(argv[4]) if len(argv) > 4 and argv[4] != "-" else None
+        options = {"max_concurrency": int(argv[6])} if len(argv) > 6 else None
+        cmd_read(argv[2], int(argv[3]), offset, library_named(argv[5] if len(argv) > 5 else "zarr"), options)
     elif cmd == "write":
         cmd_write(argv[2], argv[3], argv[4], int(argv[5]))
     elif cmd == "windows":

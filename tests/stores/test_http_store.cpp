@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include <rapidjson/document.h>
 
@@ -633,6 +634,147 @@ TEST_F(MisbehavingServerTest, CustomHeadersAreSentWithEveryRequest) {
   EXPECT_EQ(status, ZARR_OK) << remote_test::failure_message();
   EXPECT_GT(server.requests(), 5);
   EXPECT_EQ(without, 0);
+}
+
+// ---- the fetch and decode pipeline of remote region reads (issue 25) ----------------------
+
+// Writes a uint16 array of `n` elements (value i at i) at `dir` from `metadata`.
+void write_counting_array(const fs::path& dir, const std::string& metadata, const std::vector<uint64_t>& shape) {
+  zarr_array* array = nullptr;
+  ASSERT_EQ(zarr_create(&array, dir.c_str(), metadata.c_str()), ZARR_OK) << zarr_last_error();
+  uint64_t n = 1;
+  for (uint64_t d : shape) n *= d;
+  std::vector<uint16_t> values(n);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<uint16_t>(i * 7 + 1);
+  const std::vector<uint64_t> start(shape.size(), 0);
+  ASSERT_EQ(zarr_write_region(array, shape.size(), start.data(), shape.data(), values.data(), n * 2), ZARR_OK)
+      << zarr_last_error();
+  zarr_close(array);
+}
+
+// A region of 200 chunks, answered out of order (each chunk after a delay of
+// its own), the first chunk held until 100 chunk requests have arrived: the
+// store keeps max_concurrency requests in flight through the whole region,
+// past a chunk that is slow, and every value lands where it belongs. (Before
+// the pipeline, a region was fetched in batches of 64 chunks, each waiting
+// for its slowest.)
+TEST_F(MisbehavingServerTest, RegionReadsKeepRequestsInFlightPastASlowChunk) {
+  write_counting_array(dir_ / "many",
+                       R"({"zarr_format": 2, "shape": [1, 600], "chunks": [1, 3], "dtype": "<u2", "order": "C", )"
+                       R"("fill_value": 0, "filters": null, "compressor": null})",
+                       {1, 600});
+  std::atomic<int> chunk_requests{0};
+  std::atomic<bool> held_until_100{false};
+  test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {
+    if (is_chunk_path(r.path)) {
+      const int n = ++chunk_requests;
+      if (r.path.substr(r.path.rfind('/') + 1) == "0.0") {
+        for (int waited = 0; waited < 5000 && chunk_requests < 100; ++waited) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        held_until_100 = chunk_requests >= 100;
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(200 * (n % 7)));  // out of order
+      }
+    }
+    return test::ScriptedHttpServer::serve_file(dir_.path(), r);
+  });
+  zarr_array* array = nullptr;
+  ASSERT_EQ(zarr_open_ex(&array, (server.url() + "/many").c_str(), "r", R"({"store": {"max_concurrency": 4}})"),
+            ZARR_OK)
+      << zarr_last_error();
+  std::vector<uint16_t> values(600, 0xABAB);
+  const uint64_t start[2] = {0, 0}, count[2] = {1, 600};
+  ASSERT_EQ(zarr_read_region(array, 2, start, count, values.data(), values.size() * 2), ZARR_OK) << zarr_last_error();
+  zarr_close(array);
+  for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(values[i], static_cast<uint16_t>(i * 7 + 1)) << "element " << i;
+  EXPECT_EQ(chunk_requests, 200);
+  EXPECT_TRUE(held_until_100) << "the other chunks waited for the first";
+  EXPECT_LE(server.max_in_flight(), 4);
+}
+
+// A chunk that fails in the middle of a pipelined read (one that does not
+// decode, one the server refuses) ends the read with its error, naming it,
+// while the others are in flight or waiting to be decoded; the read returns.
+TEST_F(MisbehavingServerTest, AChunkFailingMidwayEndsThePipelinedReadWithItsError) {
+  write_counting_array(dir_ / "many",
+                       R"({"zarr_format": 2, "shape": [1, 600], "chunks": [1, 3], "dtype": "<u2", "order": "C", )"
+                       R"("fill_value": 0, "filters": null, "compressor": {"id": "zlib", "level": 1}})",
+                       {1, 600});
+  for (const std::string& failing : {"0.100", "0.150"}) {
+    SCOPED_TRACE(failing);
+    test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {
+      if (r.path.size() > failing.size() && r.path.substr(r.path.size() - failing.size() - 1) == "/" + failing) {
+        return failing == "0.100" ? test::ScriptedReply::respond(200, "not zlib") : test::ScriptedReply::respond(500);
+      }
+      return test::ScriptedHttpServer::serve_file(dir_.path(), r);
+    });
+    zarr_array* array = nullptr;
+    ASSERT_EQ(zarr_open_ex(&array, (server.url() + "/many").c_str(), "r",
+                           R"({"store": {"max_concurrency": 4, "max_retries": 0}})"),
+              ZARR_OK)
+        << zarr_last_error();
+    std::vector<uint16_t> values(600);
+    const uint64_t start[2] = {0, 0}, count[2] = {1, 600};
+    const int status = zarr_read_region(array, 2, start, count, values.data(), values.size() * 2);
+    EXPECT_EQ(status, failing == "0.100" ? ZARR_ERR_CODEC : ZARR_ERR_IO) << zarr_last_error();
+    EXPECT_NE(std::string(zarr_last_error()).find(failing), std::string::npos) << zarr_last_error();
+    zarr_close(array);
+  }
+}
+
+// Shards a region covers are fetched whole, many at a time (not one per
+// thread: before the pipeline, at most as many as threads); of a shard read
+// in part, its index and then the inner chunks the part needs, neighbours in
+// one request (as before). Counted by the server.
+TEST_F(MisbehavingServerTest, ShardedReadsMakeOneRequestPerShardOrIndexAndMergedRanges) {
+  write_counting_array(
+      dir_ / "sharded",
+      R"({"zarr_format": 3, "node_type": "array", "shape": [64, 128], "data_type": "uint16", "fill_value": 0, )"
+      R"("chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [32, 32]}}, )"
+      R"("chunk_key_encoding": {"name": "default"}, "codecs": [{"name": "sharding_indexed", "configuration": )"
+      R"({"chunk_shape": [8, 8], "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}], )"
+      R"("index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}]})",
+      {64, 128});
+  std::atomic<int> shard_requests{0}, ranged{0};
+  test::ScriptedHttpServer* server_ptr = nullptr;
+  test::ScriptedHttpServer server([&](const test::ScriptedRequest& r) {
+    if (is_chunk_path(r.path)) {
+      ++shard_requests;
+      if (r.headers.count("range")) {
+        ++ranged;
+      } else {
+        server_ptr->wait_for_in_flight(4, 3000);  // whole shards: several at once
+      }
+    }
+    return test::ScriptedHttpServer::serve_file(dir_.path(), r);
+  });
+  server_ptr = &server;
+  // One thread: the fetches in flight are the store's, not one per thread.
+  ASSERT_EQ(zarr_set_thread_count(1), ZARR_OK);
+  zarr_array* array = nullptr;
+  ASSERT_EQ(zarr_open(&array, (server.url() + "/sharded").c_str(), "r"), ZARR_OK) << zarr_last_error();
+  auto read = [&](uint64_t r0, uint64_t c0, uint64_t nr, uint64_t nc) {
+    std::vector<uint16_t> values(nr * nc, 0xABAB);
+    const uint64_t start[2] = {r0, c0}, count[2] = {nr, nc};
+    EXPECT_EQ(zarr_read_region(array, 2, start, count, values.data(), values.size() * 2), ZARR_OK)
+        << zarr_last_error();
+    for (uint64_t r = 0; r < nr; ++r) {
+      for (uint64_t c = 0; c < nc; ++c) {
+        EXPECT_EQ(values[r * nc + c], static_cast<uint16_t>(((r0 + r) * 128 + c0 + c) * 7 + 1)) << r << ", " << c;
+      }
+    }
+  };
+  read(0, 0, 64, 128);  // 8 shards, each covered
+  EXPECT_EQ(shard_requests, 8);
+  EXPECT_EQ(ranged, 0);
+  EXPECT_GE(server.max_in_flight(), 4) << "the shards were fetched one per thread";
+  shard_requests = 0;
+  read(0, 8, 8, 48);  // shard (0, 0): inner chunks 1-3 of its first row; shard (0, 1): 0-1
+  EXPECT_EQ(shard_requests, 4) << "per shard: its index, then its inner chunks in one range";
+  EXPECT_EQ(ranged, 4);
+  zarr_close(array);
+  zarr_set_thread_count(0);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ class KeyCountingStore final : public Store {
   }
   DirListing list_dir(const std::string& prefix) const override { return inner_->list_dir(prefix); }
   std::string describe() const override { return "counting"; }
-  // As a remote store: the engine then fetches chunks in batches (get_many).
+  // As a remote store: the engine then fetches chunks through get_each.
   bool fetches_concurrently() const override { return concurrent; }
   bool concurrent = false;
   // An erase of this key fails with ZARR_ERR_IO (a store that changed under a resize).

@@ -140,14 +140,15 @@ class ChunkEngine {
   // read.cpp: one chunk's part of a region read (a task of the thread pool).
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
-  // Remote stores: how many whole chunks are fetched together
-  // (Store::get_many), and fetching a batch of them then placing each: for
-  // chunk i of the batch, task(i, place) calls place(target) with where
-  // the chunk's part goes; place returns false when it placed nothing (a
-  // cache miss, the chunk is then fetched and task(i, place) called again).
+  // Remote stores: a batch of a region's overlaps (read_remote_batch), and
+  // whole chunks fetched together (Store::get_each), each placed as it
+  // arrives (engine/fetch_pipeline.h): for chunk i of the batch, task(i,
+  // place) calls place(target) with where the chunk's part goes; place
+  // returns false when it placed nothing (a cache miss, the chunk is then
+  // fetched and task(i, place) called again).
   using ChunkPlacer = std::function<bool(const RegionTarget&)>;
   using ChunkTask = std::function<void(size_t, const ChunkPlacer&)>;
-  size_t read_batch_size() const;
+  void read_remote_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const;
   void read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const ChunkTask& task) const;
   // Decode a stored chunk and put its part of the region in place.
   void place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
@@ -170,6 +171,8 @@ class ChunkEngine {
   bool read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides, MemoryWrites stores) const;
   void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void place_whole_shard(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                         const RegionTarget& target) const;
 
   // read_cache.cpp: the cache_pool: whether it takes this array's chunks
   // (not vlen, not chunks or shards above the limit), serving a chunk from

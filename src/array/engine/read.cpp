@@ -4,6 +4,7 @@
 
 #include "array/engine/chunk_engine.h"
 #include "array/engine/engine_internal.h"
+#include "array/engine/fetch_pipeline.h"
 #include "base/error.h"
 #include "concurrency/thread_pool.h"
 
@@ -36,12 +37,11 @@ void ChunkEngine::read_region(const std::vector<uint64_t>& start, const std::vec
   const RegionTarget target{out, std::move(strides), chunk_strides(),
                             region_bytes >= kStreamingRegionBytes ? MemoryWrites::Streaming : MemoryWrites::Cached};
   ChunkGrid grid(meta_.shape, meta_.chunks);
-  if (chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads()) {
-    // Remote stores: the store fetches a batch of chunks at once (many
-    // requests in flight), the pool decodes them.
-    const ChunkTask into_region = [&](size_t, const ChunkPlacer& place) { place(target); };
-    for_each_overlap_batch(grid, start, count, read_batch_size(),
-                           [&](const std::vector<ChunkOverlap>& batch) { read_chunk_batch(batch, into_region); });
+  if (chunk_store_->fetches_concurrently()) {
+    // Remote stores: the store keeps many requests in flight, the pool
+    // decodes each chunk as it arrives (read_chunk_batch).
+    for_each_overlap_batch(grid, start, count, kOverlapsPerBatch,
+                           [&](const std::vector<ChunkOverlap>& batch) { read_remote_batch(batch, target); });
     return;
   }
   // Each chunk is a task of its own: its part of the region is disjoint
@@ -138,14 +138,25 @@ void ChunkEngine::fill_overlap(const ChunkOverlap& ov, const RegionTarget& targe
   strided_fill(ov.count, fill_item_, target.base + byte_offset(ov.region_offset, target.strides), target.strides);
 }
 
-// Enough chunks to keep a remote store busy, few enough that their stored
-// bytes (about a decoded chunk each at most, as a rule) stay near 64 MiB.
-size_t ChunkEngine::read_batch_size() const {
-  constexpr uint64_t kBatchBytes = uint64_t(64) << 20;
-  constexpr uint64_t kMaxChunks = 64;
-  const uint64_t chunk_bytes = std::max<uint64_t>(1, meta_.chunk_bytes());
-  return static_cast<size_t>(std::clamp<uint64_t>(kBatchBytes / chunk_bytes, 1, kMaxChunks));
+// Overlaps of a region read from a remote store: whole chunks (and shards
+// the region covers) through read_chunk_batch; parts of shards through their
+// index, a task each.
+void ChunkEngine::read_remote_batch(const std::vector<ChunkOverlap>& batch, const RegionTarget& target) const {
+  const ChunkTask into_region = [&](size_t, const ChunkPlacer& place) { place(target); };
+  if (!meta_.codecs.partial_reads()) {
+    read_chunk_batch(batch, into_region);
+    return;
+  }
+  std::vector<ChunkOverlap> whole, parts;
+  for (const ChunkOverlap& ov : batch) (ov.covers_chunk || caches_chunks() ? whole : parts).push_back(ov);
+  read_chunk_batch(whole, into_region);
+  parallel_for(parts.size(), [&](size_t i) { read_chunk(parts[i], target); });
 }
+
+// The stored bytes of the chunks fetched and waiting to be decoded, at most
+// (engine/fetch_pipeline.h): with the requests in flight, what a remote read
+// holds besides the caller's buffer.
+constexpr uint64_t kPendingFetchedBytes = uint64_t{64} << 20;
 
 void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const ChunkTask& task) const {
   std::vector<size_t> fetched;  // those the cache does not have
@@ -160,21 +171,26 @@ void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const C
   }
   if (fetched.empty()) return;
   const uint64_t generation = cache_ ? cache_->generation() : 0;
-  std::vector<std::optional<Bytes>> stored = chunk_store_->get_many(keys, chunk_read_limit());
-  parallel_for(fetched.size(), [&](size_t j) {
+  const auto fetch = [&](const engine::ValueArrived& arrived) {
+    chunk_store_->get_each(keys, chunk_read_limit(), arrived);
+  };
+  const auto place = [&](size_t j, std::optional<Bytes>& stored) {
     const ChunkOverlap& ov = all[fetched[j]];
     task(fetched[j], [&](const RegionTarget& target) {
       if (caches_chunks()) {
-        decode_and_cache(stored[j], keys[j], generation, ov, target);
-      } else if (!stored[j]) {
+        decode_and_cache(stored, keys[j], generation, ov, target);
+      } else if (!stored) {
         fill_overlap(ov, target);
+      } else if (meta_.codecs.partial_reads()) {
+        place_whole_shard(*stored, keys[j], ov, target);
       } else {
-        place_chunk(*stored[j], keys[j], ov, target);
+        place_chunk(*stored, keys[j], ov, target);
       }
       return true;
     });
-    stored[j].reset();  // the stored bytes are not needed once decoded
-  });
+    stored.reset();  // the stored bytes are not needed once decoded
+  };
+  engine::fetch_and_process(fetch, place, kPendingFetchedBytes);
 }
 
 // Copies a chunk handed over in pieces into its part of the region.

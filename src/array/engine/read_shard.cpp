@@ -63,14 +63,20 @@ void ChunkEngine::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& t
     fill_overlap(ov, target);
     return;
   }
+  place_whole_shard(ByteView(landed, *size), key, ov, target);
+  scratch.release_above(kScratchKeepLimit);
+}
+
+// A whole stored shard's part of the region: its inner chunks decoded in parallel.
+void ChunkEngine::place_whole_shard(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+                                   const RegionTarget& target) const {
   try {
-    meta_.codecs.array_to_bytes()->decode_box(ByteView(landed, *size), meta_.codecs.decoded(), ov.chunk_offset,
-                                              ov.count, target.base + byte_offset(ov.region_offset, target.strides),
+    meta_.codecs.array_to_bytes()->decode_box(stored, meta_.codecs.decoded(), ov.chunk_offset, ov.count,
+                                              target.base + byte_offset(ov.region_offset, target.strides),
                                               target.strides, target.stores);
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }
-  scratch.release_above(kScratchKeepLimit);
 }
 
 }  // namespace zarr

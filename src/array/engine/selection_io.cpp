@@ -16,8 +16,7 @@ using engine::thread_scratch;
 void ChunkEngine::read_selection(const Selection& selection, uint8_t* out) const {
   const bool batched = chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads();
   const std::vector<int64_t> strides_in_chunk = chunk_strides();
-  selection.for_each_chunk_batch(batched ? read_batch_size() : kOverlapsPerBatch,
-                                 [&](const std::vector<SelectedChunk>& batch) {
+  selection.for_each_chunk_batch(kOverlapsPerBatch, [&](const std::vector<SelectedChunk>& batch) {
     // Chunk i: its box read into this thread's scratch, then its picks
     // gathered into `out` (disjoint from every other chunk's).
     const ChunkTask through_box = [&](size_t i, const ChunkPlacer& place) {

@@ -1,0 +1,209 @@
+"""The remote workloads of scripts/bench.py --remote (issue 25, docs/performance.md).
+
+The W2, W4 and W6r arrays served by Debian's nginx on 127.0.0.1, read through
+tests/bench/delay_proxy.py, which adds a fixed latency per request and caps the
+bandwidth of all connections together, and counts requests and bytes. Each is
+read whole through libzarr's C API (bench_region_io read URL), libzarr's Python
+binding and zarr-python 2.13 over fsspec's HTTP filesystem (aiohttp), beside
+the ideal for the proxy's settings: requests in flight x bytes per request /
+latency, capped by the bandwidth.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROXY = os.path.join(ROOT, "tests", "bench", "delay_proxy.py")
+PEER_PY = os.path.join(ROOT, "tests", "bench", "peer_zarr_python.py")
+NGINX = "/usr/sbin/nginx"
+# name, array kind (bench_region_io create), what
+REMOTE_WORKLOADS = [
+    ("W2", "v2zstd8", "zstd 1, 8 MiB chunks, v2"),
+    ("W4", "v2zstd32", "zstd 1, 32^3 chunks, v2"),
+    ("W6r", "v3shard", "sharded v3, 64x256x256 shards of 32^3 chunks, zstd 1"),
+]
+LATENCIES_MS = "10,50"  # default of --remote-latencies (ms per request; 0: the proxy's own ceiling)
+DEFAULT_CONCURRENCY = 16  # the HTTP store's max_concurrency (docs/store-http.md)
+
+
+def wait_for_port(port, seconds=10.0):
+    import socket
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Nginx:
+    """nginx serving `folder` read-only at /, everything it writes in a folder of its own
+    (the configuration of tests/stores/local_servers.cpp's Nginx)."""
+
+    def __init__(self, folder):
+        self.dir = tempfile.mkdtemp(prefix="libzarr-bench-nginx-")
+        self.port = free_port()
+        d = self.dir
+        os.makedirs(os.path.join(d, "tmp"))
+        temps = "".join(f'  {t}_temp_path "{d}/tmp/{t}";\n' for t in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        conf = (f'daemon off;\nmaster_process off;\nworker_processes 1;\npid "{d}/nginx.pid";\n'
+                f'error_log "{d}/error.log" warn;\nevents {{ worker_connections 1024; }}\nhttp {{\n'
+                f"  access_log off;\n  default_type application/octet-stream;\n  keepalive_requests 100000;\n"
+                f"{temps}  server {{\n    listen 127.0.0.1:{self.port};\n"
+                f'    location / {{ alias "{folder}/"; }}\n  }}\n}}\n')
+        with open(os.path.join(d, "nginx.conf"), "w") as f:
+            f.write(conf)
+        self.process = subprocess.Popen([NGINX, "-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for_port(self.port):
+            self.stop()
+            raise SystemExit(f"bench.py: nginx did not start on port {self.port}")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Proxy:
+    """tests/bench/delay_proxy.py in front of nginx."""
+
+    def __init__(self, upstream_port, latency_ms, bandwidth_mbs):
+        self.process = subprocess.Popen(["python3", PROXY, str(upstream_port), str(latency_ms), str(bandwidth_mbs)],
+                                        stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith("PORT "):
+            self.stop()
+            raise SystemExit("bench.py: delay_proxy.py did not start")
+        self.port = int(line.split()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stats(self, reset=False):
+        path = "/__proxy_reset" if reset else "/__proxy_stats"
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+def run_remote(args, lib, d, run, run_with_env, names, expected, problems, log):
+    """Every remote workload of `names` at each latency: C API, Python binding,
+    zarr-python (not W6r: 2.13 reads no v3), each run counted by the proxy."""
+    if not os.access(NGINX, os.X_OK):
+        raise SystemExit("bench.py: --remote needs Debian's nginx (scripts/setup.sh installs it)")
+    env = dict(os.environ, LIBZARR_PATH=os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(lib))),
+                                                     "libzarr.so.1"))
+    options = json.dumps({"store": {"max_concurrency": args.remote_concurrency}})
+    sides = {
+        "c": lambda url: ([lib, "read", url, str(args.remote_runs), "16", options], None),
+        "python": lambda url: (["/usr/bin/python3", PEER_PY, "read", url, str(args.remote_runs), "-", "libzarr",
+                                str(args.remote_concurrency)], env),
+        "zarr-python": lambda url: (["/usr/bin/python3", PEER_PY, "read", url, str(args.remote_runs), "-", "zarr"],
+                                    None),
+    }
+    nginx = Nginx(d("").rstrip("/"))
+    rows = {}
+    load_start = time.time(), _loadavg()
+    try:
+        for latency in args.remote_latencies:
+            proxy = Proxy(nginx.port, latency, args.remote_mbs)
+            try:
+                for name, kind, what in REMOTE_WORKLOADS:
+                    if name not in names:
+                        continue
+                    log(f"bench.py: {name} remote, {latency} ms, {args.remote_mbs} MB/s")
+                    for side, command in sides.items():
+                        if side == "zarr-python" and name == "W6r":
+                            continue
+                        cmd, side_env = command(f"{proxy.url}/{kind}")
+                        proxy.stats(reset=True)
+                        result = run_with_env(cmd, side_env)
+                        counted = proxy.stats()
+                        result["requests_per_run"] = counted["requests"] / args.remote_runs
+                        result["bytes_per_run"] = counted["body_bytes"] / args.remote_runs
+                        result["ranged_per_run"] = counted["ranged"] / args.remote_runs
+                        rows[f"{name} {latency} {side}"] = dict(result, name=name, latency_ms=latency, side=side)
+                        if result["checksum"] != expected:
+                            problems.append(f"{name} remote {latency} ms ({side}): checksum {result['checksum']}, "
+                                            f"data {expected}")
+            finally:
+                proxy.stop()
+    finally:
+        nginx.stop()
+    return {"rows": rows, "load_average": [load_start[1], _loadavg()], "runs": args.remote_runs,
+            "bandwidth_mbs": args.remote_mbs, "concurrency": args.remote_concurrency,
+            "latencies_ms": list(args.remote_latencies)}
+
+
+def _loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return f.read().split()[0]
+    except OSError:
+        return "?"
+
+
+def ideal_seconds(row, concurrency, bandwidth_mbs):
+    """The time the proxy's settings allow the bytes of one run with `concurrency`
+    requests in flight: requests in flight x bytes per request / latency, capped by
+    the bandwidth."""
+    n, total = row["requests_per_run"], row["bytes_per_run"]
+    rate = bandwidth_mbs * 1e6
+    if row["latency_ms"] > 0:
+        rate = min(rate, concurrency * (total / n) / (row["latency_ms"] / 1000.0))
+    return total / rate
+
+
+def print_remote(remote, info, array_bytes):
+    print()
+    print(f"remote stores (issue 25): whole reads over HTTP from nginx through tests/bench/delay_proxy.py "
+          f"(latency per request, {remote['bandwidth_mbs']} MB/s for all connections); libzarr max_concurrency "
+          f"{remote['concurrency']}; {info['cpu']}, {info['nproc']} CPUs; best of {remote['runs']} runs (open + read + "
+          f"close); load average {remote['load_average'][0]} at start, {remote['load_average'][1]} at end")
+    print()
+    header = ("workload", "latency", "requests", "MB moved", "ideal s", "C API s", "C / ideal", "Python s",
+              "zarr-python s", "zp / C", "zp requests")
+    rows = remote["rows"]
+    table = []
+    for name, _, what in REMOTE_WORKLOADS:
+        for latency in remote["latencies_ms"]:
+            c = rows.get(f"{name} {latency} c")
+            if not c:
+                continue
+            py, zp = rows.get(f"{name} {latency} python"), rows.get(f"{name} {latency} zarr-python")
+            ideal = ideal_seconds(c, remote["concurrency"], remote["bandwidth_mbs"])
+            table.append((f"{name} {what}", f"{latency} ms", f"{c['requests_per_run']:.0f}",
+                          f"{c['bytes_per_run'] / 1e6:.1f}", f"{ideal:.2f}", f"{c['best_s']:.2f}",
+                          f"{100 * ideal / c['best_s']:.0f}%", f"{py['best_s']:.2f}" if py else "n/a",
+                          f"{zp['best_s']:.2f}" if zp else "n/a", f"{zp['best_s'] / c['best_s']:.2f}" if zp else "n/a",
+                          f"{zp['requests_per_run']:.0f}" if zp else "n/a"))
+    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w)  # noqa: E731
+                                      for i, (v, w) in enumerate(zip(r, widths))) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in table:
+        print(line(r))
+    print()
+    print(f"requests and MB moved: counted by the proxy for one C API run (metadata included). ideal s: those bytes "
+          f"at min({remote['concurrency']} requests in flight x bytes per request / latency, the bandwidth). "
+          f"C / ideal: the share of the ideal's speed reached (aim of issue 25: >= 80%). zp / C: zarr-python's time "
+          f"over the C API's (aim on W4: >= 5). {array_bytes / 1e6:.0f} MB decoded per read.")
