@@ -1,6 +1,8 @@
 #include "consolidated_sync.h"
 
+#include "base/path.h"
 #include "hierarchy/consolidated.h"
+#include "metadata/nodes.h"
 #include "stores/url.h"
 
 namespace zarr::capi {
@@ -12,6 +14,10 @@ bool is_local_path(const std::string& url) {
   return !url.empty() && url.find("://") == std::string::npos && url.find('|') == std::string::npos;
 }
 
+// Folders climbed above a URL's own store at most: deeper hierarchies keep
+// only the consolidated metadata within this many levels in step.
+constexpr int kMaxLevelsAbove = 32;
+
 }  // namespace
 
 void keep_consolidated_in_step(const std::string& url, Store& store, const std::string& path) {
@@ -20,7 +26,21 @@ void keep_consolidated_in_step(const std::string& url, Store& store, const std::
     update_consolidated(*hierarchy.store, hierarchy.path);
     return;
   }
-  update_consolidated(store, path);
+  // A URL below a hierarchy's root (an S3 prefix): climb while the folder
+  // above is a group of the hierarchy, so the root's consolidated metadata
+  // is found as for a node reached through the root group.
+  if (!store.writable()) return;
+  Store* top = &store;
+  std::shared_ptr<Store> holder;
+  std::string relative = path;
+  for (int level = 0; level < kMaxLevelsAbove; ++level) {
+    std::optional<Store::Above> above = top->store_above();
+    if (!above || node_kind(*above->store, "") != NodeKind::Group) break;
+    holder = std::move(above->store);
+    top = holder.get();
+    relative = path::join(above->name, relative);
+  }
+  update_consolidated(*top, relative);
 }
 
 }  // namespace zarr::capi

@@ -14,8 +14,11 @@ namespace zarr::capi {
 // caller named the node by, or "" when it was reached through a group: a
 // local path is resolved again as creating there would (the store rooted at
 // the topmost group above it), so that a node opened by its own path still
-// reaches the hierarchy's consolidated metadata. Other URLs (S3, HTTP)
-// name their node as the store's root: only what that store holds is seen.
+// reaches the hierarchy's consolidated metadata. Other URLs name their node
+// as the store's root: where the store can see one folder up
+// (Store::store_above: S3), the change climbs while the folder above is a
+// group, up to 32 levels, to the hierarchy's root; elsewhere (memory, zip
+// inside one archive, read-only HTTP) only what that store holds is seen.
 void keep_consolidated_in_step(const std::string& url, Store& store, const std::string& path);
 
 }  // namespace zarr::capi

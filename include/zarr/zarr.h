@@ -740,8 +740,8 @@ ZARR_API int zarr_group_open_ex(zarr_group **out, const char *url, const char *m
  * group is at url (nothing is erased then); ZARR_ERR_READ_ONLY on stores that
  * cannot erase (HTTP, an existing zip archive). options_json: the store options
  * of zarr_open_ex (may be NULL). Handles open on the erased node must not be
- * used afterwards; consolidated metadata of a parent is not updated (run
- * zarr_consolidate_metadata again).
+ * used afterwards. Consolidated metadata above the node loses its entries
+ * (docs/c-api.md#consolidated-metadata).
  */
 ZARR_API int zarr_erase(const char *url, const char *options_json);
 
@@ -751,8 +751,9 @@ ZARR_API int zarr_group_format(const zarr_group *group);
 /**
  * Record the metadata of every node below the group at url in one place, as
  * zarr-python's consolidate_metadata does: v2 groups get a .zmetadata key, v3
- * groups a "consolidated_metadata" member in their zarr.json. Run it again after
- * changing the hierarchy: consolidated metadata is not updated by writes.
+ * groups a "consolidated_metadata" member in their zarr.json. libzarr's own
+ * changes keep it in step afterwards (docs/c-api.md#consolidated-metadata); run
+ * it again after another writer changed the hierarchy.
  */
 ZARR_API int zarr_consolidate_metadata(const char *url);
 
@@ -831,7 +832,7 @@ ZARR_API int zarr_group_set_attributes(zarr_group *group, const char *json);
  * (docs/reliability.md). zarr_set_attributes and zarr_group_set_attributes take
  * the same lock. v2 attributes live in .zattrs, v3 attributes in the
  * "attributes" member of zarr.json (the rest of it written back unchanged).
- * Consolidated metadata is not updated (run zarr_consolidate_metadata again).
+ * Consolidated metadata above the node is kept in step.
  * ------------------------------------------------------------------------- */
 
 /**

@@ -185,6 +185,16 @@ class S3Store final : public Store {
   }
 
   bool writable() const override { return !options_.read_only; }
+  // The prefix one folder up ("a/b/" -> "a/", name "b"), same bucket,
+  // endpoint and credentials; none at the bucket's root.
+  std::optional<Above> store_above() const override {
+    if (options_.prefix.empty()) return std::nullopt;
+    const std::string folder = options_.prefix.substr(0, options_.prefix.size() - 1);
+    const size_t slash = folder.rfind('/');
+    S3StoreOptions up = options_;
+    up.prefix = slash == std::string::npos ? "" : folder.substr(0, slash + 1);
+    return Above{std::make_shared<S3Store>(up), slash == std::string::npos ? folder : folder.substr(slash + 1)};
+  }
   std::string describe() const override {
     std::string prefix = options_.prefix.empty() ? "" : "/" + options_.prefix.substr(0, options_.prefix.size() - 1);
     return client_.scrub("s3://" + options_.bucket + prefix +

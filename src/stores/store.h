@@ -111,6 +111,16 @@ class Store {
   // way). Lets a caller that erases many keys refuse before it changes
   // anything (Array::resize). Default: nothing to tell.
   virtual void check_erasable(const std::string& key) const { (void)key; }
+  // The same data seen from one folder higher: a store whose root is this
+  // store's parent folder, and the name of this store's root in it. A change
+  // made through a URL below a hierarchy's root climbs through it to the
+  // root's consolidated metadata (capi/consolidated_sync). Default: none
+  // (stores without folders above their root, or that cannot say).
+  struct Above {
+    std::shared_ptr<Store> store;
+    std::string name;
+  };
+  virtual std::optional<Above> store_above() const { return std::nullopt; }
 
   // ---- optional accelerations (defaults: get() or get_range() and a copy) ----------
 

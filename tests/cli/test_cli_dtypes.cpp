@@ -229,3 +229,72 @@ TEST(CliDtypes, CpOfV3ExtensionTypesKeepsTheirSpellingAndValues) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace zarrtool_test;
+using zarr::test::TempDir;
+
+// A dataset as xarray writes it through zarr-python 2.13 (consolidated
+// metadata, _ARRAY_DIMENSIONS, CF-encoded times, a fixed-width string
+// coordinate), handled with zarrtool as a user would: looked at, verified, a
+// variable removed (xarray's consolidated open no longer sees it), then
+// copied to Zarr v3, which libzarr's xarray backend opens to the same values.
+TEST(CliDtypes, AnXarrayDatasetIsInspectedChangedAndCopiedToV3) {
+  if (std::system((python() + " -c 'import xarray, zarr' >/dev/null 2>&1").c_str()) != 0) {
+    GTEST_SKIP() << python() << " has no xarray or zarr";
+  }
+  TempDir dir;
+  const std::string ds = dir / "ds.zarr", v3 = dir / "ds3.zarr";
+  const std::string write =
+      "import sys, numpy as np, pandas as pd, xarray as xr\n"
+      "ds = xr.Dataset({'temperature': (('time', 'lat'), np.arange(12.0).reshape(4, 3)),\n"
+      "                 'station': (('lat',), np.array(['a', 'bb', 'ccc'])),\n"
+      "                 'flag': (('lat',), np.array([1, 0, 1], dtype='i1'))},\n"
+      "                coords={'time': pd.date_range('2020-01-01', periods=4), 'lat': [10., 20., 30.]},\n"
+      "                attrs={'title': 'xarray test'})\n"
+      "ds.to_zarr(sys.argv[1], consolidated=True)\n";
+  std::string out;
+  ASSERT_EQ(run_python(write, {ds}, &out), 0) << out;
+  ASSERT_TRUE(fs::exists(fs::path(ds) / ".zmetadata"));
+
+  RunResult tree = run_tool({"tree", ds});
+  EXPECT_NE(tree.out.find("station (3,) <U3"), std::string::npos) << tree.out;
+  EXPECT_NE(tree.out.find("temperature (4, 3) float64"), std::string::npos) << tree.out;
+  RunResult dump = run_tool({"dump", ds});
+  EXPECT_EQ(dump.exit_code, 0) << dump.err;
+  EXPECT_NE(dump.out.find("xarray test"), std::string::npos) << dump.out;
+  EXPECT_NE(dump.out.find("_ARRAY_DIMENSIONS"), std::string::npos) << dump.out;
+  EXPECT_EQ(run_tool({"cat", ds + "/station"}).out, "\"a\",\"bb\",\"ccc\"\n");
+  RunResult verify = run_tool({"verify", ds});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+
+  ASSERT_EQ(run_tool({"rm", ds + "/flag", "--yes"}).exit_code, 0);
+  out.clear();
+  const std::string reopen =
+      "import sys, xarray as xr\n"
+      "ds = xr.open_zarr(sys.argv[1], consolidated=True)\n"
+      "print(sorted(ds.variables), float(ds.temperature.sum()), list(ds.station.values))\n";
+  ASSERT_EQ(run_python(reopen, {ds}, &out), 0) << out;
+  EXPECT_EQ(out, "['lat', 'station', 'temperature', 'time'] 66.0 ['a', 'bb', 'ccc']\n");
+
+  RunResult cp = run_tool({"cp", ds, v3, "--format", "3"});
+  ASSERT_EQ(cp.exit_code, 0) << cp.err;
+  EXPECT_NE(read_text(fs::path(v3) / "zarr.json").find("consolidated_metadata"), std::string::npos)
+      << "the copy of a consolidated group is consolidated";
+  const std::string through_libzarr =
+      "import sys, xarray as xr\n"
+      "sys.path.insert(0, sys.argv[2])\n"
+      "from libzarr.xarray_backend import LibzarrBackendEntrypoint\n"
+      "a = xr.open_zarr(sys.argv[1], consolidated=True).load()\n"
+      "b = xr.open_dataset(sys.argv[3], engine=LibzarrBackendEntrypoint).load()\n"
+      "xr.testing.assert_identical(a, b)\n"
+      "print(b.time.dtype, list(b.station.values))\n";
+  setenv("LIBZARR_PATH", ZARR_BUILD_ROOT, 1);  // the binding of this checkout loads this build
+  out.clear();
+  ASSERT_EQ(run_python(through_libzarr, {ds, std::string(ZARR_SOURCE_ROOT) + "/bindings/python", v3}, &out), 0)
+      << out;
+  EXPECT_EQ(out, "datetime64[ns] ['a', 'bb', 'ccc']\n");
+}
+
+}  // namespace

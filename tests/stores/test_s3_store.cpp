@@ -456,6 +456,57 @@ void isolate_aws_environment(test::EnvironmentGuard& environment) {
   environment.set("AWS_CONFIG_FILE", "/nonexistent/libzarr-test/config");
 }
 
+// A change made through an S3 URL below a consolidated hierarchy's root
+// reaches the root's consolidated metadata: only the URL's own prefix was
+// looked at, so the root's listing kept an erased array and missed a new one.
+TEST_F(S3ArrayTest, ChangesBelowTheRootKeepItsConsolidatedMetadataInStep) {
+  test::EnvironmentGuard environment;
+  isolate_aws_environment(environment);
+  environment.set("AWS_ACCESS_KEY_ID", test::S3rver::kAccessKey);
+  environment.set("AWS_SECRET_ACCESS_KEY", test::S3rver::kSecretKey);
+  environment.set("AWS_ENDPOINT_URL", shared_s3rver()->endpoint());
+  const std::string root = url(fresh_prefix("below-root"));
+  for (const std::string& group : {root, root + "/sub"}) {
+    zarr_group* g = nullptr;
+    ASSERT_EQ(zarr_group_create(&g, group.c_str(), nullptr), ZARR_OK) << zarr_last_error();
+    zarr_group_close(g);
+  }
+  ASSERT_EQ(zarr_consolidate_metadata(root.c_str()), ZARR_OK) << zarr_last_error();
+  const std::string metadata =
+      R"({"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "int32",
+          "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+          "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+          "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]})";
+  auto listed_in_sub = [&] {
+    zarr_group* reader = nullptr;
+    EXPECT_EQ(zarr_group_open_ex(&reader, root.c_str(), "r", R"({"consolidated": true})"), ZARR_OK)
+        << zarr_last_error();
+    zarr_group* sub = nullptr;
+    EXPECT_EQ(zarr_group_open_group(&sub, reader, "sub"), ZARR_OK) << zarr_last_error();
+    std::vector<std::string> names = child_names(sub);
+    zarr_group_close(sub);
+    zarr_group_close(reader);
+    return names;
+  };
+  zarr_array* a = nullptr;
+  ASSERT_EQ(zarr_create(&a, (root + "/sub/a").c_str(), metadata.c_str()), ZARR_OK) << zarr_last_error();
+  const uint64_t larger[1] = {8};
+  EXPECT_EQ(zarr_resize(a, 1, larger), ZARR_OK) << zarr_last_error();
+  zarr_close(a);
+  EXPECT_EQ(listed_in_sub(), (std::vector<std::string>{"a"}));
+  zarr_group* reader = nullptr;  // the shape the root's consolidated metadata gives
+  ASSERT_EQ(zarr_group_open_ex(&reader, root.c_str(), "r", R"({"consolidated": true})"), ZARR_OK);
+  zarr_array* through_root = nullptr;
+  ASSERT_EQ(zarr_group_open_array(&through_root, reader, "sub/a", "r"), ZARR_OK) << zarr_last_error();
+  uint64_t shape[1] = {0};
+  zarr_shape(through_root, shape);
+  EXPECT_EQ(shape[0], 8u);
+  zarr_close(through_root);
+  zarr_group_close(reader);
+  ASSERT_EQ(zarr_erase((root + "/sub/a").c_str(), nullptr), ZARR_OK) << zarr_last_error();
+  EXPECT_EQ(listed_in_sub(), std::vector<std::string>{});
+}
+
 TEST_F(S3ArrayTest, SettingsComeFromTheAwsEnvironmentVariables) {
   const std::string a = url(fresh_prefix("env")) + "/a";
   remote_test::write_case(a, remote_test::array_cases()[0], options().c_str());
