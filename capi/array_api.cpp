@@ -157,6 +157,15 @@ ZARR_API int zarr_chunk_shape(const zarr_array* array, uint64_t* chunk_shape) {
   });
 }
 
+ZARR_API int zarr_chunk_boundaries(const zarr_array* array, size_t axis, uint64_t* out, size_t capacity,
+                                   size_t* count) {
+  return guarded(__func__, [&] {
+    require(array, "array");
+    require(count, "count");
+    array->handle->array().chunk_boundaries(axis, out, capacity, count);
+  });
+}
+
 ZARR_API size_t zarr_item_size(const zarr_array* array) {
   if (!array) return 0;
   return array->handle->item_size();

@@ -302,8 +302,30 @@ ZARR_API size_t zarr_ndim(const zarr_array *array);
 /** Write zarr_ndim(array) extents into shape. */
 ZARR_API int zarr_shape(const zarr_array *array, uint64_t *shape);
 
-/** Write zarr_ndim(array) chunk extents into chunk_shape. */
+/**
+ * Write zarr_ndim(array) chunk extents into chunk_shape. For a rectilinear
+ * chunk grid, whose chunks differ in shape, the largest extent of each axis
+ * (zarr_chunk_boundaries gives every chunk's).
+ */
 ZARR_API int zarr_chunk_shape(const zarr_array *array, uint64_t *chunk_shape);
+
+/**
+ * The chunk boundaries along one axis, for any chunk grid (regular or
+ * rectilinear): where each of the n chunks holding part of the axis begins,
+ * then the axis' extent. Chunk i covers [out[i], out[i + 1]) of the array.
+ *
+ * @param array    open array handle
+ * @param axis     below zarr_ndim(array)
+ * @param out      capacity entries (may be NULL when capacity is 0)
+ * @param capacity entries of out
+ * @param count    set to n + 1, the entries needed, also when capacity is
+ *                 too small (SIZE_MAX when that does not fit in a size_t)
+ * @return ZARR_OK; ZARR_ERR_BUFFER_SIZE when capacity is below *count
+ *         (nothing written: call with capacity 0 to size out);
+ *         ZARR_ERR_INVALID_ARGUMENT for an axis out of range or a NULL count.
+ */
+ZARR_API int zarr_chunk_boundaries(const zarr_array *array, size_t axis, uint64_t *out, size_t capacity,
+                                   size_t *count);
 
 /**
  * Bytes per element in region buffers; 0 when array is NULL and for arrays of

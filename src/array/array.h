@@ -124,6 +124,9 @@ class Array final : public ArrayHandle {
   // that is not the array's metadata (chunk keys outside the grid, foreign
   // files). ZARR_ERR_UNSUPPORTED on stores that cannot list (array/array_info.cpp).
   std::string stored_chunks_json() const;
+  // zarr_chunk_boundaries (include/zarr/zarr.h): the n chunk starts along
+  // `axis` and its extent into out, *count = n + 1 (array/array_info.cpp).
+  void chunk_boundaries(size_t axis, uint64_t* out, size_t capacity, size_t* count) const;
   // v3 dimension_names: empty when absent; an entry is nullopt when null.
   // v1/v2: xarray's attribute _ARRAY_DIMENSIONS when it is a list of ndim
   // strings, else empty.
@@ -145,6 +148,12 @@ class Array final : public ArrayHandle {
 
   void require_writable(const char* operation) const;
   void check_bounds(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count) const;
+  // ZARR_ERR_UNSUPPORTED naming `where` for a rectilinear grid
+  // (array_vlen.cpp): selections and vlen elements assume a regular one.
+  void require_regular_grid(const std::string& where) const;
+  // ZARR_ERR_INVALID_ARGUMENT unless a rectilinear grid's edges reach
+  // new_shape (array_resize.cpp).
+  void check_grid_reaches(const std::vector<uint64_t>& new_shape) const;
   // A region validated against the shape, and the caller's buffer against it.
   struct CheckedRegion {
     std::vector<int64_t> strides;  // the buffer's byte strides

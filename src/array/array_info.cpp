@@ -178,7 +178,7 @@ void write_cache_pool(JsonWriter& w, const ChunkCache* cache, uint64_t limit) {
 
 std::string Array::stored_chunks_json() const {
   const ArrayPlaces at{*store_, path_, *engine_->chunk_store(), engine_->chunk_path()};
-  const std::optional<StoredKeys> keys = stored_keys(at, ChunkGrid(shape(), meta_.chunks), meta_.key_encoding, false);
+  const std::optional<StoredKeys> keys = stored_keys(at, meta_.grid_of(shape()), meta_.key_encoding, false);
   if (!keys) {
     fail(ZARR_ERR_UNSUPPORTED, "cannot list the chunks of array " + describe_node(*store_, path_) +
                                    ": the store cannot list its keys");
@@ -202,10 +202,30 @@ std::string Array::stored_chunks_json() const {
   return std::string(buf.GetString(), buf.GetSize());
 }
 
+void Array::chunk_boundaries(size_t axis, uint64_t* out, size_t capacity, size_t* count) const {
+  const std::string where = "zarr_chunk_boundaries: array " + describe_node(*store_, path_);
+  std::shared_lock lock(shape_mutex_);
+  if (axis >= meta_.ndim()) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, where + ": axis " + std::to_string(axis) + " is not below its " +
+                                        std::to_string(meta_.ndim()) + " dimensions");
+  }
+  const ChunkGrid grid = meta_.grid();
+  const uint64_t chunks = grid.axis(axis).chunks_covering(meta_.shape[axis]);
+  const std::optional<uint64_t> needed = checked_add<uint64_t>(chunks, 1);
+  *count = needed && *needed <= SIZE_MAX ? static_cast<size_t>(*needed) : SIZE_MAX;
+  if (!needed || capacity < *needed) {
+    fail(ZARR_ERR_BUFFER_SIZE, where + ": out holds " + std::to_string(capacity) + " entries, the " +
+                                   std::to_string(chunks) + " chunks along axis " + std::to_string(axis) +
+                                   " need " + (needed ? std::to_string(*needed) : "2^64"));
+  }
+  for (uint64_t i = 0; i < chunks; ++i) out[i] = grid.chunk_start(axis, i);
+  out[chunks] = meta_.shape[axis];
+}
+
 std::string Array::info_json() const {
   const rapidjson::Document doc = json::parse(metadata_json(), "array metadata");
   const std::vector<uint64_t> current_shape = shape();
-  const ChunkGrid grid(current_shape, meta_.chunks);
+  const ChunkGrid grid = meta_.grid_of(current_shape);
   const ArrayPlaces at{*store_, path_, *engine_->chunk_store(), engine_->chunk_path()};
   const std::optional<StoredKeys> stored = stored_keys(at, grid, meta_.key_encoding, true);
 
@@ -220,6 +240,7 @@ std::string Array::info_json() const {
   w.String(data_type_name_.c_str());
   write_list(w, "shape", current_shape);
   write_chunking(w, meta_);
+  if (meta_.rectilinear) copy_member(w, doc, "chunk_grid");  // "chunks" are then the largest edges
   write_codecs(w, doc, meta_.zarr_format);
   copy_member(w, doc, "fill_value");
   copy_member(w, doc, "dimension_names");

@@ -20,6 +20,7 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
   // A shape that cannot be represented is refused before anything changes.
   validate_shape(new_shape, meta_.dtype, "array " + describe_node(*store_, path_) + ": new shape " + list_text(new_shape),
                  ZARR_ERR_INVALID_ARGUMENT);
+  check_grid_reaches(new_shape);
   const std::vector<std::string> outside = engine_->erasable_chunks_outside(new_shape);
   std::vector<uint64_t> old_shape = meta_.shape;
   meta_.shape = new_shape;
@@ -30,6 +31,21 @@ void Array::resize(const std::vector<uint64_t>& new_shape) {
     throw;
   }
   engine_->erase_chunks(outside);  // forgets the cached chunks, also when it fails
+}
+
+// A rectilinear grid's edges are the metadata's: the registry's README says
+// nothing of a resize moving them, so the shape may move only within them
+// (shrink, or grow into overflow chunks already declared).
+void Array::check_grid_reaches(const std::vector<uint64_t>& new_shape) const {
+  if (!meta_.rectilinear) return;
+  for (size_t d = 0; d < new_shape.size(); ++d) {
+    const std::optional<uint64_t> covered = (*meta_.rectilinear)[d].covered();
+    if (covered && *covered < new_shape[d]) {
+      fail(ZARR_ERR_INVALID_ARGUMENT, "array " + describe_node(*store_, path_) + ": new shape " + list_text(new_shape) +
+                                          " passes the rectilinear chunk grid's edges on axis " + std::to_string(d) +
+                                          ", which end at " + std::to_string(*covered));
+    }
+  }
 }
 
 void Array::append(size_t axis, const std::vector<uint64_t>& count, const void* data, size_t nbytes) {

@@ -65,6 +65,7 @@ std::unique_ptr<Selection> Array::checked_vlen_selection(const SelectionRequest&
 
 std::unique_ptr<Selection> Array::built_selection(const SelectionRequest& request, size_t item_size,
                                                   const std::string& where) const {
+  require_regular_grid(where);
   const ChunkGrid grid(meta_.shape, meta_.chunks);
   switch (request.kind) {
     case SelectionRequest::Kind::Orthogonal:

@@ -105,6 +105,7 @@ class CodecChain {
     open_limit_ = bytes;
     for (ArrayRepr& repr : reprs_) repr.vlen_limit = bytes;
   }
+  uint64_t open_limit() const { return open_limit_; }
 
   const ArrayRepr& decoded() const { return reprs_.front(); }
   // True when the chain is just an array->bytes codec that decodes parts of a

@@ -7,20 +7,57 @@
 
 namespace zarr {
 
-ChunkGrid::ChunkGrid(std::vector<uint64_t> shape, std::vector<uint64_t> chunks)
-    : shape_(std::move(shape)), chunks_(std::move(chunks)) {
-  if (shape_.size() != chunks_.size()) {
-    fail(ZARR_ERR_INVALID_METADATA, "chunks has " + std::to_string(chunks_.size()) +
-                                        " dimensions but shape has " + std::to_string(shape_.size()));
-  }
-  for (size_t d = 0; d < chunks_.size(); ++d) {
-    if (chunks_[d] == 0) {
+namespace {
+
+std::vector<AxisEdges> regular_axes(const std::vector<uint64_t>& chunks) {
+  std::vector<AxisEdges> axes;
+  for (size_t d = 0; d < chunks.size(); ++d) {
+    if (chunks[d] == 0) {
       fail(ZARR_ERR_INVALID_METADATA, "chunks[" + std::to_string(d) + "] must be positive, got 0");
     }
+    axes.push_back(AxisEdges::regular(chunks[d]));
   }
+  return axes;
 }
 
-std::vector<uint64_t> ChunkGrid::grid_shape() const { return ceil_div(shape_, chunks_); }
+}  // namespace
+
+ChunkGrid::ChunkGrid(std::vector<uint64_t> shape, std::vector<uint64_t> chunks) : shape_(std::move(shape)) {
+  if (shape_.size() != chunks.size()) {
+    fail(ZARR_ERR_INVALID_METADATA, "chunks has " + std::to_string(chunks.size()) +
+                                        " dimensions but shape has " + std::to_string(shape_.size()));
+  }
+  axes_ = regular_axes(chunks);
+  chunks_ = std::move(chunks);
+}
+
+ChunkGrid ChunkGrid::with_axes(std::vector<uint64_t> shape, std::vector<AxisEdges> axes) {
+  if (shape.size() != axes.size()) {
+    fail(ZARR_ERR_INVALID_METADATA, "chunk grid has " + std::to_string(axes.size()) +
+                                        " dimensions but shape has " + std::to_string(shape.size()));
+  }
+  ChunkGrid grid;
+  for (size_t d = 0; d < axes.size(); ++d) {
+    axes[d].check_covers(shape[d], "chunk edges of dimension " + std::to_string(d));
+    grid.chunks_.push_back(axes[d].max_size());
+  }
+  grid.shape_ = std::move(shape);
+  grid.axes_ = std::move(axes);
+  return grid;
+}
+
+bool ChunkGrid::is_regular() const {
+  for (const AxisEdges& axis : axes_) {
+    if (!axis.is_regular()) return false;
+  }
+  return true;
+}
+
+std::vector<uint64_t> ChunkGrid::grid_shape() const {
+  std::vector<uint64_t> grid(ndim());
+  for (size_t d = 0; d < ndim(); ++d) grid[d] = axes_[d].chunks_covering(shape_[d]);
+  return grid;
+}
 
 uint64_t ChunkGrid::chunk_count() const {
   return checked_product(grid_shape(), "chunk grid", ZARR_ERR_INVALID_METADATA);
@@ -30,10 +67,20 @@ uint64_t ChunkGrid::chunk_elements() const {
   return checked_product(chunks_, "chunk shape", ZARR_ERR_INVALID_METADATA);
 }
 
+std::vector<uint64_t> ChunkGrid::chunk_shape(const std::vector<uint64_t>& chunk_coords) const {
+  std::vector<uint64_t> shape(ndim());
+  for (size_t d = 0; d < ndim(); ++d) shape[d] = axes_[d].size_of(chunk_coords[d]);
+  return shape;
+}
+
+uint64_t ChunkGrid::in_bounds_extent(size_t d, uint64_t index) const {
+  return extent_below(axes_[d].start_of(index), axes_[d].size_of(index), shape_[d]);
+}
+
 bool ChunkGrid::contains_chunk(const std::vector<uint64_t>& chunk_coords) const {
   if (chunk_coords.size() != ndim()) return false;
   for (size_t d = 0; d < ndim(); ++d) {
-    if (chunk_coords[d] >= ceil_div(shape_[d], chunks_[d])) return false;
+    if (chunk_coords[d] >= axes_[d].chunks_covering(shape_[d])) return false;
   }
   return true;
 }
@@ -42,8 +89,9 @@ bool ChunkGrid::overlap_along(size_t d, uint64_t start, uint64_t count, ChunkOve
   // The chunk begins at or before the region's last element, so inside the
   // shape; its in-bounds part ends at the shape at the latest, however far
   // past 2^64 - 1 the whole chunk would reach.
-  const uint64_t chunk_begin = ov.chunk_coords[d] * chunks_[d];
-  const uint64_t chunk_end = chunk_begin + extent_below(chunk_begin, chunks_[d], shape_[d]);
+  const uint64_t chunk_begin = axes_[d].start_of(ov.chunk_coords[d]);
+  ov.chunk_shape[d] = axes_[d].size_of(ov.chunk_coords[d]);
+  const uint64_t chunk_end = chunk_begin + extent_below(chunk_begin, ov.chunk_shape[d], shape_[d]);
   const uint64_t lo = std::max(chunk_begin, start);
   const uint64_t hi = std::min(chunk_end, start + count);
   ov.chunk_offset[d] = lo - chunk_begin;
@@ -69,14 +117,15 @@ void ChunkGrid::for_each_overlap(const std::vector<uint64_t>& start, const std::
   // last element is start + count - 1 <= shape - 1: no wrap).
   std::vector<uint64_t> first(n), last(n);
   for (size_t d = 0; d < n; ++d) {
-    first[d] = start[d] / chunks_[d];
-    last[d] = (start[d] + (count[d] - 1)) / chunks_[d];
+    first[d] = axes_[d].chunk_of(start[d]);
+    last[d] = axes_[d].chunk_of(start[d] + (count[d] - 1));
   }
   ChunkOverlap ov;
   ov.chunk_coords = first;
   ov.chunk_offset.resize(n);
   ov.region_offset.resize(n);
   ov.count.resize(n);
+  ov.chunk_shape.resize(n);
   while (true) {
     ov.covers_chunk = true;
     for (size_t d = 0; d < n; ++d) {

@@ -3,15 +3,46 @@
 #include "base/checked_math.h"
 #include "base/error.h"
 #include "base/json.h"
+#include "base/text.h"
+#include "codecs/v3_chain.h"
 #include "metadata/element_form.h"
 
 namespace zarr {
 
-size_t ArrayMetadata::chunk_bytes() const {
+std::shared_ptr<const CodecChain> ChainsByShape::get(const CodecChain& largest, const std::vector<uint64_t>& shape) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  auto found = chains_.find(shape);
+  if (found != chains_.end()) return found->second;
+  // The same codecs, their configurations as written, over this shape.
+  ArrayRepr repr = largest.decoded();
+  repr.shape = shape;
+  const std::string text = v3_codecs_json(largest);
+  const rapidjson::Document doc = json::parse(text, "codecs");
+  auto chain = std::make_shared<CodecChain>(make_v3_codec_chain(doc, repr, std::string("codecs of a chunk of shape ") +
+                                                                             "[" + list_text(shape) + "]"));
+  chain->limit_open_sizes(largest.open_limit());
+  if (chains_.size() >= kMaxKept) chains_.clear();
+  chains_.emplace(shape, chain);
+  return chain;
+}
+
+ChunkGrid ArrayMetadata::grid_of(const std::vector<uint64_t>& over) const {
+  return rectilinear ? ChunkGrid::with_axes(over, *rectilinear) : ChunkGrid(over, chunks);
+}
+
+size_t ArrayMetadata::chunk_bytes() const { return chunk_bytes(chunks); }
+
+size_t ArrayMetadata::chunk_bytes(const std::vector<uint64_t>& chunk_shape) const {
   const std::optional<size_t> bytes =
-      byte_count(checked_product(chunks, "chunks", ZARR_ERR_INVALID_METADATA), dtype.item_size());
+      byte_count(checked_product(chunk_shape, "chunks", ZARR_ERR_INVALID_METADATA), dtype.item_size());
   if (!bytes) fail(ZARR_ERR_INVALID_METADATA, "chunks: one chunk's byte size overflows");  // checked at parse
   return *bytes;
+}
+
+std::shared_ptr<const CodecChain> ArrayMetadata::chain_for(const std::vector<uint64_t>& chunk_shape) const {
+  // Not owned: `codecs` lives as long as the metadata the caller holds.
+  if (!rectilinear || chunk_shape == chunks) return std::shared_ptr<const CodecChain>(&codecs, [](const CodecChain*) {});
+  return chains_by_shape->get(codecs, chunk_shape);
 }
 
 Bytes ArrayMetadata::fill_item() const {

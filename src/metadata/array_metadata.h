@@ -1,7 +1,9 @@
 // The one internal description of an array, whatever format stored it.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,10 +16,27 @@
 
 namespace zarr {
 
+// The codec chains of a rectilinear grid's chunk shapes other than the
+// largest, built when first used (chunks of one shape share a chain).
+class ChainsByShape {
+ public:
+  std::shared_ptr<const CodecChain> get(const CodecChain& largest, const std::vector<uint64_t>& shape);
+
+ private:
+  static constexpr size_t kMaxKept = 1024;  // then the map starts over (callers hold their chain)
+  std::mutex mutex_;
+  std::map<std::vector<uint64_t>, std::shared_ptr<const CodecChain>> chains_;
+};
+
 struct ArrayMetadata {
   int zarr_format = 2;
   std::vector<uint64_t> shape;
+  // The chunk shape; for a rectilinear grid the largest edge of each axis
+  // (what one chunk's buffer may need).
   std::vector<uint64_t> chunks;
+  // v3 "rectilinear" chunk grid: the edges of each axis; nullopt for a
+  // regular grid of `chunks`.
+  std::optional<std::vector<AxisEdges>> rectilinear;
   DataType dtype;
   std::optional<Bytes> fill_value;  // native byte order; nullopt for null
   char order = 'C';                 // memory layout of each chunk: 'C' or 'F'
@@ -29,14 +48,23 @@ struct ArrayMetadata {
   std::vector<std::shared_ptr<const BytesCodec>> v2_filters;
   std::shared_ptr<const BytesCodec> v2_compressor;
   CodecChain codecs;  // everything between a native C-order chunk and stored bytes
+  std::shared_ptr<ChainsByShape> chains_by_shape = std::make_shared<ChainsByShape>();
 
   // v3 only.
   std::vector<std::optional<std::string>> dimension_names;  // empty: absent; entries may be null
   std::string attributes_json = "{}";                       // zarr.json "attributes" (v2 keeps .zattrs)
 
   size_t ndim() const { return shape.size(); }
-  // Bytes of one whole decoded chunk (checked against size_t overflow at parse).
+  // The chunk grid over `shape` (the array's own by default).
+  ChunkGrid grid() const { return grid_of(shape); }
+  ChunkGrid grid_of(const std::vector<uint64_t>& over) const;
+  // Bytes of one whole decoded chunk (checked against size_t overflow at
+  // parse): the largest one, or one of `chunk_shape`.
   size_t chunk_bytes() const;
+  size_t chunk_bytes(const std::vector<uint64_t>& chunk_shape) const;
+  // The codec chain of a chunk of `chunk_shape`: `codecs` itself unless a
+  // rectilinear grid's chunk is smaller than `chunks`.
+  std::shared_ptr<const CodecChain> chain_for(const std::vector<uint64_t>& chunk_shape) const;
   // The fill value as item bytes to paint missing chunks with: zeros when null.
   Bytes fill_item() const;
   // One whole chunk as the chain's decoded side: chunk shape, the data type in

@@ -9,6 +9,7 @@
 #include "codecs/sharding_codec.h"
 #include "codecs/v3_chain.h"
 #include "dtype/text_encoding.h"
+#include "metadata/rectilinear_grid.h"
 
 namespace zarr {
 
@@ -107,10 +108,7 @@ void expect_only(const rapidjson::Value* configuration, const char* allowed, con
   }
 }
 
-std::vector<uint64_t> parse_chunk_grid(const rapidjson::Value& v, const std::vector<uint64_t>& shape,
-                                       const std::string& where) {
-  const std::string fw = where + ": field 'chunk_grid'";
-  const Named grid = parse_named(v, "chunk_grid", where);
+std::vector<uint64_t> parse_regular_grid(const Named& grid, const std::vector<uint64_t>& shape, const std::string& fw) {
   if (grid.name != "regular") {
     fail(ZARR_ERR_UNSUPPORTED, fw + ": chunk grid " + json::quote(grid.name) + " is not supported" +
                                    registered_but_unimplemented_note(ExtensionPoint::ChunkGrid, grid.name));
@@ -130,6 +128,20 @@ std::vector<uint64_t> parse_chunk_grid(const rapidjson::Value& v, const std::vec
     chunks[d] = 1;  // an empty axis has no chunks; any positive extent describes it
   }
   return chunks;
+}
+
+// Sets meta.chunks, and meta.rectilinear for a rectilinear grid (chunks:
+// the largest edge of each axis).
+void parse_chunk_grid(const rapidjson::Value& v, ArrayMetadata& meta, const std::string& where) {
+  const std::string fw = where + ": field 'chunk_grid'";
+  const Named grid = parse_named(v, "chunk_grid", where);
+  if (grid.name == "rectilinear") {
+    meta.rectilinear = parse_rectilinear_grid(grid.configuration, meta.shape, fw);
+    meta.chunks.clear();
+    for (const AxisEdges& axis : *meta.rectilinear) meta.chunks.push_back(axis.max_size());
+    return;
+  }
+  meta.chunks = parse_regular_grid(grid, meta.shape, fw);
 }
 
 ChunkKeyEncoding parse_key_encoding(const rapidjson::Value& v, const std::string& where) {
@@ -254,7 +266,7 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
   meta.dtype = DataType::parse_v3(json::require(doc, "data_type", where), where + ": field 'data_type'");
 
   if (const rapidjson::Value* grid = json::find(doc, "chunk_grid"); grid || !defaults) {
-    meta.chunks = parse_chunk_grid(json::require(doc, "chunk_grid", where), meta.shape, where);
+    parse_chunk_grid(json::require(doc, "chunk_grid", where), meta, where);
   } else {
     meta.chunks = meta.shape;
     for (auto& c : meta.chunks) c = c ? c : 1;
@@ -303,6 +315,11 @@ bool only_periods(const std::string& s) {
   return true;
 }
 
+std::string chunk_grid_json(const ArrayMetadata& meta) {
+  if (meta.rectilinear) return rectilinear_grid_json(*meta.rectilinear);
+  return "{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list_text(meta.chunks, ",") + "}}";
+}
+
 }  // namespace
 
 ArrayMetadata parse_v3_array_metadata(const std::string& text, const std::string& where) {
@@ -316,8 +333,7 @@ ArrayMetadata parse_v3_array_metadata_for_create(const std::string& text, const 
 std::string serialize_v3_array_metadata(const ArrayMetadata& meta) {
   const bool v2_keys = meta.key_encoding.kind == ChunkKeyEncoding::Kind::V2;
   std::string c = "{\"shape\":" + list_text(meta.shape, ",") + ",\"data_type\":" + meta.dtype.to_v3_json() +
-                  ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list_text(meta.chunks, ",") +
-                  "}},\"chunk_key_encoding\":{\"name\":\"" + (v2_keys ? "v2" : "default") +
+                  ",\"chunk_grid\":" + chunk_grid_json(meta) + ",\"chunk_key_encoding\":{\"name\":\"" + (v2_keys ? "v2" : "default") +
                   "\",\"configuration\":{\"separator\":" + json::quote(std::string(1, meta.key_encoding.separator)) +
                   "}},\"fill_value\":" + meta.dtype.fill_value_to_v3_json(meta.fill_item()) +
                   ",\"codecs\":" + v3_codecs_json(meta.codecs) + ",\"attributes\":" + meta.attributes_json;

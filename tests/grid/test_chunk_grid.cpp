@@ -215,3 +215,50 @@ TEST(ChunkGrid, OverlapsTileRegionsNearTheEndOfEveryAxis) {
     }
   }
 }
+
+// Rectilinear axes (grid/axis_edges.h): runs are searched, never expanded.
+TEST(AxisEdges, RunsAndEdgesLocateEveryPosition) {
+  const AxisEdges axis = AxisEdges::from_runs({{1, 3}, {3, 1}, {2, 2}}, "chunk_shapes[0]");
+  EXPECT_EQ(axis.covered(), std::optional<uint64_t>(10));
+  EXPECT_EQ(axis.max_size(), 3u);
+  const std::vector<uint64_t> chunk_of = {0, 1, 2, 3, 3, 3, 4, 4, 5, 5};
+  for (uint64_t pos = 0; pos < 10; ++pos) EXPECT_EQ(axis.chunk_of(pos), chunk_of[pos]) << pos;
+  EXPECT_EQ(axis.start_of(4), 6u);
+  EXPECT_EQ(axis.size_of(3), 3u);
+  EXPECT_EQ(axis.chunks_covering(7), 5u);
+  EXPECT_EQ(axis.chunks_covering(0), 0u);
+}
+
+TEST(AxisEdges, ChunkCountsPastTwoToTheSixtyFourAreRefused) {
+  EXPECT_NO_THROW(AxisEdges::from_runs({{1, kMax}}, "f"));
+  try {
+    AxisEdges::from_runs({{1, kMax}, {1, 1}}, "chunk_shapes[2]");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ZARR_ERR_INVALID_METADATA);
+    EXPECT_NE(std::string(e.what()).find("chunk_shapes[2]: more than 2^64 - 1 chunks"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(AxisEdges::from_runs({{0, 1}}, "f"), Error);
+  EXPECT_THROW(AxisEdges::from_runs({{1, 0}}, "f"), Error);
+  EXPECT_THROW(AxisEdges::from_runs({}, "f"), Error);
+  // Positions past 2^64 - 1: the edges reach everything an axis can hold.
+  const AxisEdges wide = AxisEdges::from_runs({{kMax / 2, 3}}, "f");
+  EXPECT_EQ(wide.covered(), std::nullopt);
+  EXPECT_EQ(wide.chunk_of(kMax - 1), 2u);
+  EXPECT_EQ(wide.start_of(2), kMax / 2 * 2);
+}
+
+TEST(ChunkGrid, RectilinearOverlapsCarryEachChunksShape) {
+  const ChunkGrid g = ChunkGrid::with_axes({7, 4}, {AxisEdges::from_runs({{2, 1}, {5, 1}}, "a"), AxisEdges::regular(3)});
+  EXPECT_FALSE(g.is_regular());
+  EXPECT_EQ(g.grid_shape(), (std::vector<uint64_t>{2, 2}));
+  EXPECT_EQ(g.chunks(), (std::vector<uint64_t>{5, 3}));
+  auto ov = overlaps(g, {1, 2}, {5, 2});
+  ASSERT_EQ(ov.size(), 4u);
+  EXPECT_EQ(ov[3].chunk_coords, (std::vector<uint64_t>{1, 1}));
+  EXPECT_EQ(ov[3].chunk_shape, (std::vector<uint64_t>{5, 3}));
+  EXPECT_EQ(ov[3].count, (std::vector<uint64_t>{4, 1}));
+  EXPECT_EQ(ov[0].chunk_shape, (std::vector<uint64_t>{2, 3}));
+  EXPECT_EQ(ov[0].chunk_offset, (std::vector<uint64_t>{1, 2}));
+  EXPECT_THROW(ChunkGrid::with_axes({8}, {AxisEdges::from_runs({{2, 1}, {5, 1}}, "a")}), Error);
+}

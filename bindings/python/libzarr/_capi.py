@@ -80,6 +80,7 @@ _DECLARATIONS = {
     "zarr_ndim": (_size, [_array_p]),
     "zarr_shape": (STATUS, [_array_p, _u64_p]),
     "zarr_chunk_shape": (STATUS, [_array_p, _u64_p]),
+    "zarr_chunk_boundaries": (STATUS, [_array_p, _size, _u64_p, _size, _size_p]),
     "zarr_item_size": (_size, [_array_p]),
     "zarr_data_type": (_cstr, [_array_p]),
     "zarr_format": (_int, [_array_p]),

@@ -120,7 +120,7 @@ void ChunkEngine::forget_all_cached() {
 }
 
 std::vector<std::string> ChunkEngine::erasable_chunks_outside(const std::vector<uint64_t>& shape) const {
-  ChunkGrid grid(shape, meta_.chunks);
+  const ChunkGrid grid = meta_.grid_of(shape);
   const std::string prefix = chunk_path_.empty() ? "" : chunk_path_ + "/";
   std::vector<uint64_t> coords;
   std::vector<std::string> outside;

@@ -137,6 +137,14 @@ class ChunkEngine {
   // for a shard, its old index).
   void forget_cached(const std::string& key) const;
 
+  // rectilinear.cpp: region I/O over a rectilinear grid, chunk by chunk.
+  void read_region_rectilinear(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint8_t* out,
+                               const std::vector<int64_t>& strides) const;
+  void write_region_rectilinear(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
+                                const uint8_t* data, const std::vector<int64_t>& strides);
+  // The decoded chunk of `ov` (its own shape), the fill value when absent.
+  Bytes read_rectilinear_chunk(const ChunkOverlap& ov, const CodecChain& chain, const std::string& key) const;
+
   // read.cpp: one chunk's part of a region read (a task of the thread pool).
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
   void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;

@@ -34,6 +34,10 @@ constexpr size_t kReadPieceBytes = size_t{512} << 10;
 
 void ChunkEngine::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint8_t* out,
                               std::vector<int64_t> strides, uint64_t region_bytes) const {
+  if (meta_.rectilinear) {
+    read_region_rectilinear(start, count, out, strides);
+    return;
+  }
   const RegionTarget target{out, std::move(strides), chunk_strides(),
                             region_bytes >= kStreamingRegionBytes ? MemoryWrites::Streaming : MemoryWrites::Cached};
   ChunkGrid grid(meta_.shape, meta_.chunks);

@@ -15,6 +15,10 @@ using engine::thread_scratch;
 
 void ChunkEngine::write_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                                const uint8_t* data, std::vector<int64_t> strides) {
+  if (meta_.rectilinear) {
+    write_region_rectilinear(start, count, data, strides);
+    return;
+  }
   const RegionSource source{data, std::move(strides), chunk_strides()};
   ChunkGrid grid(meta_.shape, meta_.chunks);
   // Each chunk is a task of its own, atomic as before: a failure leaves

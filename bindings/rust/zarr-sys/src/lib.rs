@@ -134,6 +134,13 @@ extern "C" {
     pub fn zarr_ndim(array: *const zarr_array) -> usize;
     pub fn zarr_shape(array: *const zarr_array, shape: *mut u64) -> c_int;
     pub fn zarr_chunk_shape(array: *const zarr_array, chunk_shape: *mut u64) -> c_int;
+    pub fn zarr_chunk_boundaries(
+        array: *const zarr_array,
+        axis: usize,
+        out: *mut u64,
+        capacity: usize,
+        count: *mut usize,
+    ) -> c_int;
     pub fn zarr_item_size(array: *const zarr_array) -> usize;
     pub fn zarr_data_type(array: *const zarr_array) -> *const c_char;
     pub fn zarr_format(array: *const zarr_array) -> c_int;
