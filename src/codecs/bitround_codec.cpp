@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "codecs/builtin_codecs.h"
+#include "codecs/native_word.h"
 #include "codecs/numpy_arith.h"
 
 #include "base/error.h"
@@ -132,31 +133,6 @@ std::optional<BitRoundPlan> plan_for(const DataType& t) {
   }
 }
 
-uint64_t load_native(const uint8_t* p, size_t size) {
-  uint8_t b1;
-  uint16_t b2;
-  uint32_t b4;
-  uint64_t b8;
-  switch (size) {
-    case 1: std::memcpy(&b1, p, 1); return b1;
-    case 2: std::memcpy(&b2, p, 2); return b2;
-    case 4: std::memcpy(&b4, p, 4); return b4;
-    default: std::memcpy(&b8, p, 8); return b8;
-  }
-}
-
-void store_native(uint8_t* p, size_t size, uint64_t v) {
-  const uint8_t b1 = static_cast<uint8_t>(v);
-  const uint16_t b2 = static_cast<uint16_t>(v);
-  const uint32_t b4 = static_cast<uint32_t>(v);
-  switch (size) {
-    case 1: std::memcpy(p, &b1, 1); return;
-    case 2: std::memcpy(p, &b2, 2); return;
-    case 4: std::memcpy(p, &b4, 4); return;
-    default: std::memcpy(p, &v, 8); return;
-  }
-}
-
 uint64_t round_integer(uint64_t bits, const BitRoundPlan& plan, unsigned keepbits) {
   const uint64_t mask = low_bits_mask(plan.width);
   if (!plan.is_signed) return round_magnitude(bits & mask, keepbits, mask);
@@ -181,10 +157,10 @@ class BitRoundArrayCodec final : public ArrayToArrayCodec {
   Bytes encode(Bytes chunk, const ArrayRepr&) const override {
     const size_t size = plan_.width / 8;
     for (size_t at = 0; at + size <= chunk.size(); at += size) {
-      uint64_t v = load_native(chunk.data() + at, size);
+      uint64_t v = load_native_word(chunk.data() + at, size);
       v = plan_.is_integer ? round_integer(v, plan_, keepbits_)
                            : round_bits_wrapping(v, plan_.width, plan_.mantissa - keepbits_);
-      store_native(chunk.data() + at, size, v);
+      store_native_word(chunk.data() + at, size, v);
     }
     return chunk;
   }

@@ -16,6 +16,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/builtin_codecs.h"
+#include "codecs/native_word.h"
 #include "dtype/convert.h"
 #include "dtype/float8.h"
 
@@ -36,31 +37,6 @@ struct PackLayout {
 };
 
 uint64_t low_mask(unsigned n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
-
-uint64_t load_component(const uint8_t* p, size_t size) {
-  uint8_t b1;
-  uint16_t b2;
-  uint32_t b4;
-  uint64_t b8;
-  switch (size) {
-    case 1: std::memcpy(&b1, p, 1); return b1;
-    case 2: std::memcpy(&b2, p, 2); return b2;
-    case 4: std::memcpy(&b4, p, 4); return b4;
-    default: std::memcpy(&b8, p, 8); return b8;
-  }
-}
-
-void store_component(uint8_t* p, size_t size, uint64_t v) {
-  const uint8_t b1 = static_cast<uint8_t>(v);
-  const uint16_t b2 = static_cast<uint16_t>(v);
-  const uint32_t b4 = static_cast<uint32_t>(v);
-  switch (size) {
-    case 1: std::memcpy(p, &b1, 1); return;
-    case 2: std::memcpy(p, &b2, 2); return;
-    case 4: std::memcpy(p, &b4, 4); return;
-    default: std::memcpy(p, &v, 8); return;
-  }
-}
 
 class PackBitsCodec final : public ArrayToBytesCodec {
  public:
@@ -83,7 +59,7 @@ class PackBitsCodec final : public ArrayToBytesCodec {
     const size_t values = chunk.size() / layout_.component_size;
     uint64_t pos = 0;
     for (size_t k = 0; k < values; ++k) {
-      uint64_t v = load_component(chunk.data() + k * layout_.component_size, layout_.component_size);
+      uint64_t v = load_native_word(chunk.data() + k * layout_.component_size, layout_.component_size);
       v = (v >> layout_.first_bit) & low_mask(layout_.packed());
       for (unsigned left = layout_.packed(); left > 0;) {
         const unsigned offset = static_cast<unsigned>(pos % 8), take = std::min(8 - offset, left);
@@ -123,7 +99,7 @@ class PackBitsCodec final : public ArrayToBytesCodec {
       }
       v <<= layout_.first_bit;
       if (layout_.is_signed && layout_.last_bit < 63 && ((v >> layout_.last_bit) & 1)) v |= ~low_mask(layout_.last_bit + 1);
-      store_component(out.data() + k * layout_.component_size, layout_.component_size, v);
+      store_native_word(out.data() + k * layout_.component_size, layout_.component_size, v);
     }
     return out;
   }
