@@ -12,32 +12,14 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/v3_chain.h"
+#include "v3_chain_helpers.h"
 
 using namespace zarr;
+using zarr::test::chain;
+using zarr::test::error_of;
+using zarr::test::repr_of;
 
 namespace {
-
-// Any v3 data_type name (from_v3_name knows only the core ones).
-ArrayRepr repr_of(const char* v3_type, std::vector<uint64_t> shape) {
-  rapidjson::Document name = json::parse(json::quote(v3_type), "data_type");
-  DataType t = DataType::parse_v3(name, "data_type");
-  return ArrayRepr{std::move(shape), t, Bytes(t.item_size(), 0)};
-}
-
-CodecChain chain(const std::string& codecs, const ArrayRepr& decoded) {
-  rapidjson::Document doc = json::parse(codecs, "codecs");
-  return make_v3_codec_chain(doc, decoded, "zarr.json: field 'codecs'");
-}
-
-// The error building the chain gives: code and message.
-std::pair<int, std::string> error_of(const std::string& codecs, const ArrayRepr& decoded) {
-  try {
-    chain(codecs, decoded);
-  } catch (const Error& e) {
-    return {e.code(), e.what()};
-  }
-  return {ZARR_OK, ""};
-}
 
 #define EXPECT_ERROR(codecs, decoded, code, fragment)                                  \
   do {                                                                                 \

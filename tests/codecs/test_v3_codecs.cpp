@@ -9,30 +9,15 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/v3_chain.h"
+#include "v3_chain_helpers.h"
 #include "zarr_config.h"
 
 using namespace zarr;
+using zarr::test::chain;
+using zarr::test::error_of;
+using zarr::test::repr_of;
 
 namespace {
-
-ArrayRepr repr_of(const char* v3_type, std::vector<uint64_t> shape) {
-  DataType t = *DataType::from_v3_name(v3_type);
-  return ArrayRepr{std::move(shape), t, Bytes(t.item_size(), 0)};
-}
-
-CodecChain chain(const std::string& codecs, const ArrayRepr& decoded) {
-  rapidjson::Document doc = json::parse(codecs, "codecs");
-  return make_v3_codec_chain(doc, decoded, "zarr.json: field 'codecs'");
-}
-
-std::pair<int, std::string> error_of(const std::string& codecs, const ArrayRepr& decoded) {
-  try {
-    chain(codecs, decoded);
-  } catch (const Error& e) {
-    return {e.code(), e.what()};
-  }
-  return {ZARR_OK, ""};
-}
 
 Bytes iota_bytes(size_t n) {
   Bytes b(n);
