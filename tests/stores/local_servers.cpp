@@ -27,6 +27,8 @@ namespace fs = std::filesystem;
 
 constexpr const char* kS3rverSetup = ZARR_SOURCE_ROOT "/tests/stores/s3rver_setup.sh";
 constexpr const char* kS3rverPeerDir = ZARR_BUILD_ROOT "/tests/stores/s3rver-peer";
+// Starts s3rver with its PUT answered only once the object is on disk.
+constexpr const char* kS3rverLaunch = ZARR_SOURCE_ROOT "/tests/stores/s3rver_launch.js";
 
 sockaddr_in local_address(int port) {
   sockaddr_in address{};
@@ -242,8 +244,7 @@ S3rver::S3rver(const std::vector<std::string>& buckets) {
   // (libcurl resolves *.localhost to 127.0.0.1 itself).
   // s3rver's continuation tokens are DES-encrypted, which OpenSSL 3 keeps
   // in its legacy provider.
-  std::vector<std::string> argv = {"node", "--openssl-legacy-provider",
-                                   std::string(kS3rverPeerDir) + "/node_modules/s3rver/bin/s3rver.js",
+  std::vector<std::string> argv = {"node", "--openssl-legacy-provider", kS3rverLaunch, kS3rverPeerDir,
                                    "--directory", d + "/data", "--address", "127.0.0.1", "--port",
                                    std::to_string(port_), "--silent", "--service-endpoint", "localhost"};
   for (const std::string& bucket : buckets) {
