@@ -209,6 +209,16 @@ func (a *Array) WriteStrings(start, count []uint64, elements []string) error {
 	if err := checkLengths(start, count); err != nil {
 		return err
 	}
+	return writeVlen(elements, func(offsets *C.uint64_t, n C.size_t, data unsafe.Pointer, size C.size_t) C.int {
+		return C.zarr_write_region_vlen(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count),
+			offsets, n, data, size)
+	})
+}
+
+// writeVlen runs a _vlen write of elements: their bytes one after another and
+// the offsets of their boundaries, as the C API takes them.
+func writeVlen(elements []string, write func(offsets *C.uint64_t, n C.size_t, data unsafe.Pointer,
+	size C.size_t) C.int) error {
 	offsets := make([]uint64, 1, len(elements)+1)
 	var data []byte
 	for _, e := range elements {
@@ -216,9 +226,8 @@ func (a *Array) WriteStrings(start, count []uint64, elements []string) error {
 		offsets = append(offsets, uint64(len(data)))
 	}
 	return call(func() C.int {
-		return C.zarr_write_region_vlen(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count),
-			(*C.uint64_t)(unsafe.Pointer(&offsets[0])), C.size_t(len(offsets)),
-			slicePointer(data), C.size_t(len(data)))
+		return write((*C.uint64_t)(unsafe.Pointer(&offsets[0])), C.size_t(len(offsets)), slicePointer(data),
+			C.size_t(len(data)))
 	})
 }
 

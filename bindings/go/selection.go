@@ -147,6 +147,43 @@ func (a *Array) ReadRegionStepStrings(start, count, step []uint64) ([]string, er
 	})
 }
 
+// WriteOrthogonalStrings is WriteOrthogonal for variable-length elements
+// (elements in C order of the selection; where an element is picked twice,
+// the later value wins).
+func (a *Array) WriteOrthogonalStrings(indices [][]uint64, elements []string) error {
+	lists := newIndexLists(indices)
+	defer lists.free()
+	return writeVlen(elements, func(offsets *C.uint64_t, n C.size_t, data unsafe.Pointer, size C.size_t) C.int {
+		return C.zarr_write_orthogonal_vlen(a.handle, C.size_t(len(indices)), lists.pointers, lists.counts(),
+			offsets, n, data, size)
+	})
+}
+
+// WritePointsStrings writes one variable-length element per point (coords
+// as ReadPointsStrings); where a point is given twice, the later value wins.
+func (a *Array) WritePointsStrings(coords []uint64, elements []string) error {
+	ndim := a.NDim()
+	if ndim > 0 && len(coords) != ndim*len(elements) {
+		return &Error{Code: ErrInvalidArgument, Message: fmt.Sprintf(
+			"%d coordinates are not %d points of %d", len(coords), len(elements), ndim)}
+	}
+	return writeVlen(elements, func(offsets *C.uint64_t, n C.size_t, data unsafe.Pointer, size C.size_t) C.int {
+		return C.zarr_write_points_vlen(a.handle, C.size_t(ndim), C.uint64_t(len(elements)), uint64s(coords),
+			offsets, n, data, size)
+	})
+}
+
+// WriteRegionStepStrings is WriteRegionStep for variable-length elements.
+func (a *Array) WriteRegionStepStrings(start, count, step []uint64, elements []string) error {
+	if err := a.checkStep("", start, count, step); err != nil {
+		return err
+	}
+	return writeVlen(elements, func(offsets *C.uint64_t, n C.size_t, data unsafe.Pointer, size C.size_t) C.int {
+		return C.zarr_write_region_step_vlen(a.handle, C.size_t(len(start)), uint64s(start), uint64s(count),
+			uint64s(step), offsets, n, data, size)
+	})
+}
+
 // indexLists are per-axis index lists copied into C memory: cgo passes no Go
 // memory that itself holds Go pointers, as an array of lists would.
 type indexLists struct {

@@ -111,3 +111,24 @@ func TestStringSelectionsReadAsRegionReadsDo(t *testing.T) {
 	_, err = numbered(t).ReadRegionStepStrings([]uint64{0, 0}, []uint64{1, 1}, []uint64{1, 1})
 	wantCode(t, err, zarr.ErrInvalidArgument)
 }
+
+func TestStringSelectionsWriteAsTheyRead(t *testing.T) {
+	array := create(t, memoryURL("string-selection-writes"), v3Metadata("string", []uint64{3, 4}, []uint64{2, 3}))
+	if err := array.WriteOrthogonalStrings([][]uint64{{2, 0}, {3, 1}}, []string{"w", "x", "y", "z"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := array.WritePointsStrings([]uint64{1, 2, 1, 2}, []string{"first", "γδ"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := array.WriteRegionStepStrings([]uint64{1, 1}, []uint64{1, 2}, []uint64{1, 2}, []string{"p", "q"}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := array.ReadStrings([]uint64{0, 0}, []uint64{3, 4})
+	want := []string{"", "z", "", "y", "", "p", "γδ", "q", "", "x", "", "w"}
+	if err != nil || !reflect.DeepEqual(all, want) {
+		t.Fatalf("after the writes %q %v, want %q", all, err, want)
+	}
+	wantCode(t, array.WriteOrthogonalStrings([][]uint64{{3}, {0}}, []string{"a"}), zarr.ErrOutOfBounds)
+	wantCode(t, array.WritePointsStrings([]uint64{0, 0, 1}, []string{"a", "b"}), zarr.ErrInvalidArgument)
+	wantCode(t, array.WriteOrthogonalStrings([][]uint64{{0}, {0}}, []string{"a", "b"}), zarr.ErrBufferSize)
+}
