@@ -12,7 +12,7 @@ Standard library only. A benchmark: it prints figures and never fails on speed
                              [--sel-runs 3] [--align]
                              [--remote [--remote-runs 2] [--remote-mbs 200]
                                        [--remote-latencies 10,50]
-                                       [--remote-concurrency 16]]
+                                       [--remote-concurrency 16] [--s3rver DIR]]
 
 --only S runs the selection workloads alone (issue 22: oindex, vindex, masks and
 steps on a float64 array, read and written through the C API, libzarr's Python
@@ -25,7 +25,8 @@ NumPy arrays through libzarr's Python binding and zarr-python (not W6r: v3).
 --remote (issue 25) runs the remote workloads alone: W2, W4 and W6r (those of
 --only) read whole over HTTP from Debian's nginx through a proxy that adds 10 ms,
 then 50 ms, per request and caps the bandwidth (scripts/bench_remote.py), through
-the C API, libzarr's Python binding and zarr-python + fsspec, beside the ideal.
+the C API, libzarr's Python binding and zarr-python + fsspec, beside the ideal;
+with --s3rver (scripts/bench.sh passes it), also over S3 from s3rver, C API only.
 """
 import argparse
 import json
@@ -184,6 +185,8 @@ def main():
     ap.add_argument("--remote-mbs", type=float, default=200, help="the remote link's bandwidth, MB/s")
     ap.add_argument("--remote-latencies", default=bench_remote.LATENCIES_MS,
                     help="latencies per request of the remote workloads, ms (0: the proxy's own ceiling)")
+    ap.add_argument("--s3rver", default=None,
+                    help="s3rver's folder (tests/stores/s3rver_setup.sh): --remote also reads over S3 from it")
     ap.add_argument("--remote-concurrency", type=int, default=bench_remote.DEFAULT_CONCURRENCY,
                     help="libzarr's max_concurrency for the remote workloads")
     ap.add_argument("--json", default=None, help="where to write every figure (default BUILD/bench-results.json)")

@@ -35,9 +35,19 @@ else
   echo "bench.sh: zarrita.js 0.7.5 is not available: the W6 rows are skipped" >&2
 fi
 
+# s3rver for the S3 rows of --remote (tests/stores/s3rver_setup.sh, first time only).
+s3rver_arg=()
+if [[ " $* " == *" --remote "* ]]; then
+  if bash tests/stores/s3rver_setup.sh "$PWD/build-bench/s3rver-peer" >build-bench-s3rver.log 2>&1; then
+    s3rver_arg=(--s3rver "$PWD/build-bench/s3rver-peer")
+  else
+    echo "bench.sh: $(tail -1 build-bench-s3rver.log): the S3 rows of --remote are skipped" >&2
+  fi
+fi
+
 if ! /usr/bin/python3 -c 'import zarr, numcodecs' 2>/dev/null; then
   echo "bench.sh: /usr/bin/python3 lacks zarr or numcodecs (apt-get install python3-zarr)" >&2
   exit 1
 fi
 
-exec python3 scripts/bench.py --build build-bench "${zarrita_arg[@]}" "$@"
+exec python3 scripts/bench.py --build build-bench "${zarrita_arg[@]}" "${s3rver_arg[@]}" "$@"

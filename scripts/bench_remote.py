@@ -6,7 +6,10 @@ bandwidth of all connections together, and counts requests and bytes. Each is
 read whole through libzarr's C API (bench_region_io read URL), libzarr's Python
 binding and zarr-python 2.13 over fsspec's HTTP filesystem (aiohttp), beside
 the ideal for the proxy's settings: requests in flight x bytes per request /
-latency, capped by the bandwidth.
+latency, capped by the bandwidth. With --s3rver PEER_DIR (s3rver installed by
+tests/stores/s3rver_setup.sh), the same arrays are also read by the C API over
+S3 from s3rver through the same proxy (s3rver's own speed included: it is a
+Node.js test server, not S3).
 """
 import json
 import os
@@ -104,6 +107,81 @@ class Proxy:
         self.process.wait()
 
 
+class S3rverServer:
+    """s3rver (tests/stores/s3rver_launch.js) serving the arrays of `folder` in the
+    bucket "bench": each file is hard-linked where s3rver's filesystem store keeps
+    an object ("KEY._S3rver_object"), so nothing is uploaded or copied."""
+
+    LAUNCH = os.path.join(ROOT, "tests", "stores", "s3rver_launch.js")
+    KEY = "S3RVER"  # s3rver's fixed access key id and secret
+
+    def __init__(self, peer_dir, folder, kinds):
+        self.dir = tempfile.mkdtemp(prefix="libzarr-bench-s3rver-", dir=os.path.dirname(folder.rstrip("/")))
+        for kind in kinds:
+            for at, _, files in os.walk(os.path.join(folder, kind)):
+                into = os.path.join(self.dir, "bench", os.path.relpath(at, folder))
+                os.makedirs(into, exist_ok=True)
+                for name in files:
+                    os.link(os.path.join(at, name), os.path.join(into, name + "._S3rver_object"))
+        self.port = free_port()
+        self.process = subprocess.Popen(["node", "--openssl-legacy-provider", self.LAUNCH, peer_dir, "--directory",
+                                         self.dir, "--address", "127.0.0.1", "--port", str(self.port), "--silent"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for_port(self.port, 20.0):
+            self.stop()
+            raise SystemExit(f"bench.py: s3rver did not start on port {self.port}")
+
+    def options(self, endpoint, concurrency):
+        return json.dumps({"store": {"endpoint": endpoint, "access_key_id": self.KEY, "secret_access_key": self.KEY,
+                                     "max_concurrency": concurrency}})
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def measure(proxy, runs, run_with_env, cmd, env):
+    """One side's runs through `proxy`, with the proxy's counts per run."""
+    proxy.stats(reset=True)
+    result = run_with_env(cmd, env)
+    counted = proxy.stats()
+    result["requests_per_run"] = counted["requests"] / runs
+    result["bytes_per_run"] = counted["body_bytes"] / runs
+    result["ranged_per_run"] = counted["ranged"] / runs
+    return result
+
+
+def run_remote_s3(args, lib, d, run_with_env, names, expected, problems, log):
+    """The C API over S3 (s3rver behind the proxy) for each workload and latency."""
+    kinds = [kind for name, kind, _ in REMOTE_WORKLOADS if name in names]
+    server = S3rverServer(args.s3rver, d("").rstrip("/"), kinds)
+    rows = {}
+    try:
+        for latency in args.remote_latencies:
+            proxy = Proxy(server.port, latency, args.remote_mbs)
+            try:
+                for name, kind, what in REMOTE_WORKLOADS:
+                    if name not in names:
+                        continue
+                    log(f"bench.py: {name} over S3 (s3rver), {latency} ms, {args.remote_mbs} MB/s")
+                    cmd = [lib, "read", f"s3://bench/{kind}", str(args.remote_runs), "16",
+                           server.options(proxy.url, args.remote_concurrency)]
+                    result = measure(proxy, args.remote_runs, run_with_env, cmd, None)
+                    rows[f"{name} {latency} s3"] = dict(result, name=name, latency_ms=latency, side="s3")
+                    if result["checksum"] != expected:
+                        problems.append(f"{name} over S3 {latency} ms: checksum {result['checksum']}, data {expected}")
+            finally:
+                proxy.stop()
+    finally:
+        server.stop()
+    return rows
+
+
 def run_remote(args, lib, d, run, run_with_env, names, expected, problems, log):
     """Every remote workload of `names` at each latency: C API, Python binding,
     zarr-python (not W6r: 2.13 reads no v3), each run counted by the proxy."""
@@ -134,12 +212,7 @@ def run_remote(args, lib, d, run, run_with_env, names, expected, problems, log):
                         if side == "zarr-python" and name == "W6r":
                             continue
                         cmd, side_env = command(f"{proxy.url}/{kind}")
-                        proxy.stats(reset=True)
-                        result = run_with_env(cmd, side_env)
-                        counted = proxy.stats()
-                        result["requests_per_run"] = counted["requests"] / args.remote_runs
-                        result["bytes_per_run"] = counted["body_bytes"] / args.remote_runs
-                        result["ranged_per_run"] = counted["ranged"] / args.remote_runs
+                        result = measure(proxy, args.remote_runs, run_with_env, cmd, side_env)
                         rows[f"{name} {latency} {side}"] = dict(result, name=name, latency_ms=latency, side=side)
                         if result["checksum"] != expected:
                             problems.append(f"{name} remote {latency} ms ({side}): checksum {result['checksum']}, "
@@ -148,6 +221,8 @@ def run_remote(args, lib, d, run, run_with_env, names, expected, problems, log):
                 proxy.stop()
     finally:
         nginx.stop()
+    if args.s3rver:
+        rows.update(run_remote_s3(args, lib, d, run_with_env, names, expected, problems, log))
     return {"rows": rows, "load_average": [load_start[1], _loadavg()], "runs": args.remote_runs,
             "bandwidth_mbs": args.remote_mbs, "concurrency": args.remote_concurrency,
             "latencies_ms": list(args.remote_latencies)}
@@ -180,7 +255,7 @@ def print_remote(remote, info, array_bytes):
           f"close); load average {remote['load_average'][0]} at start, {remote['load_average'][1]} at end")
     print()
     header = ("workload", "latency", "requests", "MB moved", "ideal s", "C API s", "C / ideal", "Python s",
-              "zarr-python s", "zp / C", "zp requests")
+              "zarr-python s", "zp / C", "zp requests", "S3 C API s", "S3 / ideal")
     rows = remote["rows"]
     table = []
     for name, _, what in REMOTE_WORKLOADS:
@@ -189,12 +264,16 @@ def print_remote(remote, info, array_bytes):
             if not c:
                 continue
             py, zp = rows.get(f"{name} {latency} python"), rows.get(f"{name} {latency} zarr-python")
+            s3 = rows.get(f"{name} {latency} s3")
             ideal = ideal_seconds(c, remote["concurrency"], remote["bandwidth_mbs"])
+            s3_ideal = ideal_seconds(s3, remote["concurrency"], remote["bandwidth_mbs"]) if s3 else None
             table.append((f"{name} {what}", f"{latency} ms", f"{c['requests_per_run']:.0f}",
                           f"{c['bytes_per_run'] / 1e6:.1f}", f"{ideal:.2f}", f"{c['best_s']:.2f}",
                           f"{100 * ideal / c['best_s']:.0f}%", f"{py['best_s']:.2f}" if py else "n/a",
                           f"{zp['best_s']:.2f}" if zp else "n/a", f"{zp['best_s'] / c['best_s']:.2f}" if zp else "n/a",
-                          f"{zp['requests_per_run']:.0f}" if zp else "n/a"))
+                          f"{zp['requests_per_run']:.0f}" if zp else "n/a",
+                          f"{s3['best_s']:.2f}" if s3 else "n/a",
+                          f"{100 * s3_ideal / s3['best_s']:.0f}%" if s3 else "n/a"))
     widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
     line = lambda r: "| " + " | ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w)  # noqa: E731
                                       for i, (v, w) in enumerate(zip(r, widths))) + " |"
@@ -206,4 +285,6 @@ def print_remote(remote, info, array_bytes):
     print(f"requests and MB moved: counted by the proxy for one C API run (metadata included). ideal s: those bytes "
           f"at min({remote['concurrency']} requests in flight x bytes per request / latency, the bandwidth). "
           f"C / ideal: the share of the ideal's speed reached (aim of issue 25: >= 80%). zp / C: zarr-python's time "
-          f"over the C API's (aim on W4: >= 5). {array_bytes / 1e6:.0f} MB decoded per read.")
+          f"over the C API's (aim on W4: >= 5). S3: the C API over S3 from s3rver (a Node.js test server, whose own "
+          f"cost is included) through the same proxy, against the ideal of its own requests and bytes. "
+          f"{array_bytes / 1e6:.0f} MB decoded per read.")
