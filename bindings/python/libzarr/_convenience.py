@@ -1,9 +1,11 @@
 """zarr-python's conveniences built on the rest: tree, copy, copy_all, save, load, move."""
+import json
 import os
 import shutil
 from collections.abc import Mapping
 
-from . import _api
+from . import _api, _capi
+from ._capi import lib
 from ._array import Array
 from ._group import Group
 from .errors import CopyError, NotFoundError
@@ -349,6 +351,7 @@ def move_node(group, source, dest, node_url, dest_url):
     """Move a node: a rename for a folder of the filesystem, else copy and erase."""
     if "://" not in node_url and "|" not in node_url and os.path.isdir(node_url):
         shutil.move(node_url, dest_url)
+        _consolidate_again_above({os.path.dirname(os.path.normpath(url)) for url in (node_url, dest_url)})
         return
     node = group[source]
     try:
@@ -361,6 +364,32 @@ def move_node(group, source, dest, node_url, dest_url):
         del group[source]
     except NotFoundError:
         pass
+
+
+def _consolidate_again_above(folders):
+    """A rename passes by the C API, which keeps consolidated metadata in step: the
+    group folders at and above each of `folders` that hold consolidated metadata (v2
+    .zmetadata, a v3 zarr.json with "consolidated_metadata") are consolidated again,
+    so that they name the node where it is now and no longer where it was."""
+    done = set()
+    for folder in folders:
+        while folder not in done:
+            done.add(folder)
+            v3_metadata = os.path.join(folder, "zarr.json")
+            if os.path.isfile(os.path.join(folder, ".zmetadata")) or _has_consolidated_member(v3_metadata):
+                lib.zarr_consolidate_metadata(_capi.text(folder))
+            parent = os.path.dirname(folder)
+            if parent == folder or not (os.path.isfile(os.path.join(folder, ".zgroup")) or os.path.isfile(v3_metadata)):
+                break
+            folder = parent
+
+
+def _has_consolidated_member(zarr_json):
+    try:
+        with open(zarr_json, "rb") as f:
+            return json.load(f).get("consolidated_metadata") is not None
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 __all__ = ["tree", "save", "save_array", "save_group", "load", "copy", "copy_all", "copy_store", "Tree",

@@ -73,6 +73,23 @@ def test_consolidated_metadata(tree):
     assert consolidated.keys() == ["a", "sub"] and consolidated["a"][...].tolist() == [1, 2, 3]
 
 
+@pytest.mark.parametrize("zarr_format", [2, 3])
+def test_move_keeps_consolidated_metadata_in_step(url, zarr_format):
+    root = libzarr.group(url, zarr_format=zarr_format)
+    spec = {"shape": [3], "dtype": "<i4"} if zarr_format == 2 else {"shape": [3], "data_type": "int32"}
+    root.create_array("a", spec)[...] = [1, 2, 3]
+    root.create_group("sub").create_group("deeper")
+    libzarr.consolidate_metadata(url)
+    libzarr.consolidate_metadata(url + "/sub")  # a consolidated group inside the hierarchy
+    root.move("a", "sub/deeper/a2")  # a folder of the filesystem: renamed, not copied
+    consolidated = libzarr.open_group(url, consolidated=True)
+    assert consolidated.keys() == ["sub"] and "a" not in consolidated
+    assert consolidated["sub/deeper/a2"][...].tolist() == [1, 2, 3]
+    assert libzarr.open_group(url + "/sub", consolidated=True)["deeper"].keys() == ["a2"]
+    libzarr.open_group(url + "/sub", mode="r+").move("deeper/a2", "a3")
+    assert libzarr.open_group(url, consolidated=True)["sub"].keys() == ["a3", "deeper"]
+
+
 def test_group_without_consolidated_metadata_refuses_the_option(tree):
     with pytest.raises(libzarr.NotFoundError):
         libzarr.open_group(tree, consolidated=True)
