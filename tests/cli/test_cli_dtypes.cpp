@@ -282,6 +282,10 @@ TEST(CliDtypes, AnXarrayDatasetIsInspectedChangedAndCopiedToV3) {
   ASSERT_EQ(cp.exit_code, 0) << cp.err;
   EXPECT_NE(read_text(fs::path(v3) / "zarr.json").find("consolidated_metadata"), std::string::npos)
       << "the copy of a consolidated group is consolidated";
+  if (!ZARR_BUILD_LOADS_IN_PYTHON) {
+    GTEST_SKIP() << "the rest reads the copy through libzarr's Python binding, which cannot load a "
+                    "sanitizer-built libzarr (the normal build runs it)";
+  }
   const std::string through_libzarr =
       "import sys, xarray as xr\n"
       "sys.path.insert(0, sys.argv[2])\n"
