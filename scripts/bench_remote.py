@@ -51,7 +51,27 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Nginx:
+class LocalServer:
+    """A server process on self.port of 127.0.0.1 with a folder of its own
+    (self.dir), both gone after stop()."""
+
+    def start(self, argv, what, seconds=10.0):
+        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for_port(self.port, seconds):
+            self.stop()
+            raise SystemExit(f"bench.py: {what} did not start on port {self.port}")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Nginx(LocalServer):
     """nginx serving `folder` read-only at /, everything it writes in a folder of its own
     (the configuration of tests/stores/local_servers.cpp's Nginx)."""
 
@@ -68,20 +88,8 @@ class Nginx:
                 f'    location / {{ alias "{folder}/"; }}\n  }}\n}}\n')
         with open(os.path.join(d, "nginx.conf"), "w") as f:
             f.write(conf)
-        self.process = subprocess.Popen([NGINX, "-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if not wait_for_port(self.port):
-            self.stop()
-            raise SystemExit(f"bench.py: nginx did not start on port {self.port}")
+        self.start([NGINX, "-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"], "nginx")
 
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Proxy:
@@ -107,7 +115,7 @@ class Proxy:
         self.process.wait()
 
 
-class S3rverServer:
+class S3rverServer(LocalServer):
     """s3rver (tests/stores/s3rver_launch.js) serving the arrays of `folder` in the
     bucket "bench": each file is hard-linked where s3rver's filesystem store keeps
     an object ("KEY._S3rver_object"), so nothing is uploaded or copied."""
@@ -124,25 +132,13 @@ class S3rverServer:
                 for name in files:
                     os.link(os.path.join(at, name), os.path.join(into, name + "._S3rver_object"))
         self.port = free_port()
-        self.process = subprocess.Popen(["node", "--openssl-legacy-provider", self.LAUNCH, peer_dir, "--directory",
-                                         self.dir, "--address", "127.0.0.1", "--port", str(self.port), "--silent"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if not wait_for_port(self.port, 20.0):
-            self.stop()
-            raise SystemExit(f"bench.py: s3rver did not start on port {self.port}")
+        self.start(["node", "--openssl-legacy-provider", self.LAUNCH, peer_dir, "--directory", self.dir, "--address",
+                    "127.0.0.1", "--port", str(self.port), "--silent"], "s3rver", 20.0)
 
     def options(self, endpoint, concurrency):
         return json.dumps({"store": {"endpoint": endpoint, "access_key_id": self.KEY, "secret_access_key": self.KEY,
                                      "max_concurrency": concurrency}})
 
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def measure(proxy, runs, run_with_env, cmd, env):
