@@ -8,12 +8,14 @@ PACKAGES=(
   meson ninja-build pkg-config g++
   # libraries: JSON, tests, codecs, zip, HTTP and S3 stores
   rapidjson-dev libgtest-dev libgmock-dev
-  libzstd-dev libbz2-dev zlib1g-dev libblosc-dev liblz4-dev liblzma-dev libzip-dev libcurl4-openssl-dev
+  libzstd-dev libbz2-dev zlib1g-dev libblosc-dev liblz4-dev liblzma-dev libzfp-dev libzip-dev libcurl4-openssl-dev
   # remote store tests: nginx serves arrays on 127.0.0.1 (tests/stores/test_http_store.cpp);
   # boto3 is the S3 interop peer (tests/interop/test_s3_boto3.cpp); s3rver comes from npm
   nginx python3-boto3
   # interop peers: zarr-python 2.13 and numcodecs 0.11, run by /usr/bin/python3
   python3 python3-numpy python3-zarr python3-numcodecs
+  # numcodecs' zfpy codec needs zfp's Python module (tests/interop: zarr-python reads libzarr's zfpy)
+  python3-zfpy
   # ABI checks
   abigail-tools
   # the sanitizer and fuzzing build: clang with libFuzzer (tests/fuzz, scripts/fuzz.sh)

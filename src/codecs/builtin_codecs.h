@@ -19,6 +19,7 @@ std::unique_ptr<BytesCodec> make_zstd_codec(const rapidjson::Value& config, cons
 std::unique_ptr<BytesCodec> make_blosc_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 std::unique_ptr<BytesCodec> make_lz4_codec(const rapidjson::Value& config, const ChunkRepr& repr);
 std::unique_ptr<BytesCodec> make_lzma_codec(const rapidjson::Value& config, const ChunkRepr& repr);
+std::unique_ptr<BytesCodec> make_zfpy_codec(const rapidjson::Value& config, const ChunkRepr& repr);  // zfpy_codec.cpp
 
 // The numcodecs filters and checksums: no library needed, always built.
 std::unique_ptr<BytesCodec> make_delta_codec(const rapidjson::Value& config, const ChunkRepr& repr);
@@ -57,6 +58,10 @@ V3Codec make_reshape_v3(const V3CodecRequest& request);        // reshape_codec.
 V3Codec make_cast_value_v3(const V3CodecRequest& request);     // cast_value_codec.cpp
 V3Codec make_scale_offset_v3(const V3CodecRequest& request);   // scale_offset_codec.cpp
 V3Codec make_packbits_v3(const V3CodecRequest& request);       // packbits_v3_codec.cpp
+// zfp (libzfp): the registry's "zfp" and numcodecs' zfpy as "numcodecs.zfpy",
+// both array->bytes.
+V3Codec make_zfp_v3(const V3CodecRequest& request);            // zfp_codec.cpp
+V3Codec make_zfpy_v3(const V3CodecRequest& request);           // zfpy_codec.cpp
 
 // make_blosc_codec as if c-blosc offered only `available` (a comma-separated
 // list like blosc_list_compressors() returns): lets tests check what happens

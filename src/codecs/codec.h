@@ -40,6 +40,10 @@ struct ChunkRepr {
   size_t item_size = 1;       // bytes per element (blosc typesize)
   size_t decoded_size = 0;    // exact byte size of one decoded chunk
   std::string dtype;          // numpy typestr of the array's items ("<f4"); "" for structured types
+  // The chunk's shape (C order) when the codec's input is the chunk itself:
+  // a v2 compressor without filters in order "C". Empty otherwise; zfpy,
+  // the one codec that needs a shape, then sees one flat axis.
+  std::vector<uint64_t> shape = {};
 };
 
 class BytesCodec {

@@ -52,6 +52,7 @@ struct Builtin {
 constexpr Builtin kBuiltins[] = {
     {"blosc", "c-blosc", "blosc"}, {"bz2", "libbz2", "bz2"},   {"gzip", "zlib", "zlib"}, {"lz4", "liblz4", "lz4"},
     {"lzma", "liblzma", "lzma"},   {"zlib", "zlib", "zlib"},   {"zstd", "libzstd", "zstd"},
+    {"zfpy", "libzfp", "zfp"},
 };
 
 [[noreturn]] void fail_unknown(const std::string& id, const std::string& plugin_failures) {
@@ -97,6 +98,11 @@ void add_builtins() {
 #endif
 #if ZARR_HAVE_LZMA
   add_factory("lzma", codecs::make_lzma_codec);
+#endif
+#if ZARR_HAVE_ZFP
+  add_factory("zfpy", codecs::make_zfpy_codec);
+  add_v3("zfp", CodecKind::ArrayToBytes, codecs::make_zfp_v3);
+  add_v3("numcodecs.zfpy", CodecKind::ArrayToBytes, codecs::make_zfpy_v3);
 #endif
   // v3 core codecs (the bytes->bytes ones run on the v2 implementations and
   // write their v3 form of a v2 configuration)

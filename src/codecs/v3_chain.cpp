@@ -10,6 +10,7 @@
 #include "base/zarr_extensions.h"
 #include "codecs/v3_numcodecs.h"
 #include "dtype/byte_order.h"
+#include "zarr_config.h"
 
 namespace zarr {
 
@@ -108,6 +109,12 @@ bool is_known_v3_codec(const std::string& name) {
 }
 
 [[noreturn]] void fail_unknown_v3_codec(const CodecSpec& spec) {
+#if !ZARR_HAVE_ZFP
+  if (spec.name == "zfp" || spec.name == "numcodecs.zfpy") {
+    fail(ZARR_ERR_UNSUPPORTED, spec.where + ": codec '" + spec.name +
+                                   "': libzarr was built without it (libzfp was not found or -Dzfp=disabled was set)");
+  }
+#endif
   fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'" +
                                  registered_but_unimplemented_note(ExtensionPoint::Codec, spec.name));
 }

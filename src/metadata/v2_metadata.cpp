@@ -116,8 +116,13 @@ void parse_codecs(const rapidjson::Value& doc, ArrayMetadata& meta, bool default
     default_compressor.Parse(default_compressor_json());
     compressor = &default_compressor;
   }
-  meta.v2_compressor = parse_compressor(*compressor, repr, where);
   const rapidjson::Value* filters = json::find(doc, "filters");
+  // A compressor with no filter before it receives the chunk itself, as an
+  // array of the chunk's shape in zarr-python (zfpy compresses that shape).
+  ChunkRepr compressor_repr = repr;
+  const bool unfiltered = !filters || filters->IsNull() || (filters->IsArray() && filters->Empty());
+  if (unfiltered && (meta.order == 'C' || meta.ndim() <= 1)) compressor_repr.shape = meta.chunks;
+  meta.v2_compressor = parse_compressor(*compressor, compressor_repr, where);
   if (!filters && !defaults) json::require(doc, "filters", where);
   if (filters) meta.v2_filters = parse_filters(*filters, take_object_codec(meta, *filters, where), repr, where);
   if (!filters) take_object_codec(meta, rapidjson::Value(rapidjson::kArrayType), where);

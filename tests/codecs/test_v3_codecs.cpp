@@ -269,7 +269,8 @@ TEST(V3Codecs, OrderIsValidatedNamingTheCodec) {
       {R"([{"name": "bytes", "configuration": {"endian": "big"}}, {"name": "numcodecs.nosuch"}])", ZARR_ERR_UNSUPPORTED,
        "nosuch"},
       // An unknown name first in the chain is reported as unknown, not as a misplaced bytes->bytes codec.
-      {R"([{"name": "zfp", "configuration": {"mode": "reversible"}}])", ZARR_ERR_UNSUPPORTED, "unsupported codec 'zfp'"},
+      {R"([{"name": "nosuch_zfp", "configuration": {"mode": "reversible"}}])", ZARR_ERR_UNSUPPORTED,
+       "unsupported codec 'nosuch_zfp'"},
       {R"([{"name": "numcodecs.pcodec"}, {"name": "bytes", "configuration": {"endian": "little"}}])",
        ZARR_ERR_UNSUPPORTED, "unsupported codec 'numcodecs.pcodec'"},
       {R"([{"name": "bytes", "configuration": 3}])", ZARR_ERR_INVALID_METADATA, "'configuration' must be an object"},

@@ -36,6 +36,7 @@
 #include "interop_support.h"
 #include "support/test_support.h"
 #include "zarr/zarr.h"
+#include "zarr_config.h"
 
 namespace zarr::interop {
 
@@ -935,6 +936,54 @@ TEST(ZarrPythonInfo, StoredBytesAndInitializedChunksMatchZarrPython) {
   EXPECT_EQ(info["chunks_total"].GetUint64(), total);
   EXPECT_EQ(initialized, 2u * 3u) << "rows 0-4 touch chunk rows 0 and 1";
 }
+
+#if ZARR_HAVE_ZFP
+// A v2 array with the zfpy compressor written by libzarr: zarr-python 2.13
+// reads its values (within the tolerance) and, writing the same values with
+// the same compressor, stores byte-identical chunks. Skips when Debian's
+// numcodecs lacks zfpy (python3-zfpy not installed).
+TEST(ZarrPythonZfpy, ZarrPythonReadsLibzarrsZfpyArray) {
+  const std::string skip = python_unavailable_reason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  std::string probe;
+  if (run_command(shell_quote(python_exe()) + " -c " + shell_quote("from numcodecs.zfpy import ZFPY") + " 2>&1", &probe) != 0) {
+    GTEST_SKIP() << "numcodecs has no zfpy codec (install python3-zfpy): " << probe;
+  }
+  TempDir dir;
+  const std::string path = dir / "z", theirs = dir / "p";
+  zarr_array* a = nullptr;
+  ASSERT_EQ(zarr_create(&a, path.c_str(),
+                        R"({"zarr_format": 2, "shape": [12, 9], "chunks": [5, 4], "dtype": "<f8",
+                            "compressor": {"id": "zfpy", "mode": 4, "tolerance": 0.001}, "fill_value": 0,
+                            "filters": null, "order": "C"})"),
+            ZARR_OK) << zarr_last_error();
+  std::vector<double> values(12 * 9);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = std::sin(0.1 * static_cast<double>(i)) * 50;
+  const uint64_t start[2] = {0, 0}, count[2] = {12, 9};
+  ASSERT_EQ(zarr_write_region(a, 2, start, count, values.data(), values.size() * 8), ZARR_OK) << zarr_last_error();
+  zarr_close(a);
+  std::string out;
+  const std::string script =
+      "import sys, numpy as np, zarr; from numcodecs.zfpy import ZFPY\n"
+      "z = zarr.open_array(sys.argv[1], mode='r')\n"
+      "want = np.sin(0.1 * np.arange(108)).reshape(12, 9) * 50\n"
+      "assert np.abs(z[:] - want).max() <= 0.001, np.abs(z[:] - want).max()\n"
+      "p = zarr.open_array(sys.argv[2], mode='w', shape=(12, 9), chunks=(5, 4), dtype='<f8',\n"
+      "                    compressor=ZFPY(mode=4, tolerance=0.001), fill_value=0)\n"
+      "p[:] = want\n"
+      "print('ok')";
+  ASSERT_EQ(run_command(shell_quote(python_exe()) + " -c " + shell_quote(script) + " " + shell_quote(path) + " " +
+                            shell_quote(theirs) + " 2>&1", &out), 0) << out;
+  size_t chunks = 0;
+  for (const auto& entry : fs::directory_iterator(theirs)) {
+    const std::string name = entry.path().filename().string();
+    if (name[0] == '.') continue;
+    EXPECT_EQ(read_text(entry.path().string()), read_text(path + "/" + name)) << name;
+    ++chunks;
+  }
+  EXPECT_EQ(chunks, 9u);
+}
+#endif
 
 TEST(InteropSupport, Sha256KnownAnswers) {
   EXPECT_EQ(sha256_hex("", 0), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");

@@ -677,7 +677,7 @@ std::vector<PeerFile> peer_zarr_json(const std::string& dir) {
 // (Compressors are listed for builds without their library.)
 const char* const kKnownGaps[] = {"'vlen-utf8'", "'vlen-bytes'", "'sharding_indexed'", "data type \"optional\"",
                                   "bz2", "zlib", "blosc", "gzip", "zstd",
-                                  "unsupported codec 'numcodecs.zfpy'", "unsupported codec 'numcodecs.pcodec'"};
+                                  "libzfp", "unsupported codec 'numcodecs.pcodec'"};
 
 // zarr-python 3's layout (other writers order keys differently).
 bool written_by_zarr_python_3(const std::string& text) {
