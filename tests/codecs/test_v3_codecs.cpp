@@ -317,3 +317,27 @@ TEST(V3Codecs, Crc32cMismatchIsACodecErrorNamingTheKey) {
     EXPECT_NE(std::string(e.what()).find("crc32c"), std::string::npos) << e.what();
   }
 }
+
+// A build without libzfp refuses zfp, numcodecs.zfpy and the v2 zfpy by
+// name, saying why (tests/codecs/test_zfp_codecs.cpp covers the codecs).
+TEST(V3Codecs, ZfpWithoutLibzfpSaysSo) {
+#if ZARR_HAVE_ZFP
+  GTEST_SKIP() << "built with libzfp: test_zfp_codecs covers zfp and zfpy";
+#else
+  const ArrayRepr f32 = zarr::test::repr_of("float32", {4});
+  for (const char* codecs : {R"([{"name": "zfp", "configuration": {"mode": "reversible"}}])",
+                             R"([{"name": "numcodecs.zfpy", "configuration": {"mode": 4, "tolerance": 0.1}}])"}) {
+    auto e = zarr::test::error_of(codecs, f32);
+    EXPECT_EQ(e.first, ZARR_ERR_UNSUPPORTED) << e.second;
+    EXPECT_NE(e.second.find("libzfp was not found or -Dzfp=disabled was set"), std::string::npos) << e.second;
+  }
+  rapidjson::Document v2 = json::parse(R"({"id": "zfpy", "mode": 4, "tolerance": 0.1})", "compressor");
+  try {
+    make_bytes_codec(v2, ChunkRepr{4, 16, "<f4"});
+    ADD_FAILURE() << "zfpy built without libzfp";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ZARR_ERR_UNSUPPORTED);
+    EXPECT_NE(std::string(e.what()).find("libzfp was not found"), std::string::npos) << e.what();
+  }
+#endif
+}

@@ -17,6 +17,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "codecs/codec.h"
+#include "codecs/zfp_stream.h"
 #include "support/test_support.h"
 #include "v3_chain_helpers.h"
 
@@ -24,6 +25,7 @@ using namespace zarr;
 using zarr::test::chain;
 using zarr::test::error_of;
 using zarr::test::repr_of;
+namespace zfp = zarr::codecs::zfp;
 
 namespace {
 
@@ -48,11 +50,11 @@ std::vector<T> values_of(const Bytes& b) {
   return v;
 }
 
-// A smooth field of n values of T: what zfp is made for.
+// A smooth field of n values of T (all >= 0 before `scale`): what zfp is made for.
 template <typename T>
 std::vector<T> smooth(size_t n, double scale = 1) {
   std::vector<T> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<T>(scale * (std::sin(0.3 * static_cast<double>(i)) * 100 + i));
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<T>(scale * (std::sin(0.3 * static_cast<double>(i)) * 100 + 100 + i));
   return v;
 }
 
@@ -367,7 +369,9 @@ TEST(Zfpy, ConfigurationErrorsNameTheField) {
       {R"({"id":"zfpy","mode":3,"precision":65})", "'precision'"}, {R"({"id":"zfpy","rate":[1]})", "'rate'"},
       {R"({"id":"zfpy","level":1})", "level"},                {R"({"id":"zfpy","compression_kwargs":3})", "compression_kwargs"},
   };
-  for (const auto& [config, fragment] : bad) {
+  for (const auto& item : bad) {
+    const char* config = item.first;
+    const char* fragment = item.second;
     test::Caught e = test::catch_error([&] { zfpy_codec(config, f4); });
     EXPECT_EQ(e.code, ZARR_ERR_INVALID_METADATA) << config;
     EXPECT_NE(e.message.find(fragment), std::string::npos) << e.message;
@@ -415,6 +419,42 @@ TEST(Zfpy, HostileStreamsFailCleanly) {
   }
   e = test::catch_error([&] { f8->decode(ByteView(stored.data() + 1, stored.size() - 1), 8 * 24); });
   EXPECT_NE(e.message.find("does not start with a zfp header"), std::string::npos) << e.message;
+}
+
+// A zfpy stream whose header asks for large blocks (expert mode, minbits =
+// maxbits = 4000 bits a block: the decoder skips 500 bytes a block) cut
+// short, and random bytes after a good header: ZARR_ERR_CODEC, and the
+// decoder never ends past its padded copy (that would be ZARR_ERR_INTERNAL).
+TEST(Zfpy, HeadersAskingForLargeBlocksAreHeldToTheStoredBytes) {
+  const std::vector<double> v = smooth<double>(64);
+  zfp::Mode expert;
+  expert.kind = zfp::Mode::Expert;
+  expert.minbits = expert.maxbits = 4000;
+  expert.maxprec = 64;
+  expert.minexp = -1074;
+  const zfp::Field field{zfp::Scalar::Double, {8, 8}};
+  const Bytes stored = zfp::compress(v.data(), field, expert, true);
+  ASSERT_GT(stored.size(), 4u * 500);
+  std::vector<double> out(64);
+  test::Caught e = test::catch_error([&] { zfp::decompress_with_header(ByteView(stored.data(), 600), zfp::Scalar::Double, 64, out.data(), "zfpy"); });
+  EXPECT_EQ(e.code, ZARR_ERR_CODEC);
+  EXPECT_NE(e.message.find("stream is truncated"), std::string::npos) << e.message;
+  zfp::decompress_with_header(ByteView(stored.data(), stored.size()), zfp::Scalar::Double, 64, out.data(), "zfpy");
+  EXPECT_EQ(out, v);  // 4000 bits a block of 16 doubles: lossless here
+  // Random payloads after each good header (a few seeds): codec errors or values, nothing else.
+  auto f8 = zfpy_codec(R"({"id":"zfpy","mode":4,"tolerance":0.001})", ChunkRepr{8, 8 * 64, "<f8", {8, 8}});
+  const Bytes good = f8->encode(ByteView(bytes_of(v).data(), v.size() * 8));
+  uint32_t seed = 12345;
+  for (int round = 0; round < 200; ++round) {
+    Bytes bad = good;
+    bad.resize(16 + (round * 7) % 600);
+    for (size_t i = 14; i < bad.size(); ++i) {
+      seed = seed * 1664525u + 1013904223u;
+      bad[i] = static_cast<uint8_t>(seed >> 24);
+    }
+    e = test::catch_error([&] { f8->decode(ByteView(bad.data(), bad.size()), 8 * 64); });
+    EXPECT_TRUE(e.code == ZARR_OK || e.code == ZARR_ERR_CODEC) << e.message;
+  }
 }
 
 }  // namespace
