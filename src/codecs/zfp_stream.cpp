@@ -151,10 +151,11 @@ void check_mode(const Mode& mode, const Field& field, const std::string& where) 
 Bytes compress(const void* data, const Field& field, const Mode& mode, bool header) {
   if (field.elements() == 0) return {};
   FieldPtr f = make_field(const_cast<void*>(data), field);
+  if (!f) fail(ZARR_ERR_NO_MEMORY, "zfp: could not open a field");
   StreamPtr zs = open_stream(mode, field, "zfp");
   Bytes out(zfp_stream_maximum_size(zs.get(), f.get()) + kWord);
   BitsPtr bits(stream_open(out.data(), out.size()));
-  if (!f || !bits) fail(ZARR_ERR_NO_MEMORY, "zfp: could not open a field or bit stream");
+  if (!bits) fail(ZARR_ERR_NO_MEMORY, "zfp: could not open a bit stream");
   zfp_stream_set_bit_stream(zs.get(), bits.get());
   zfp_stream_rewind(zs.get());
   if (header && zfp_write_header(zs.get(), f.get(), ZFP_HEADER_FULL) == 0) {
@@ -169,11 +170,12 @@ Bytes compress(const void* data, const Field& field, const Mode& mode, bool head
 void decompress(ByteView stored, const Field& field, const Mode& mode, void* out, const std::string& codec) {
   if (field.elements() == 0) return;
   FieldPtr f = make_field(out, field);
+  if (!f) fail(ZARR_ERR_NO_MEMORY, "zfp: could not open a field");
   StreamPtr zs = open_stream(mode, field, "codec '" + codec + "'");
   check_min_length(zs.get(), field, 0, stored, codec);
   Bytes buf = padded_copy(stored, most_read(zs.get(), f.get(), field));
   BitsPtr bits(stream_open(buf.data(), buf.size()));
-  if (!f || !bits) fail(ZARR_ERR_NO_MEMORY, "zfp: could not open a field or bit stream");
+  if (!bits) fail(ZARR_ERR_NO_MEMORY, "zfp: could not open a bit stream");
   zfp_stream_set_bit_stream(zs.get(), bits.get());
   zfp_stream_rewind(zs.get());
   run_decoder(zs.get(), f.get(), stored, buf, codec);
