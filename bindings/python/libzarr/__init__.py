@@ -25,7 +25,7 @@ from ._convenience import copy, copy_all, copy_store, load, save, save_array, sa
 from ._group import Group
 from .codecs import (  # numcodecs' names, as zarr-python 2 re-exports them
     BZ2, JSON, LZ4, LZMA, Adler32, AsType, BitRound, Blosc, Categorize, CRC32, Delta, FixedScaleOffset,
-    Fletcher32, GZip, PackBits, Quantize, Shuffle, VLenBytes, VLenUTF8, Zlib, Zstd)
+    Fletcher32, GZip, PackBits, Quantize, Shuffle, VLenBytes, VLenUTF8, ZFPY, Zlib, Zstd)
 from .errors import (  # noqa: F401  (re-exported)
     BufferSizeError, CodecError, CopyError, ExistsError, InternalError, InvalidArgumentError,
     InvalidMetadataError, InvalidSelectionError, MetadataError, NoMemoryError, NotFoundError, OutOfBoundsError,
@@ -46,7 +46,7 @@ __all__ = [
     "ThreadSynchronizer", "ProcessSynchronizer",
     "Blosc", "Zstd", "Zlib", "GZip", "BZ2", "LZMA", "LZ4", "Delta", "FixedScaleOffset", "Quantize", "BitRound",
     "AsType", "PackBits", "Categorize", "Shuffle", "CRC32", "Adler32", "Fletcher32", "VLenUTF8", "VLenBytes",
-    "JSON",
+    "JSON", "ZFPY",
     "ZarrError", "InvalidArgumentError", "InvalidSelectionError", "NotFoundError", "ExistsError",
     "InvalidMetadataError", "MetadataError", "UnsupportedError", "CodecError", "StoreError", "OutOfBoundsError",
     "ReadOnlyError", "NoMemoryError", "BufferSizeError", "InternalError", "RangeError", "CopyError",

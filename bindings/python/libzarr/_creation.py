@@ -89,8 +89,10 @@ def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializ
     inner = normalize_chunks(chunks, shape, new_type)
     if codecs is None:
         before, after = _v3_filters(filters)
-        codecs = [*before, _v3_serializer(serializer, new_type, endian), *after,
-                  *_v3_compressors(compressors, new_type)]
+        compressing = _v3_compressors(compressors, new_type)
+        if serializer in _CHOOSE and compressing and compressing[0]["name"] in _ARRAY_TO_BYTES:
+            serializer, compressing = compressing[0], compressing[1:]  # zfpy given as v2's compressor
+        codecs = [*before, _v3_serializer(serializer, new_type, endian), *after, *compressing]
     else:
         codecs = [_v3_codec(c, new_type) for c in codecs]
     grid = inner
@@ -198,6 +200,11 @@ def _v3_codec(codec, new_type):
 # work on bytes, so in v3 they follow the serializer, still ahead of the compressors.
 _ARRAY_TO_ARRAY = {"transpose", "numcodecs.delta", "numcodecs.bitround", "numcodecs.fixedscaleoffset",
                    "numcodecs.quantize", "numcodecs.astype"}
+
+
+# v3 array -> bytes codecs that zarr-python 2 spells as a compressor: in v3 they take the
+# place of "bytes".
+_ARRAY_TO_BYTES = {"numcodecs.zfpy", "zfp"}
 
 
 def _v3_filters(filters):

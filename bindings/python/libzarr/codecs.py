@@ -20,7 +20,7 @@ __all__ = [
     # numcodecs' names (zarr-python 2 re-exports them as zarr.Blosc...)
     "Blosc", "Zstd", "Zlib", "GZip", "BZ2", "LZMA", "LZ4", "Delta", "FixedScaleOffset", "Quantize",
     "BitRound", "AsType", "PackBits", "Categorize", "Shuffle", "CRC32", "CRC32C", "Adler32",
-    "Fletcher32", "VLenUTF8", "VLenBytes", "JSON",
+    "Fletcher32", "VLenUTF8", "VLenBytes", "JSON", "ZFPY",
     # zarr-python 3's names
     "BloscCodec", "BloscShuffle", "BloscCname", "ZstdCodec", "GzipCodec", "BytesCodec", "Endian",
     "TransposeCodec", "Crc32cCodec", "ShardingCodec", "ShardingCodecIndexLocation",
@@ -275,6 +275,16 @@ class LZ4(Codec):
         super().__init__(_v2_codec("lz4", acceleration=acceleration))
 
 
+class ZFPY(Codec):
+    """numcodecs.ZFPY: mode 2 (fixed rate), 3 (fixed precision) or 4 (fixed accuracy,
+    the default), with its parameter; written as numcodecs 0.11 writes it."""
+
+    def __init__(self, mode=4, tolerance=-1, rate=-1, precision=-1):
+        parameter = {2: {"rate": rate}, 3: {"precision": precision}, 4: {"tolerance": tolerance}}.get(mode, {})
+        super().__init__(_v2_codec("zfpy", mode=mode, compression_kwargs=parameter, tolerance=tolerance, rate=rate,
+                                   precision=precision))
+
+
 class Delta(Codec):
     def __init__(self, dtype, astype=None):
         super().__init__(_v2_codec("delta", dtype=_typestr(dtype), astype=_typestr(astype or dtype)))
@@ -461,7 +471,8 @@ _CLASSES = {"blosc": Blosc, "zstd": Zstd, "zlib": Zlib, "gzip": GZip, "bz2": BZ2
             "lz4": LZ4, "delta": Delta, "fixedscaleoffset": FixedScaleOffset, "quantize": Quantize,
             "bitround": BitRound, "astype": AsType, "packbits": PackBits, "categorize": Categorize,
             "shuffle": Shuffle, "crc32": CRC32, "crc32c": CRC32C, "adler32": Adler32,
-            "fletcher32": Fletcher32, "vlen-utf8": VLenUTF8, "vlen-bytes": VLenBytes, "json2": JSON}
+            "fletcher32": Fletcher32, "vlen-utf8": VLenUTF8, "vlen-bytes": VLenBytes, "json2": JSON,
+            "zfpy": ZFPY}
 _CLASS_NAMES = {codec_id: cls.__name__ for codec_id, cls in _CLASSES.items()}
 _V3_CLASSES = {"bytes": BytesCodec, "transpose": TransposeCodec, "sharding_indexed": ShardingCodec}
 _V3_CLASS_NAMES = {"bytes": "BytesCodec", "transpose": "TransposeCodec",
