@@ -282,8 +282,9 @@ ZARR_API int zarr_group_create_array_from_desc(zarr_array **out, zarr_group *gro
  * @param json_out     receives the JSON object; release with zarr_free
  * @return ZARR_OK; ZARR_ERR_INVALID_ARGUMENT for a NULL or malformed argument or
  *         a format other than 2 and 3; ZARR_ERR_UNSUPPORTED naming the type for an
- *         unknown type and for one the format cannot hold (structured types and
- *         the json2 object codec in v3; "|O" without its object codec).
+ *         unknown type and for one the format cannot hold (in v3, structured
+ *         types with a subarray field or fields in both byte orders, and the
+ *         json2 object codec; "|O" without its object codec).
  */
 ZARR_API int zarr_data_type_form(const char *data_type, const char *object_codec, int zarr_format, char **json_out);
 

@@ -94,8 +94,11 @@ V3Codec make_bytes_v3(const V3CodecRequest& request) {
     }
   }
   const DataType& t = request.decoded.dtype;
-  const DataType stored = t.with_byte_order(big.value_or(dtype_detail::host_is_big_endian()));
-  if (!big && stored.with_byte_order(!dtype_detail::host_is_big_endian()).needs_byte_swap()) {
+  // A struct without "endian" is little-endian: legacy "structured" arrays
+  // were written so (the registry's "structured" README).
+  const bool struct_default = !big && t.kind() == DTypeKind::Structured;
+  const DataType stored = t.with_byte_order(big.value_or(struct_default ? false : dtype_detail::host_is_big_endian()));
+  if (!big && !struct_default && stored.with_byte_order(!dtype_detail::host_is_big_endian()).needs_byte_swap()) {
     fail(ZARR_ERR_INVALID_METADATA, request.where + ": field 'endian' is required for data type " +
                                         (t.v3_name() ? json::quote(*t.v3_name()) : t.to_v2_json()));
   }

@@ -266,7 +266,7 @@ DataType DataType::parse_fields(const rapidjson::Value& list, const std::string&
   if (list.Empty()) invalid(where, "a structured dtype needs at least one field");
   DataType t;
   t.kind_ = DTypeKind::Structured;
-  uint64_t offset = 0;
+  t.item_size_ = 0;
   std::set<std::string> names;
   for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
     const rapidjson::Value& item = list[i];
@@ -280,26 +280,31 @@ DataType DataType::parse_fields(const rapidjson::Value& list, const std::string&
     Field field;
     field.name.assign(item[0].GetString(), item[0].GetStringLength());
     if (field.name.empty()) field.name = "f" + std::to_string(i);  // numpy's name for unnamed fields
-    if (!names.insert(field.name).second) invalid(item_where, "duplicate field name " + json::quote(field.name));
+    if (names.count(field.name)) invalid(item_where, "duplicate field name " + json::quote(field.name));
 
     const std::string field_where = where + ": field " + json::quote(field.name);
     field.type = std::make_shared<DataType>(parse_v2(item[1], field_where));
     if (item.Size() == 3) field.subshape = parse_subshape(item[2], field_where);
-
-    uint64_t size = field.type->item_size();
-    for (uint64_t dim : field.subshape) {
-      if (dim > kMaxItemSize / size) invalid(field_where, "subarray " + list_text(field.subshape, ",") + " is too large");
-      size *= dim;
-      field.element_count *= static_cast<size_t>(dim);
-    }
-    field.offset = static_cast<size_t>(offset);
-    offset += size;  // packed: numpy's aligned=False layout, as descr lists it
-    if (offset > kMaxItemSize) invalid(where, "structured dtype is too large");
-    t.needs_swap_ = t.needs_swap_ || field.type->needs_byte_swap();
-    t.fields_.push_back(std::move(field));
+    t.append_field(std::move(field), names, where);
   }
-  t.item_size_ = static_cast<size_t>(offset);
   return t;
+}
+
+void DataType::append_field(Field field, std::set<std::string>& names, const std::string& where) {
+  if (!names.insert(field.name).second) invalid(where, "duplicate field name " + json::quote(field.name));
+  uint64_t size = field.type->item_size();
+  for (uint64_t dim : field.subshape) {
+    if (dim > kMaxItemSize / size) {
+      invalid(where + ": field " + json::quote(field.name), "subarray " + list_text(field.subshape, ",") + " is too large");
+    }
+    size *= dim;
+    field.element_count *= static_cast<size_t>(dim);
+  }
+  field.offset = item_size_;
+  if (size > kMaxItemSize - item_size_) invalid(where, "structured dtype is too large");
+  item_size_ += static_cast<size_t>(size);  // packed: numpy's aligned=False layout, as descr lists it
+  needs_swap_ = needs_swap_ || field.type->needs_byte_swap();
+  fields_.push_back(std::move(field));
 }
 
 bool DataType::lacks_numpy_typestr() const {

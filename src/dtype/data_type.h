@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,10 @@ class DataType {
   // {"name": "fixed_length_utf32", "configuration": {"length_bytes": N}}
   // (Unicode of N/4 characters), {"name": "null_terminated_bytes" or
   // "raw_bytes", "configuration": {"length_bytes": N}} (Bytes / Void of N),
-  // "string" (VarString) and "variable_length_bytes" or "bytes" (VarBytes).
+  // "string" (VarString) and "variable_length_bytes" or "bytes" (VarBytes);
+  // {"name": "struct", "configuration": {"fields": [{"name": "x", "data_type":
+  // <any fixed-size v3 type, struct included>}, ...]}} (Structured, packed in
+  // field order), and the legacy "structured" with fields as [name, type].
   // A name may be given as a short-hand string or as {"name": ...} with an
   // optional "configuration". The result is in host byte order (v3 keeps the
   // stored byte order in the bytes codec).
@@ -120,8 +124,9 @@ class DataType {
   // {"name":"null_terminated_bytes",...} for S, {"name":"raw_bytes",...} for V).
   // A type parsed from v3 keeps the spelling it was read with ("r16" stays
   // "r16", "bytes" becomes "variable_length_bytes", "datetime64" becomes
-  // "numpy.datetime64"). ZARR_ERR_UNSUPPORTED for types v3 cannot express here
-  // (structured, object).
+  // "numpy.datetime64"). Structured types give "struct" (never the legacy
+  // "structured") with each field's v3 type. ZARR_ERR_UNSUPPORTED for types v3
+  // cannot express (object; a structured type with a subarray field, naming it).
   std::string to_v3_json() const;
 
   // The v3 name for simple native-layout types ("int16", "float64", "bool",
@@ -191,7 +196,8 @@ class DataType {
   // Fill value handling for the v2 "fill_value" member. Returns item_size()
   // bytes in native byte order, or std::nullopt for JSON null. Accepts numbers,
   // "NaN", "Infinity", "-Infinity", [re, im] for complex, booleans, ints for
-  // M8/m8, base64 strings for S/V/structured and plain strings for U.
+  // M8/m8, base64 strings for S/V/structured (and, for structured, v3's
+  // object of field values) and plain strings for U.
   // Float8: numbers (rounded as double_to_float8 does), "NaN", "Infinity",
   // "-Infinity" (NaN in the formats without infinity, as ml_dtypes casts),
   // refusing what float8_accepts_fill refuses. SubByteInt / SubByteUInt:
@@ -239,7 +245,8 @@ class DataType {
   // "0x..." bit pattern, so it survives), [re, im], lists of byte values for
   // r<bits>, int64 for times (NaT is -9223372036854775808), strings for
   // fixed_length_utf32 (trailing NULs dropped) and string, base64 for the byte
-  // types (null_terminated_bytes without trailing NULs, as numpy's bytes_).
+  // types (null_terminated_bytes without trailing NULs, as numpy's bytes_),
+  // {"field": value, ...} in field order for struct.
   // ZARR_ERR_INVALID_ARGUMENT when a fixed-size fill is not item_size() bytes,
   // or a text value is not valid UTF-8 / Unicode.
   std::string fill_value_to_v3_json(const Bytes& fill) const;
@@ -270,10 +277,17 @@ class DataType {
 
   static DataType parse_typestr(const std::string& text, const std::string& where);
   static DataType parse_fields(const rapidjson::Value& list, const std::string& where);
+  // Structured types, v2 and v3: append `field` after the last one (packed,
+  // numpy's aligned=False layout), refusing a name already in `names` and a
+  // record past numpy's item size limit (errors name `where`).
+  void append_field(Field field, std::set<std::string>& names, const std::string& where);
+  static DataType parse_v3_struct(const std::string& name, const rapidjson::Value* configuration,
+                                  const std::string& where);
   // Bytes of one byte-ordered component: 2/4/8 for numbers, half a complex,
   // 4 for U, 1 (nothing to swap) for b1/S/V/O and structured types.
   size_t swap_unit() const;
   std::string fields_to_json() const;
+  std::string struct_json() const;  // to_v3_json of a structured type
   // v3 helpers (v3_types.cpp).
   static DataType parse_v3_name(const std::string& name, const rapidjson::Value* configuration,
                                 const std::string& where);

@@ -325,8 +325,12 @@ std::optional<Bytes> DataType::parse_fill_value_v2(const rapidjson::Value& fill,
     case DTypeKind::TimeDelta: return time_fill(fill, *this, where);
     case DTypeKind::Bytes: return bytes_fill(fill, *this, where);
     case DTypeKind::Unicode: return unicode_fill(fill, *this, where);
-    case DTypeKind::Void:
-    case DTypeKind::Structured: return void_fill(fill, *this, where);
+    case DTypeKind::Void: return void_fill(fill, *this, where);
+    case DTypeKind::Structured:
+      // Also v3's {"field": value, ...}, so a struct's fill value carries
+      // over to v2 (zarrtool cp --format 2) as it is.
+      if (fill.IsObject()) return parse_fill_value_v3(fill, where);
+      return void_fill(fill, *this, where);
     case DTypeKind::Object: return std::nullopt;  // opaque without an object codec
     case DTypeKind::BFloat16:
     case DTypeKind::VarString:

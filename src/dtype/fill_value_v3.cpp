@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "base/bytes.h"
 #include "base/error.h"
@@ -384,10 +385,59 @@ Bytes string_fill(const rapidjson::Value& fill, const DataType& t, const std::st
   return Bytes(text.begin(), text.end());
 }
 
+// ---- struct -----------------------------------------------------------------
+
+const Field& scalar_field(const Field& f, const DataType& t) {
+  if (!f.subshape.empty()) {
+    fail(ZARR_ERR_UNSUPPORTED, "field " + json::quote(f.name) + " of data type " + type_label(t) +
+                                   " is a subarray, which has no Zarr v3 fill value form");
+  }
+  return f;
+}
+
+// An object with one member per field, each the field's own fill value form;
+// or, as legacy "structured" arrays have it, base64 of the packed record in
+// t's byte order.
+Bytes struct_fill(const rapidjson::Value& fill, const DataType& t, const std::string& where) {
+  Bytes out(t.item_size(), 0);
+  if (fill.IsString()) {
+    auto decoded = base64_value(fill);
+    if (!decoded) bad_fill(where, fill, t, "expected an object of field values or a base64 string");
+    out = pad_to_item(std::move(*decoded), fill, t, where);
+    t.swap_in_place(out.data(), 1);
+    return out;
+  }
+  if (!fill.IsObject()) bad_fill(where, fill, t, "expected an object with a member for each field");
+  std::map<std::string, const rapidjson::Value*> members;
+  for (auto it = fill.MemberBegin(); it != fill.MemberEnd(); ++it) members.emplace(json::text(it->name), &it->value);
+  for (const Field& f : t.fields()) {
+    const auto found = members.find(f.name);
+    if (found == members.end()) bad_fill(where, fill, t, "no value for field " + json::quote(f.name));
+    const rapidjson::Value* v = found->second;
+    members.erase(found);
+    const Bytes value = scalar_field(f, t).type->parse_fill_value_v3(*v, where + ": field " + json::quote(f.name));
+    std::memcpy(out.data() + f.offset, value.data(), value.size());
+  }
+  if (!members.empty()) {
+    bad_fill(where, fill, t, "member " + excerpt(json::quote(members.begin()->first)) + " is not a field of the type");
+  }
+  return out;
+}
+
+std::string struct_fill_json(const uint8_t* data, const DataType& t) {
+  std::string out = "{";
+  for (const Field& f : t.fields()) {
+    const size_t size = scalar_field(f, t).type->item_size();
+    out += (out.size() > 1 ? "," : "") + json::quote(f.name) + ":" +
+           f.type->fill_value_to_v3_json(Bytes(data + f.offset, data + f.offset + size));
+  }
+  return out + "}";
+}
+
 }  // namespace
 
 Bytes DataType::parse_fill_value_v3(const rapidjson::Value& fill, const std::string& where) const {
-  if (kind_ == DTypeKind::Structured || kind_ == DTypeKind::Object) {
+  if (kind_ == DTypeKind::Object) {
     fail(ZARR_ERR_UNSUPPORTED, where + ": data type " + excerpt(to_v2_json()) + " has no Zarr v3 fill value form in libzarr");
   }
   if (fill.IsNull()) bad_fill(where, fill, *this, "Zarr v3 requires a fill value (null is not one)");
@@ -418,14 +468,14 @@ Bytes DataType::parse_fill_value_v3(const rapidjson::Value& fill, const std::str
       if (auto decoded = base64_value(fill)) return *decoded;
       bad_fill(where, fill, *this, "expected a base64 string or a list of integers in [0, 255]");
     }
-    case DTypeKind::Structured:
+    case DTypeKind::Structured: return struct_fill(fill, *this, where);
     case DTypeKind::Object: break;
   }
   fail(ZARR_ERR_UNSUPPORTED, where + ": no Zarr v3 fill value form for this data type");
 }
 
 std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
-  if (kind_ == DTypeKind::Structured || kind_ == DTypeKind::Object) {
+  if (kind_ == DTypeKind::Object) {
     fail(ZARR_ERR_UNSUPPORTED, "data type " + excerpt(to_v2_json()) + " has no Zarr v3 fill value form in libzarr");
   }
   if (kind_ == DTypeKind::VarString) {
@@ -464,9 +514,9 @@ std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
     case DTypeKind::Void:
       if (v3_form_ == V3Form::RawBits) return list_text(data, item_size_, ",");
       return json::quote(dtype_detail::base64_encode(data, item_size_));
+    case DTypeKind::Structured: return struct_fill_json(data, *this);
     case DTypeKind::VarString:
     case DTypeKind::VarBytes:
-    case DTypeKind::Structured:
     case DTypeKind::Object: break;
   }
   return "null";

@@ -135,7 +135,63 @@ std::string length_typestr(const std::string& name, const rapidjson::Value* conf
   return "";
 }
 
+// One field of a struct's "fields": {"name": ..., "data_type": ...}, or the
+// legacy "structured" form [name, data_type]. Sets `name` and returns the
+// field's data type JSON.
+const rapidjson::Value& struct_field(const rapidjson::Value& item, const std::string& item_where, std::string* name) {
+  const rapidjson::Value* name_v = nullptr;
+  const rapidjson::Value* type_v = nullptr;
+  if (item.IsArray() && item.Size() == 2) {  // legacy tuple form
+    name_v = &item[0];
+    type_v = &item[1];
+  } else if (item.IsObject()) {
+    for (auto it = item.MemberBegin(); it != item.MemberEnd(); ++it) {
+      const std::string key = json::text(it->name);
+      if (key != "name" && key != "data_type") invalid(item_where, json::unknown("member", key));
+    }
+    name_v = json::find(item, "name");
+    type_v = json::find(item, "data_type");
+    if (!name_v) invalid(item_where, "missing member \"name\"");
+    if (!type_v) invalid(item_where, "missing member \"data_type\"");
+  } else {
+    invalid(item_where, "expected {\"name\": ..., \"data_type\": ...}, got " + excerpt(json::to_string(item)));
+  }
+  if (!name_v->IsString() || name_v->GetStringLength() == 0) {
+    invalid(item_where, "field name must be a non-empty string, got " + excerpt(json::to_string(*name_v)));
+  }
+  *name = json::text(*name_v);
+  return *type_v;
+}
+
 }  // namespace
+
+DataType DataType::parse_v3_struct(const std::string& name, const rapidjson::Value* configuration,
+                                   const std::string& where) {
+  const rapidjson::Value& c = require_configuration(configuration, name, where);
+  expect_members(c, {"fields"}, name, where);
+  const std::string type_where = where + ": data type " + json::quote(name);
+  const rapidjson::Value* list = json::find(c, "fields");
+  if (!list) invalid(type_where, "missing configuration member \"fields\"");
+  if (!list->IsArray() || list->Empty()) {
+    invalid(type_where, "\"fields\" must be a non-empty list, got " + excerpt(json::to_string(*list)));
+  }
+  DataType t;
+  t.kind_ = DTypeKind::Structured;
+  t.item_size_ = 0;
+  std::set<std::string> names;
+  for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+    Field field;
+    const rapidjson::Value& type_json = struct_field((*list)[i], type_where + ": field " + std::to_string(i), &field.name);
+    const std::string field_where = type_where + ": field " + json::quote(field.name);
+    if (names.count(field.name)) invalid(type_where, "duplicate field name " + json::quote(field.name));
+    field.type = std::make_shared<DataType>(parse_v3(type_json, field_where));
+    if (field.type->is_variable_length()) {
+      invalid(field_where, "data type " + field.type->to_v3_json() + " has no fixed size, as a struct field needs");
+    }
+    t.append_field(std::move(field), names, type_where);
+  }
+  return t;
+}
 
 DataType DataType::make_bfloat16() {
   DataType t;
@@ -286,6 +342,7 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
   }
   const std::string typestr = length_typestr(name, configuration, quoted, where);
   if (!typestr.empty()) return parse_typestr(typestr, where);
+  if (name == "struct" || name == "structured") return parse_v3_struct(name, configuration, where);
   unsupported(where, "data type " + quoted + " is not supported" +
                          registered_but_unimplemented_note(ExtensionPoint::DataType, name));
 }
@@ -321,10 +378,25 @@ std::string DataType::to_v3_json() const {
       return std::string("{\"name\":\"") + (kind_ == DTypeKind::DateTime ? "numpy.datetime64" : "numpy.timedelta64") +
              "\",\"configuration\":{\"unit\":" + json::quote(unit) + ",\"scale_factor\":" + scale + "}}";
     }
-    case DTypeKind::Structured:
+    case DTypeKind::Structured: return struct_json();
     case DTypeKind::Object: break;
   }
   fail(ZARR_ERR_UNSUPPORTED, "data type " + excerpt(to_v2_json()) + " has no Zarr v3 form in libzarr");
+}
+
+// As zarr-python 3.2+ writes it: object fields, in order. The struct has no
+// subarray fields (zarr-python refuses them too).
+std::string DataType::struct_json() const {
+  std::string out = "{\"name\":\"struct\",\"configuration\":{\"fields\":[";
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const Field& f = fields_[i];
+    if (!f.subshape.empty()) {
+      fail(ZARR_ERR_UNSUPPORTED, "field " + json::quote(f.name) + " of data type " + excerpt(to_v2_json()) +
+                                     " is a subarray, which the Zarr v3 struct data type cannot express");
+    }
+    out += (i ? "," : "") + std::string("{\"name\":") + json::quote(f.name) + ",\"data_type\":" + f.type->to_v3_json() + "}";
+  }
+  return out + "]}}";
 }
 
 }  // namespace zarr

@@ -31,6 +31,24 @@ std::string object_codec_id(const std::string& object_codec_json, const std::str
   return name;
 }
 
+// Whether the type's stored multi-byte components are big-endian. A
+// structured type's fields share the one "endian" of the v3 bytes codec:
+// fields stored in both orders have no v3 form.
+bool stored_big_endian(const DataType& type, const std::string& where) {
+  if (type.kind() != DTypeKind::Structured) return type.big_endian();
+  std::optional<bool> order;
+  for (const Field& f : type.fields()) {
+    if (!f.type->has_byte_order()) continue;
+    const bool big = stored_big_endian(*f.type, where);
+    if (order && *order != big) {
+      fail(ZARR_ERR_UNSUPPORTED, where + ": field " + json::quote(f.name) + " is stored in another byte order than "
+                                         "the fields before it; a Zarr v3 struct has one byte order (the bytes codec's)");
+    }
+    order = big;
+  }
+  return order.value_or(false);
+}
+
 }  // namespace
 
 DataType parse_data_type_text(const std::string& text, const std::string& where) {
@@ -51,7 +69,6 @@ std::string object_codec_v3_name(const std::string& object_codec_id) {
 }
 
 V3ElementForm v3_element_form(const DataType& type, const std::string& object_codec_json, const std::string& where) {
-  if (!type.fields().empty()) fail(ZARR_ERR_UNSUPPORTED, where + ": structured data types have no Zarr v3 form");
   if (type.kind() == DTypeKind::Object) {
     if (object_codec_json.empty()) {
       fail(ZARR_ERR_UNSUPPORTED, where + ": an object (\"|O\") data type has a Zarr v3 form only with its object "
@@ -64,8 +81,9 @@ V3ElementForm v3_element_form(const DataType& type, const std::string& object_co
   if (type.kind() == DTypeKind::VarString) return {type.to_v3_json(), "{\"name\":\"vlen-utf8\",\"configuration\":{}}"};
   if (type.kind() == DTypeKind::VarBytes) return {type.to_v3_json(), "{\"name\":\"vlen-bytes\",\"configuration\":{}}"};
   if (!type.has_byte_order()) return {type.to_v3_json(), "{\"name\":\"bytes\"}"};
+  const bool big = stored_big_endian(type, where);
   return {type.to_v3_json(), std::string("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"") +
-                                 (type.big_endian() ? "big" : "little") + "\"}}"};
+                                 (big ? "big" : "little") + "\"}}"};
 }
 
 V2ElementForm v2_element_form(const DataType& type, const std::string& object_codec_json, const std::string& where) {

@@ -213,6 +213,32 @@ std::string parse_attributes(const rapidjson::Value& doc, const std::string& whe
   return json::to_string(*attrs);
 }
 
+// The stored byte order a legacy "structured" array's base64 fill value is in:
+// the "endian" of its "bytes" codec (inside a sharding codec's chain if that
+// is where it is), little-endian when absent (the registry's "structured"
+// README). Malformed chains are left for the codec chain to report.
+bool bytes_codec_is_big_endian(const rapidjson::Value* codecs) {
+  if (!codecs || !codecs->IsArray()) return false;
+  for (const rapidjson::Value& codec : codecs->GetArray()) {
+    const rapidjson::Value* name = codec.IsObject() ? json::find(codec, "name") : nullptr;
+    const rapidjson::Value* configuration = codec.IsObject() ? json::find(codec, "configuration") : nullptr;
+    if (!name || !name->IsString() || !configuration || !configuration->IsObject()) continue;
+    if (json::text(*name) == "sharding_indexed") return bytes_codec_is_big_endian(json::find(*configuration, "codecs"));
+    if (json::text(*name) != "bytes") continue;
+    const rapidjson::Value* endian = json::find(*configuration, "endian");
+    return endian && endian->IsString() && json::text(*endian) == "big";
+  }
+  return false;
+}
+
+// The fill_value member in native byte order. A struct's fill value may be
+// the legacy base64 of the stored record, in the bytes codec's byte order.
+Bytes parse_fill_value(const rapidjson::Value& doc, const rapidjson::Value& fill, const DataType& type,
+                       const std::string& where) {
+  if (type.kind() != DTypeKind::Structured || !fill.IsString()) return type.parse_fill_value_v3(fill, where);
+  return type.with_byte_order(bytes_codec_is_big_endian(json::find(doc, "codecs"))).parse_fill_value_v3(fill, where);
+}
+
 // zarr-python 3's codecs for a user who gives none (see the header).
 std::string default_codecs_json(const DataType& t) {
   if (t.kind() == DTypeKind::VarString) return R"([{"name":"vlen-utf8","configuration":{}}])";
@@ -284,7 +310,7 @@ ArrayMetadata parse_array(const std::string& text, const std::string& where, boo
   // default" when creating: both mean the data type's default here.
   const rapidjson::Value* fill = json::find(doc, "fill_value");
   if (fill && !fill->IsNull()) {
-    meta.fill_value = meta.dtype.parse_fill_value_v3(*fill, where + ": field 'fill_value'");
+    meta.fill_value = parse_fill_value(doc, *fill, meta.dtype, where + ": field 'fill_value'");
   } else if (fill || defaults) {
     meta.fill_value = meta.dtype.default_fill_value_v3();
   } else {

@@ -55,8 +55,9 @@ Value uint_list(const std::vector<uint64_t>& values, rapidjson::Document& doc, c
 // the view is checked once the array exists.
 std::vector<uint64_t> creation_shape(const SpecRequest& spec, rapidjson::Document& doc) {
   const bool field = spec.field.has_value();
-  if (field && !(doc.HasMember("shape") && doc.HasMember("dtype"))) {
-    invalid("creating an array with 'field' needs 'metadata.shape' and 'metadata.dtype' (the records)");
+  const std::string dtype_key = spec.zarr_format == 3 ? "data_type" : "dtype";
+  if (field && !(doc.HasMember("shape") && doc.HasMember(dtype_key.c_str()))) {
+    invalid("creating an array with 'field' needs 'metadata.shape' and 'metadata." + dtype_key + "' (the records)");
   }
   std::vector<uint64_t> shape;
   if (doc.HasMember("shape")) {

@@ -382,8 +382,10 @@ void check_top_level_members(const Value& doc, int zarr_format) {
                                   "delete_existing", "assume_metadata", "assume_cached_metadata", "cache_pool",
                                   "data_copy_concurrency", "recheck_cached_data", "recheck_cached_metadata",
                                   "metadata", "store_data_equal_to_fill_value"};
-  // TensorStore's zarr3 driver has none of these.
-  if (zarr_format == 2) known.insert({"field", "metadata_key", "key_encoding"});
+  // TensorStore's zarr3 driver has none of these; libzarr takes "field" for
+  // v3 struct arrays as for v2 structured ones.
+  known.insert("field");
+  if (zarr_format == 2) known.insert({"metadata_key", "key_encoding"});
   check_members(doc, "", known, {"context", "transform", "metadata_cache_pool", "fill_missing_data_reads"});
 }
 

@@ -367,6 +367,17 @@ TEST(DataTypeForm, EverySpellingGivesTheFormatsDataTypeAndSerializer) {
             R"({"dtype":"|O","object_codec":{"id":"json2","encoding":"utf-8"}})");
   EXPECT_EQ(form_of(R"([["a","<i4"],["b","<f8",[2]]])", nullptr, 2),
             R"({"dtype":[["a","<i4"],["b","<f8",[2]]],"object_codec":null})");
+  // Structured types are v3's "struct", with one byte order for every field.
+  const std::string point = R"({"name":"struct","configuration":{"fields":[{"name":"x","data_type":"float32"},)"
+                            R"({"name":"y","data_type":"float32"}]}})";
+  for (const char* spelling : {R"([["x","<f4"],["y","<f4"]])",
+                               R"({"name":"structured","configuration":{"fields":[["x","float32"],["y","float32"]]}})"}) {
+    EXPECT_EQ(form_of(spelling, nullptr, 3), R"({"data_type":)" + point + R"(,"serializer":)" + little + "}") << spelling;
+  }
+  EXPECT_EQ(form_of(R"([["x",">f4"],["k","|u1"]])", nullptr, 3),
+            R"({"data_type":{"name":"struct","configuration":{"fields":[{"name":"x","data_type":"float32"},)"
+            R"({"name":"k","data_type":"uint8"}]}},"serializer":{"name":"bytes","configuration":{"endian":"big"}}})");
+  EXPECT_EQ(form_of(point.c_str(), nullptr, 2), R"({"dtype":[["x","<f4"],["y","<f4"]],"object_codec":null})");
 }
 
 TEST(DataTypeForm, EveryErrorNamesTheArgumentOrType) {
@@ -381,7 +392,8 @@ TEST(DataTypeForm, EveryErrorNamesTheArgumentOrType) {
   refused("\"<i4", nullptr, 3, ZARR_ERR_INVALID_ARGUMENT, "data_type");
   refused("<q9", nullptr, 2, ZARR_ERR_UNSUPPORTED, "<q9");
   refused("float33", nullptr, 3, ZARR_ERR_UNSUPPORTED, "float33");
-  refused(R"([["a","<i4"]])", nullptr, 3, ZARR_ERR_UNSUPPORTED, "structured data types have no Zarr v3 form");
+  refused(R"([["a","<i4"],["b","<f8",[2]]])", nullptr, 3, ZARR_ERR_UNSUPPORTED, "field \"b\"");
+  refused(R"([["a","<i4"],["b",">f8"]])", nullptr, 3, ZARR_ERR_UNSUPPORTED, "field \"b\" is stored in another byte order");
   refused("|O", nullptr, 3, ZARR_ERR_UNSUPPORTED, "name the type \"string\" or \"variable_length_bytes\"");
   refused("|O", "", 2, ZARR_ERR_UNSUPPORTED, "needs its object codec");
   refused("|O", R"({"id":"json2"})", 3, ZARR_ERR_UNSUPPORTED, "the json2 object codec has no Zarr v3 form");

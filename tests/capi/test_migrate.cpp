@@ -143,9 +143,13 @@ TEST(MigrateV3, Errors) {
   EXPECT_STATUS(zarr_migrate_v2_to_v3((dir / "none").c_str()), ZARR_ERR_NOT_FOUND, "nothing to migrate");
   create_array(dir / "v3", "{\"shape\": [2], \"data_type\": \"uint8\"}");
   EXPECT_STATUS(zarr_migrate_v2_to_v3((dir / "v3").c_str()), ZARR_ERR_INVALID_ARGUMENT, "Zarr v3, not v2");
-  create_array(dir / "rec", array_meta("[2]", "[2]", "X", {{"dtype", "[[\"a\", \"<i2\"]]"}, {"fill_value", "null"}}));
-  EXPECT_STATUS(zarr_migrate_v2_to_v3((dir / "rec").c_str()), ZARR_ERR_UNSUPPORTED, "structured");
+  // A struct has one byte order (the bytes codec's); a subarray field has no v3 form.
+  create_array(dir / "rec", array_meta("[2]", "[2]", "X", {{"dtype", "[[\"a\", \"<i2\"], [\"b\", \">i2\"]]"}, {"fill_value", "null"}}));
+  EXPECT_STATUS(zarr_migrate_v2_to_v3((dir / "rec").c_str()), ZARR_ERR_UNSUPPORTED, "field \"b\"");
   EXPECT_TRUE(file_exists(dir / "rec/.zarray"));
+  create_array(dir / "sub", array_meta("[2]", "[2]", "X", {{"dtype", "[[\"a\", \"<i2\", [2]]]"}, {"fill_value", "null"}}));
+  EXPECT_STATUS(zarr_migrate_v2_to_v3((dir / "sub").c_str()), ZARR_ERR_UNSUPPORTED, "field \"a\" of data type [[\"a\",\"<i2\",[2]]] is a subarray");
+  EXPECT_TRUE(file_exists(dir / "sub/.zarray"));
   create_array(dir / "order", array_meta("[4]", "[4]", "<i2", {{"filters", "[{\"id\": \"shuffle\", \"elementsize\": 2}, "
                                                                           "{\"id\": \"delta\", \"dtype\": \"<i2\"}]"}}));
   EXPECT_STATUS(zarr_migrate_v2_to_v3((dir / "order").c_str()), ZARR_ERR_UNSUPPORTED, "'delta' follows a bytes filter");

@@ -95,13 +95,20 @@ TEST(CliDtypes, CreateMakesEveryDataTypeInBothFormats) {
 // nothing is created.
 TEST(CliDtypes, CreateRefusesByNameWhatAFormatCannotHold) {
   TempDir dir;
-  const std::string structured = R"([["a","<i4"],["b","<f8"]])";
+  // A structured type is a v3 struct, unless a field is a subarray.
+  const std::string structured = R"([["a","<i4"],["b","<f8",[2]]])";
   RunResult r = run_tool({"create", dir / "s3", "--shape", "2", "--dtype", structured, "--format", "3"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("structured data types have no Zarr v3 form"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("field \"b\""), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("subarray"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "s3"));
   r = run_tool({"create", dir / "s2", "--shape", "2", "--dtype", structured, "--format", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_tool({"create", dir / "struct", "--shape", "2", "--dtype", R"([["a","<i4"],["b","<f8"]])", "--format", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read_text(fs::path(dir / "struct") / "zarr.json").find("\"name\": \"struct\""), std::string::npos);
+  r = run_tool({"info", dir / "struct"});
+  EXPECT_NE(r.out.find(R"([["a","<i4"],["b","<f8"]])"), std::string::npos) << r.out;
   for (const char* format : {"2", "3"}) {
     r = run_tool({"create", dir / (std::string("o") + format), "--shape", "2", "--dtype", "|O", "--format", format});
     EXPECT_EQ(r.exit_code, 1) << format;
@@ -178,9 +185,10 @@ TEST(CliDtypes, CpCopiesEveryDataTypeV2ToV3AndBackKeepingValues) {
   EXPECT_EQ(run_python(kCompare, {source, rechunked}, &out), 0) << out;
 }
 
-// Structured types and json2 object arrays copy within v2; to v3 the copy
-// is refused naming the array and the reason, before anything is written.
-TEST(CliDtypes, CpKeepsStructuredAndJson2InV2AndRefusesThemInV3ByName) {
+// Structured types and json2 object arrays copy within v2; structured ones
+// go to v3 (a struct) and back with their values; json2 to v3 is refused
+// naming the array and the reason, before anything is written.
+TEST(CliDtypes, CpKeepsStructuredAndJson2InV2AndRefusesJson2InV3ByName) {
   if (!have_zarr_python()) GTEST_SKIP() << python() << " has no zarr";
   TempDir dir;
   const std::string source = dir / "v2";
@@ -199,13 +207,20 @@ TEST(CliDtypes, CpKeepsStructuredAndJson2InV2AndRefusesThemInV3ByName) {
   out.clear();
   EXPECT_EQ(run_python(kCompare, {source, copy}, &out), 0) << out;
   r = run_tool({"cp", source + "/record", dir / "r3", "--format", "3"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("cannot copy " + source + "/record (nothing was written)"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("structured data types have no Zarr v3 form"), std::string::npos) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read_text(fs::path(dir / "r3") / "zarr.json").find("\"name\": \"struct\""), std::string::npos);
+  r = run_tool({"cp", dir / "r3", dir / "r2", "--format", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  out.clear();
+  EXPECT_EQ(run_python("import sys, zarr\n"
+                       "a, b = zarr.open_array(sys.argv[1], mode='r'), zarr.open_array(sys.argv[2], mode='r')\n"
+                       "assert a.dtype == b.dtype and a[:].tolist() == b[:].tolist(), (a[:], b[:])\n",
+                       {source + "/record", dir / "r2"}, &out),
+            0)
+      << out;
   r = run_tool({"cp", source, dir / "g3", "--format", "3"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("the json2 object codec has no Zarr v3 form"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(dir / "r3"));
   EXPECT_FALSE(fs::exists(dir / "g3"));
 }
 
