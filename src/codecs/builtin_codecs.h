@@ -58,6 +58,7 @@ V3Codec make_cast_value_v3(const V3CodecRequest& request);     // cast_value_cod
 V3Codec make_scale_offset_v3(const V3CodecRequest& request);   // scale_offset_codec.cpp
 V3Codec make_packbits_v3(const V3CodecRequest& request);       // packbits_v3_codec.cpp
 V3Codec make_n5_default_v3(const V3CodecRequest& request);     // n5_default_codec.cpp
+V3Codec make_conditional_v3(const V3CodecRequest& request);    // conditional_codec.cpp
 
 // make_blosc_codec as if c-blosc offered only `available` (a comma-separated
 // list like blosc_list_compressors() returns): lets tests check what happens

@@ -111,6 +111,7 @@ void add_builtins() {
   add_v3("scale_offset", CodecKind::ArrayToArray, codecs::make_scale_offset_v3);
   add_v3("packbits", CodecKind::ArrayToBytes, codecs::make_packbits_v3);
   add_v3("n5_default", CodecKind::ArrayToBytes, codecs::make_n5_default_v3);
+  add_v3("conditional", CodecKind::BytesToBytes, codecs::make_conditional_v3);
   for (const char* name : {"bitround", "numcodecs.bitround"}) {
     add_v3(name, CodecKind::ArrayToArray, [name](const V3CodecRequest& r) { return codecs::make_bitround_v3(r, name); });
   }

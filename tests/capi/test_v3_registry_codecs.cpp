@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 
@@ -187,4 +188,37 @@ TEST(RegistryCodecs, N5DefaultTruncatedEdgeBlock) {
   EXPECT_STATUS(zarr_read_region(open_array(tmp / "t"), 2, std::vector<uint64_t>{0, 0}.data(),
                                  std::vector<uint64_t>{3, 3}.data(), out.data(), out.size() * 2),
                 ZARR_ERR_CODEC, "exceeds the chunk shape");
+}
+
+// conditional: the README's example (its "shuffle" as numcodecs.shuffle: the
+// registry has no "shuffle") creates an array; a compressible chunk is stored
+// zstd-compressed (header bit 1), noise raw (header 0); both read back.
+TEST(RegistryCodecs, ConditionalReadmeExampleRoundTrips) {
+  if (!ZARR_HAVE_ZSTD) GTEST_SKIP() << "libzarr built without zstd";
+  TempDir tmp;
+  std::string m = meta("float32", "[2, 1000]", R"([{"name": "bytes", "configuration": {"endian": "little"}},
+      {"name": "conditional", "configuration": {"codecs": [
+          {"name": "numcodecs.shuffle", "configuration": {"elementsize": 4}},
+          {"name": "zstd", "configuration": {"level": 5}}]}}])");
+  m.replace(m.find("\"chunk_shape\": [2, 1000]"), 24, "\"chunk_shape\": [1, 1000]");
+  ArrayPtr a = create_array(tmp / "c", m);
+  std::vector<float> values(2000);
+  uint32_t x = 12345;
+  for (size_t i = 0; i < 1000; ++i) values[i] = static_cast<float>(i % 10);
+  for (size_t i = 1000; i < 2000; ++i) {
+    x = x * 1664525u + 1013904223u;
+    std::memcpy(&values[i], &x, 4);
+    if (std::isnan(values[i])) values[i] = 0.5f;
+  }
+  EXPECT_EQ(write_then_read_all<float>(a, {0, 0}, {2, 1000}, values), values);
+  const zarr::Bytes compressed = read_file(tmp / "c/c/0/0"), raw = read_file(tmp / "c/c/1/0");
+  EXPECT_EQ(compressed[0], 0x02);
+  EXPECT_LT(compressed.size(), 1000u);
+  EXPECT_EQ(raw[0], 0x00);
+  EXPECT_EQ(raw.size(), 4001u);
+  EXPECT_EQ(read_all<float>(open_array(tmp / "c")), values);
+  EXPECT_EQ(stored_codecs(a), R"([{"name":"bytes","configuration":{"endian":"little"}},)"
+                              R"({"name":"conditional","configuration":{"codecs":[)"
+                              R"({"name":"numcodecs.shuffle","configuration":{"elementsize":4}},)"
+                              R"({"name":"zstd","configuration":{"level":5,"checksum":false}}]}}])");
 }

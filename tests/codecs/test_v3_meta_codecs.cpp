@@ -187,3 +187,126 @@ TEST(N5Default, HostileBlocks) {
     EXPECT_NE(msg.find(k.fragment), std::string::npos) << msg;
   }
 }
+
+// ---- conditional ------------------------------------------------------------------------
+
+namespace {
+
+// The README's example, with "shuffle" spelled as libzarr (and zarr-python 3)
+// know it: the registry has no "shuffle" codec.
+const char* kConditional = R"({"name": "conditional", "configuration": {"codecs": [
+    {"name": "numcodecs.shuffle", "configuration": {"elementsize": 4}},
+    {"name": "zstd", "configuration": {"level": 5}}]}})";
+
+std::string bytes_then(const std::string& codec) {
+  return R"([{"name": "bytes", "configuration": {"endian": "little"}}, )" + codec + "]";
+}
+
+Bytes pseudo_random(size_t n) {
+  Bytes out(n);
+  uint32_t x = 2463534242u;
+  for (auto& b : out) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    b = static_cast<uint8_t>(x);
+  }
+  return out;
+}
+
+}  // namespace
+
+// libzarr's writer applies each codec when it makes the chunk smaller (the
+// README's compress_if_smaller): zstd on a compressible chunk, nothing on
+// noise; shuffle never shrinks a chunk. Either decodes.
+TEST(Conditional, ReadmeExampleAppliesWhatShrinksTheChunk) {
+  CodecChain c = chain(bytes_then(kConditional), repr_of("float32", {256}));
+  const Bytes zeros(1024, 0);
+  const Bytes packed = c.encode_bytes(zeros);
+  ASSERT_LT(packed.size(), 100u);
+  EXPECT_EQ(packed[0], 0x02);  // bit 1: zstd
+  EXPECT_EQ(c.decode(packed, "k"), zeros);
+  const Bytes noise = pseudo_random(1024);
+  const Bytes raw = c.encode_bytes(noise);
+  EXPECT_EQ(raw, concat(Bytes{0}, noise));  // nothing applied: the header and the chunk
+  EXPECT_EQ(c.decode(raw, "k"), noise);
+  EXPECT_EQ(c.max_stored_size().value_or(0) >= 1025u, true);
+  EXPECT_EQ(v3_codecs_json(c), R"([{"name":"bytes","configuration":{"endian":"little"}},)"
+                               R"({"name":"conditional","configuration":{"codecs":[)"
+                               R"({"name":"numcodecs.shuffle","configuration":{"elementsize":4}},)"
+                               R"({"name":"zstd","configuration":{"level":5,"checksum":false}}]}}])");
+}
+
+// What another writer may store: any codecs applied (shuffle too), a wider
+// header (reserved bits 0), decoded in reverse order.
+TEST(Conditional, AnyMaskAndWiderHeadersDecode) {
+  const std::string wide = R"({"name": "conditional", "configuration": {"header_bits": 24, "codecs": [
+      {"name": "numcodecs.shuffle", "configuration": {"elementsize": 4}}, {"name": "gzip", "configuration": {"level": 1}},
+      {"name": "crc32c"}]}})";
+  CodecChain c = chain(bytes_then(wide), repr_of("int32", {64}));
+  CodecChain shuffle = chain(bytes_then(R"({"name": "numcodecs.shuffle", "configuration": {"elementsize": 4}})"),
+                             repr_of("int32", {64}));
+  CodecChain all = chain(bytes_then(R"({"name": "numcodecs.shuffle", "configuration": {"elementsize": 4}},
+      {"name": "gzip", "configuration": {"level": 1}}, {"name": "crc32c"})"), repr_of("int32", {64}));
+  Bytes chunk(256);
+  for (size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<uint8_t>(i / 32);
+  EXPECT_EQ(c.decode(concat(Bytes{0x07, 0, 0}, all.encode_bytes(chunk)), "k"), chunk);
+  EXPECT_EQ(c.decode(concat(Bytes{0x01, 0, 0}, shuffle.encode_bytes(chunk)), "k"), chunk);
+  EXPECT_EQ(c.decode(concat(Bytes{0, 0, 0}, chunk), "k"), chunk);
+  const Bytes written = c.encode_bytes(chunk);
+  EXPECT_EQ(written[0], 0x02);  // gzip shrinks it; shuffle and crc32c do not
+  EXPECT_EQ(Bytes(written.begin() + 1, written.begin() + 3), (Bytes{0, 0}));
+  EXPECT_EQ(c.decode(written, "k"), chunk);
+  EXPECT_NE(v3_codecs_json(c).find(R"("header_bits":24)"), std::string::npos) << v3_codecs_json(c);
+}
+
+TEST(Conditional, ConfigurationErrors) {
+  const ArrayRepr r = repr_of("uint8", {16});
+  auto cond = [](const std::string& config) { return bytes_then(R"({"name": "conditional", "configuration": )" + config + "}"); };
+  EXPECT_ERROR(bytes_then(R"({"name": "conditional"})"), r, ZARR_ERR_INVALID_METADATA, "'configuration' is required");
+  EXPECT_ERROR(cond("{}"), r, ZARR_ERR_INVALID_METADATA, "codecs");
+  EXPECT_ERROR(cond(R"({"codecs": [], "mask": 1})"), r, ZARR_ERR_INVALID_METADATA, "\"mask\"");
+  EXPECT_ERROR(cond(R"({"codecs": {"name": "zstd"}})"), r, ZARR_ERR_INVALID_METADATA, "field 'codecs' must be a list");
+  EXPECT_ERROR(cond(R"({"codecs": ["crc32c", "bytes"]})"), r, ZARR_ERR_INVALID_METADATA,
+               "field 'codecs' item 1: 'bytes' is array->bytes; conditional holds bytes->bytes codecs only");
+  EXPECT_ERROR(cond(R"({"codecs": [{"name": "transpose", "configuration": {"order": [0]}}]})"), r,
+               ZARR_ERR_INVALID_METADATA, "'transpose' is array->array");
+  EXPECT_ERROR(cond(R"({"codecs": ["frobnicate"]})"), r, ZARR_ERR_UNSUPPORTED, "unsupported codec 'frobnicate'");
+  EXPECT_ERROR(cond(R"({"codecs": [{"name": "gzip", "configuration": {"level": 99}}]})"), r,
+               ZARR_ERR_INVALID_METADATA, "item 0");
+  for (const char* bits : {"7", "0", "\"8\"", "65544", "-8"}) {
+    SCOPED_TRACE(bits);
+    EXPECT_ERROR(cond(std::string(R"({"codecs": ["crc32c"], "header_bits": )") + bits + "}"), r,
+                 ZARR_ERR_INVALID_METADATA, "field 'header_bits' must be a multiple of 8 from 8");
+  }
+  std::string nine = R"({"codecs": [)";
+  for (int i = 0; i < 9; ++i) nine += std::string(i ? "," : "") + "\"crc32c\"";
+  EXPECT_ERROR(cond(nine + R"(], "header_bits": 8})"), r, ZARR_ERR_INVALID_METADATA, "from 16");
+  // conditional is bytes->bytes: it follows the array->bytes codec
+  EXPECT_ERROR(std::string("[") + kConditional + R"(, "bytes"])", r, ZARR_ERR_INVALID_METADATA,
+               "must follow an array->bytes codec");
+}
+
+TEST(Conditional, HostileChunks) {
+  CodecChain c = chain(bytes_then(kConditional), repr_of("float32", {256}));
+  CodecChain zstd = chain(bytes_then(R"({"name": "zstd", "configuration": {"level": 1}})"), repr_of("float32", {256}));
+  CodecChain big = chain(bytes_then(R"({"name": "zstd", "configuration": {"level": 1}})"), repr_of("float32", {1 << 20}));
+  const Bytes good = zstd.encode_bytes(Bytes(1024, 1));
+  struct Case {
+    Bytes stored;
+    int code;
+    const char* fragment;
+  };
+  const std::vector<Case> cases = {
+      {{}, ZARR_ERR_CODEC, "shorter than its 1-byte header"},
+      {{0x04}, ZARR_ERR_CODEC, "header bit 2 is set but there are only 2 codecs"},
+      {concat(Bytes{0x80}, good), ZARR_ERR_CODEC, "header bit 7"},
+      {concat(Bytes{0x00}, good), ZARR_ERR_CODEC, "codec 'conditional'"},          // stored raw: wrong size
+      {concat(Bytes{0x02}, Bytes(good.begin(), good.end() - 3)), ZARR_ERR_CODEC, "zstd"},  // truncated
+      {concat(Bytes{0x02}, big.encode_bytes(Bytes(4 << 20, 0))), ZARR_ERR_CODEC, "zstd"},  // a 4 MiB bomb
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.stored.size());
+    auto [code, msg] = decode_error(c, k.stored);
+    EXPECT_EQ(code, k.code) << msg;
+    EXPECT_NE(msg.find(k.fragment), std::string::npos) << msg;
+  }
+}
