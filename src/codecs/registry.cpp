@@ -66,7 +66,7 @@ constexpr Builtin kBuiltins[] = {
                                      " was not found or -D" + b.option + "=disabled was set)");
     }
   }
-  fail(ZARR_ERR_UNSUPPORTED, "unsupported codec '" + id + "'" +
+  fail(ZARR_ERR_UNSUPPORTED, "unsupported codec '" + id + "'" + unimplemented_numcodecs_note(id) +
                                  (plugin_failures.empty() ? "" : " (plugins that failed to load: " + plugin_failures + ")"));
 }
 
@@ -172,6 +172,16 @@ std::string read_id(const rapidjson::Value& config) {
 }  // namespace
 
 void register_builtin_codecs() { std::call_once(builtins_once, add_builtins); }
+
+std::string unimplemented_numcodecs_note(const std::string& id) {
+  // numcodecs.pcodec wraps the pco library; its format is defined by that
+  // library's code rather than a specification libzarr could implement from.
+  if (id == "pcodec") {
+    return "; pcodec (numcodecs.pcodec, the pco format) is not implemented in libzarr: an array using it "
+           "cannot be read or written here (a plugin may register it)";
+  }
+  return "";
+}
 
 void register_bytes_codec(const std::string& id, BytesCodecFactory factory, bool v3_name) {
   // Built-ins first, so a plugin registered under a built-in id replaces it

@@ -222,3 +222,23 @@ TEST(RegistryCodecs, ConditionalReadmeExampleRoundTrips) {
                               R"({"name":"numcodecs.shuffle","configuration":{"elementsize":4}},)"
                               R"({"name":"zstd","configuration":{"level":5,"checksum":false}}]}}])");
 }
+
+// pcodec: libzarr does not implement the pco format; the fixtures written by
+// zarrs and zarr-python (v2 "pcodec", v3 "numcodecs.pcodec") are refused by
+// name, saying so, instead of being taken for an unknown codec.
+TEST(RegistryCodecs, PcodecFixturesAreRefusedByName) {
+  const std::string peer = peer_data_dir();
+  if (peer.empty()) GTEST_SKIP() << "no peer data: expected " << peer_data_expected_location();
+  for (const char* fixture : {"zarrs-data/v2/array_pcodec_C.zarr", "zarrs-data/v3/array_pcodec.zarr",
+                              "zarrs-data/v3_zarr_python/array_pcodec.zarr"}) {
+    SCOPED_TRACE(fixture);
+    zarr_array* a = nullptr;
+    EXPECT_STATUS(zarr_open(&a, (peer + "/" + fixture).c_str(), "r"), ZARR_ERR_UNSUPPORTED,
+                  "pcodec (numcodecs.pcodec, the pco format) is not implemented in libzarr");
+    zarr_close(a);
+  }
+  zarr_codec* c = nullptr;
+  EXPECT_STATUS(zarr_codec_create(&c, R"({"id": "pcodec", "level": 8})"), ZARR_ERR_UNSUPPORTED,
+                "unsupported codec 'pcodec'; pcodec");
+  zarr_codec_free(c);
+}
