@@ -14,6 +14,8 @@ PACKAGES=(
   nginx python3-boto3
   # interop peers: zarr-python 2.13 and numcodecs 0.11, run by /usr/bin/python3
   python3 python3-numpy python3-zarr python3-numcodecs
+  # the registry's JSON schemas checked over what libzarr writes (tests/capi/registry_schema_check.py)
+  python3-jsonschema
   # ABI checks
   abigail-tools
   # the sanitizer and fuzzing build: clang with libFuzzer (tests/fuzz, scripts/fuzz.sh)
