@@ -16,6 +16,8 @@ PACKAGES=(
   python3 python3-numpy python3-zarr python3-numcodecs
   # numcodecs' zfpy codec needs zfp's Python module (tests/interop: zarr-python reads libzarr's zfpy)
   python3-zfpy
+  # the registry's JSON schemas checked over what libzarr writes (tests/capi/registry_schema_check.py)
+  python3-jsonschema
   # ABI checks
   abigail-tools
   # the sanitizer and fuzzing build: clang with libFuzzer (tests/fuzz, scripts/fuzz.sh)

@@ -286,6 +286,10 @@ void register_v3_codec(const std::string& name, CodecKind kind, V3CodecFactory f
 // The entry registered under a v3 name, if any.
 std::optional<V3CodecEntry> find_v3_codec(const std::string& name);
 
+// For a numcodecs id libzarr knows of but does not implement ("pcodec"): why,
+// as "; ..." to append to "unsupported codec '<id>'"; "" for any other id.
+std::string unimplemented_numcodecs_note(const std::string& id);
+
 // Ids of every registered bytes codec, sorted.
 std::vector<std::string> registered_bytes_codecs();
 

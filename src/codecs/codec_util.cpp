@@ -151,19 +151,23 @@ size_t initial_decode_guess(size_t encoded_size) {
 
 // --- ConfigReader ---------------------------------------------------------------
 
-ConfigReader::ConfigReader(const rapidjson::Value& config, std::string codec_id)
-    : config_(config), id_(std::move(codec_id)) {
-  if (!config_.IsObject()) {
-    fail(ZARR_ERR_INVALID_METADATA,
-         "codec '" + id_ + "': configuration must be a JSON object, got " + json::to_string(config_));
+ConfigReader::ConfigReader(const rapidjson::Value& config, std::string codec_id, std::string prefix)
+    : config_(config), id_(std::move(codec_id)), prefix_(std::move(prefix)) {
+  if (config_.IsObject()) return;
+  if (!prefix_.empty()) {
+    // "filters[0]." names the field "filters[0]"
+    fail(ZARR_ERR_INVALID_METADATA, "codec '" + id_ + "': field '" + prefix_.substr(0, prefix_.size() - 1) +
+                                        "' must be a JSON object, got " + json::to_string(config_));
   }
+  fail(ZARR_ERR_INVALID_METADATA,
+       "codec '" + id_ + "': configuration must be a JSON object, got " + json::to_string(config_));
 }
 
 const rapidjson::Value* ConfigReader::find(const char* name) const { return json::find(config_, name); }
 
 void ConfigReader::invalid(const char* name, const std::string& rule, const rapidjson::Value& got) const {
   fail(ZARR_ERR_INVALID_METADATA,
-       "codec '" + id_ + "': field '" + name + "' must be " + rule + ", got " + json::to_string(got));
+       "codec '" + id_ + "': field '" + prefix_ + name + "' must be " + rule + ", got " + json::to_string(got));
 }
 
 void ConfigReader::unsupported(const std::string& what) const {
@@ -229,6 +233,12 @@ ConfigWriter& ConfigWriter::add_bool(const char* name, bool value) {
 ConfigWriter& ConfigWriter::add_null(const char* name) {
   writer_.Key(name);
   writer_.Null();
+  return *this;
+}
+
+ConfigWriter& ConfigWriter::add_json(const char* name, const rapidjson::Value& value) {
+  writer_.Key(name);
+  value.Accept(writer_);
   return *this;
 }
 

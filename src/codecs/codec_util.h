@@ -142,7 +142,9 @@ size_t initial_decode_guess(size_t encoded_size);
 // ZARR_ERR_INVALID_METADATA "codec '<id>': field '<name>' must be <rule>, got <json>".
 class ConfigReader {
  public:
-  ConfigReader(const rapidjson::Value& config, std::string codec_id);
+  // `prefix` names a nested object's place in the configuration (e.g.
+  // "filters[0]."), so its errors name the field in full.
+  ConfigReader(const rapidjson::Value& config, std::string codec_id, std::string prefix = "");
 
   const std::string& id() const { return id_; }
   // The member, or nullptr when it is absent.
@@ -163,6 +165,7 @@ class ConfigReader {
  private:
   const rapidjson::Value& config_;
   std::string id_;
+  std::string prefix_;
 };
 
 // Writes {"id": "<id>", ...} with members in the order they are added, so
@@ -174,6 +177,7 @@ class ConfigWriter {
   ConfigWriter& add_string(const char* name, const std::string& value);
   ConfigWriter& add_bool(const char* name, bool value);
   ConfigWriter& add_null(const char* name);
+  ConfigWriter& add_json(const char* name, const rapidjson::Value& value);
   std::string str();
 
  private:

@@ -67,7 +67,7 @@ constexpr Builtin kBuiltins[] = {
                                      " was not found or -D" + b.option + "=disabled was set)");
     }
   }
-  fail(ZARR_ERR_UNSUPPORTED, "unsupported codec '" + id + "'" +
+  fail(ZARR_ERR_UNSUPPORTED, "unsupported codec '" + id + "'" + unimplemented_numcodecs_note(id) +
                                  (plugin_failures.empty() ? "" : " (plugins that failed to load: " + plugin_failures + ")"));
 }
 
@@ -116,6 +116,8 @@ void add_builtins() {
   add_v3("cast_value", CodecKind::ArrayToArray, codecs::make_cast_value_v3);
   add_v3("scale_offset", CodecKind::ArrayToArray, codecs::make_scale_offset_v3);
   add_v3("packbits", CodecKind::ArrayToBytes, codecs::make_packbits_v3);
+  add_v3("n5_default", CodecKind::ArrayToBytes, codecs::make_n5_default_v3);
+  add_v3("conditional", CodecKind::BytesToBytes, codecs::make_conditional_v3);
   for (const char* name : {"bitround", "numcodecs.bitround"}) {
     add_v3(name, CodecKind::ArrayToArray, [name](const V3CodecRequest& r) { return codecs::make_bitround_v3(r, name); });
   }
@@ -176,6 +178,16 @@ std::string read_id(const rapidjson::Value& config) {
 }  // namespace
 
 void register_builtin_codecs() { std::call_once(builtins_once, add_builtins); }
+
+std::string unimplemented_numcodecs_note(const std::string& id) {
+  // numcodecs.pcodec wraps the pco library; its format is defined by that
+  // library's code rather than a specification libzarr could implement from.
+  if (id == "pcodec") {
+    return "; pcodec (numcodecs.pcodec, the pco format) is not implemented in libzarr: an array using it "
+           "cannot be read or written here (a plugin may register it)";
+  }
+  return "";
+}
 
 void register_bytes_codec(const std::string& id, BytesCodecFactory factory, bool v3_name) {
   // Built-ins first, so a plugin registered under a built-in id replaces it

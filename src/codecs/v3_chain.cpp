@@ -115,8 +115,10 @@ bool is_known_v3_codec(const std::string& name) {
                                    "': libzarr was built without it (libzfp was not found or -Dzfp=disabled was set)");
   }
 #endif
+  const bool numcodecs = spec.name.rfind(kNumcodecsPrefix, 0) == 0;
   fail(ZARR_ERR_UNSUPPORTED, spec.where + ": unsupported codec '" + spec.name + "'" +
-                                 registered_but_unimplemented_note(ExtensionPoint::Codec, spec.name));
+                                 registered_but_unimplemented_note(ExtensionPoint::Codec, spec.name) +
+                                 (numcodecs ? unimplemented_numcodecs_note(spec.name.substr(10)) : ""));
 }
 
 // A numcodecs filter run as array->array on the chunk's native bytes.

@@ -217,7 +217,7 @@ TEST(CodecApi, NumcodecsFixturesThroughTheCApi) {
     SCOPED_TRACE(codec_dir.string());
     Codec codec;
     const int status = zarr_codec_create(codec.out(), config.c_str());
-    if (status == ZARR_ERR_UNSUPPORTED) {  // lzma raw formats, object categorize (see test_numcodecs_fixtures)
+    if (status == ZARR_ERR_UNSUPPORTED) {  // object categorize (see test_numcodecs_fixtures)
       ++refused;
       continue;
     }

@@ -110,12 +110,38 @@ TEST(BadConfig, LzmaFields) {
   EXPECT_TRUE(bad_config(R"({"id":"lzma","preset":"9"})", {"'preset'", "an integer"}));
 }
 
-TEST(BadConfig, LzmaRawFormatAndFiltersAreUnsupported) {
-  EXPECT_TRUE(unsupported_config(R"({"id":"lzma","format":3})", {"codec 'lzma'", "format 3 (FORMAT_RAW)"}));
-  EXPECT_TRUE(unsupported_config(R"({"id":"lzma","filters":[{"id":33,"preset":1}]})",
-                                 {"codec 'lzma'", "custom filters", R"([{"id":33,"preset":1}])"}));
-  EXPECT_TRUE(unsupported_config(R"({"id":"lzma","format":3,"filters":[{"id":33}],"preset":null})",
-                                 {"format 3", "custom filters"}));
+// Python's lzma rules for formats and filter chains, each error naming the
+// field (filters[i].<key> inside the chain).
+TEST(BadConfig, LzmaFormatsAndFilterChains) {
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","format":3})", {"codec 'lzma'", "'filters'", "FORMAT_RAW", "got null"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","format":3,"filters":[{"id":33}],"check":4})", {"'check'", "FORMAT_RAW"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33}],"preset":1})", {"'preset'", "null when 'filters'"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[]})", {"'filters'", "1 to 4"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":{"id":33}})", {"'filters'", "a list"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":3},{"id":3},{"id":3},{"id":3},{"id":33}]})",
+                         {"'filters'", "1 to 4"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[33]})", {"'filters[0]'", "a JSON object", "got 33"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"preset":1}]})", {"'filters[0].id'", "present"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":"33"}]})", {"'filters[0].id'", "an integer"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":34}]})", {"'filters[0].id'", "LZMA2", "got 34"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":3,"dist":4},{"id":33,"level":1}]})",
+                         {"'filters[1].level'", "not an option"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33,"preset":10}]})", {"'filters[0].preset'", "got 10"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33,"lc":5}]})", {"'filters[0].lc'", "0..4"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33,"pb":5}]})", {"'filters[0].pb'", "0..4"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33,"dict_size":-1}]})", {"'filters[0].dict_size'"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33,"mode":3}]})", {"'filters[0].mode'", "MODE_FAST"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33,"mf":5}]})", {"'filters[0].mf'", "MF_BT4"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":3,"dist":0},{"id":33}]})", {"'filters[0].dist'", "1..256"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":4,"start_offset":"0"},{"id":33}]})",
+                         {"'filters[0].start_offset'", "an integer"}));
+  // liblzma's own rules: the LZMA filter last, lc + lp <= 4 for LZMA2
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33},{"id":3}]})", {"'filters'", "LZMA1 or LZMA2 last"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","filters":[{"id":33,"lc":3,"lp":3}]})", {"'filters'", "liblzma accepts"}));
+  // .lzma holds one LZMA1 filter; a raw decoder's dictionary is bounded
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","format":2,"filters":[{"id":33}]})", {"'filters'", "single LZMA1"}));
+  EXPECT_TRUE(bad_config(R"({"id":"lzma","format":3,"filters":[{"id":33,"dict_size":1610612736}]})",
+                         {"'filters'", "1 GiB", "dict_size"}));
 }
 #endif
 

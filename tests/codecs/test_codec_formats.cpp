@@ -175,6 +175,79 @@ TEST(Lzma, CheckTypeInStreamHeader) {
   EXPECT_EQ(codec_from_json(R"({"id":"lzma","check":0})")->encode(sample_data(10))[7], 0);
   EXPECT_EQ(codec_from_json(R"({"id":"lzma","check":10})")->encode(sample_data(10))[7], 10);
 }
+
+// format 3 (FORMAT_RAW) with every kind of filter Python's lzma module takes:
+// each round-trips, the size known or not, and the config keeps the filters
+// as given (numcodecs' get_config).
+TEST(Lzma, RawStreamsWithEveryFilter) {
+  const char* chains[] = {
+      R"([{"id":33,"preset":1}])",
+      R"([{"id":4611686018427387905}])",
+      R"([{"id":33,"preset":2147483654,"dict_size":65536,"lc":1,"lp":2,"pb":0,"mode":1,"nice_len":32,"mf":4,"depth":8}])",
+      R"([{"id":4611686018427387905,"preset":9,"mf":18,"mode":2,"nice_len":273}])",
+      R"([{"id":3,"dist":4},{"id":33}])",
+      R"([{"id":3},{"id":4},{"id":33,"preset":0}])",
+      R"([{"id":5,"start_offset":8},{"id":33}])",
+      R"([{"id":6},{"id":33}])",
+      R"([{"id":7},{"id":33}])",
+      R"([{"id":8},{"id":33}])",
+      R"([{"id":9},{"id":3,"dist":256},{"id":4611686018427387905}])",
+  };
+  Bytes data = sample_data(20000, 7);
+  for (const char* chain : chains) {
+    SCOPED_TRACE(chain);
+    std::string config = std::string(R"({"id":"lzma","format":3,"check":-1,"preset":null,"filters":)") + chain + "}";
+    auto c = codec_from_json(config);
+    Bytes encoded = c->encode(data);
+    EXPECT_LT(encoded.size(), data.size());
+    EXPECT_EQ(c->decode(encoded, data.size()), data);
+    EXPECT_EQ(c->decode(encoded, 0), data);
+    EXPECT_EQ(codec_from_json(c->config_json())->decode(encoded, 0), data);
+    EXPECT_NE(c->config_json().find(std::string(R"("filters":)") + chain), std::string::npos) << c->config_json();
+  }
+}
+
+TEST(Lzma, RawStreamsConcatenatedAndEmpty) {
+  auto c = codec_from_json(R"({"id":"lzma","format":3,"filters":[{"id":33,"preset":1}]})");
+  Bytes a = sample_data(3000, 1), b = sample_data(2000, 2);
+  EXPECT_EQ(c->decode(concat({c->encode(a), c->encode(b)}), 5000), concat({a, b}));
+  EXPECT_EQ(c->decode(c->encode(Bytes{}), 0), Bytes{});
+}
+
+// A custom chain in an .xz stream (its block header names the filters, so a
+// plain config decodes it too) and a single LZMA1 filter in .lzma (whose
+// first byte is the filter's lc/lp/pb).
+TEST(Lzma, CustomChainsInXzAndAlone) {
+  Bytes data = sample_data(20000, 8);
+  auto plain = codec_from_json(R"({"id":"lzma"})");
+  auto xz = codec_from_json(R"({"id":"lzma","format":1,"check":0,"filters":[{"id":3,"dist":2},{"id":33,"preset":3}]})");
+  Bytes x = xz->encode(data);
+  EXPECT_EQ(x[7], 0);  // check none
+  EXPECT_EQ(xz->decode(x, data.size()), data);
+  EXPECT_EQ(plain->decode(x, 0), data);
+  auto alone = codec_from_json(R"({"id":"lzma","format":2,"filters":[{"id":4611686018427387905,"lc":1,"lp":1,"pb":1}]})");
+  Bytes a = alone->encode(data);
+  EXPECT_EQ(a[0], (1 * 5 + 1) * 9 + 1);  // (pb * 5 + lp) * 9 + lc
+  EXPECT_EQ(alone->decode(a, 0), data);
+  EXPECT_EQ(plain->decode(a, 0), data);
+}
+
+// Raw streams are bounded like the others: no more than the expected or
+// allowed size is produced, and truncated or foreign input is an error.
+TEST(Lzma, RawDecodingIsBoundedAndChecked) {
+  auto c = codec_from_json(R"({"id":"lzma","format":3,"filters":[{"id":33,"preset":1}]})");
+  Bytes bomb = c->encode(Bytes(size_t{64} << 20, 0));
+  ASSERT_LT(bomb.size(), size_t{64} << 10);
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'lzma'", "1000"}, [&] { c->decode(bomb, 1000); }));
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'lzma'"}, [&] { c->decode_at_most(bomb, 1 << 20); }));
+  Bytes good = c->encode(sample_data(5000));
+  Bytes truncated(good.begin(), good.begin() + good.size() / 2);
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'lzma'", "truncated"}, [&] { c->decode(truncated, 0); }));
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'lzma'"}, [&] { c->decode(Bytes{}, 0); }));
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'lzma'"}, [&] { c->decode(sample_data(300, 9), 0); }));
+  auto lzma1 = codec_from_json(R"({"id":"lzma","format":3,"filters":[{"id":4611686018427387905}]})");
+  EXPECT_TRUE(fails_with(ZARR_ERR_CODEC, {"codec 'lzma'"}, [&] { lzma1->decode(Bytes(truncated.begin(), truncated.begin() + 5), 0); }));
+}
 #endif
 
 #if ZARR_HAVE_BLOSC

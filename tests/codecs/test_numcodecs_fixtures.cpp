@@ -48,12 +48,6 @@ std::string expected_unsupported(const rapidjson::Value& config) {
     const rapidjson::Value* dtype = json::find(config, "dtype");
     if (dtype && dtype->IsString() && std::string(dtype->GetString()) == "|O") return "object arrays";
   }
-  if (id == "lzma") {
-    const rapidjson::Value* format = json::find(config, "format");
-    const rapidjson::Value* filters = json::find(config, "filters");
-    if (format && format->IsInt() && format->GetInt() == 3) return "format 3";
-    if (filters && !filters->IsNull()) return "custom filters";
-  }
 #if ZARR_HAVE_BLOSC
   if (id == "blosc") {
     const rapidjson::Value* cname = json::find(config, "cname");

@@ -68,6 +68,11 @@ std::vector<Case> cases() {
   out.push_back({R"({"id":"lzma","preset":1,"check":0})", "<u4", 4});
   out.push_back({R"({"id":"lzma","preset":3,"check":10})", "<u4", 4});
   out.push_back({R"({"id":"lzma","format":2,"preset":2})", "<u4", 4});
+  // custom chains: numcodecs decodes XZ and ALONE only with filters null
+  // (Python's rule), so those are checked in test_codec_formats instead
+  out.push_back({R"({"id":"lzma","format":3,"filters":[{"id":33,"preset":1}]})", "<u4", 4});
+  out.push_back({R"({"id":"lzma","format":3,"filters":[{"id":3,"dist":4},{"id":4},{"id":4611686018427387905,"lc":0,"pb":0}]})", "<u4", 4});
+  out.push_back({R"({"id":"lzma","format":3,"check":0,"filters":[{"id":33,"dict_size":65536,"mf":19,"mode":1,"nice_len":64,"depth":4}]})", "<u4", 4});
 #endif
 #if ZARR_HAVE_BLOSC
   std::stringstream list(blosc_list_compressors());
