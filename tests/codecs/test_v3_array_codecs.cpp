@@ -15,32 +15,13 @@
 #include "v3_chain_helpers.h"
 
 using namespace zarr;
+using zarr::test::bytes_of;
 using zarr::test::chain;
 using zarr::test::error_of;
 using zarr::test::repr_of;
+using zarr::test::values_of;
 
 namespace {
-
-#define EXPECT_ERROR(codecs, decoded, code, fragment)                                  \
-  do {                                                                                 \
-    auto e_ = error_of(codecs, decoded);                                               \
-    EXPECT_EQ(e_.first, code) << e_.second;                                            \
-    EXPECT_NE(e_.second.find(fragment), std::string::npos) << e_.second;               \
-  } while (0)
-
-template <typename T>
-Bytes bytes_of(const std::vector<T>& v) {
-  Bytes b(v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-template <typename T>
-std::vector<T> values_of(const Bytes& b) {
-  std::vector<T> v(b.size() / sizeof(T));
-  if (!v.empty()) std::memcpy(v.data(), b.data(), b.size());
-  return v;
-}
 
 const char* kBytes = R"({"name": "bytes", "configuration": {"endian": "little"}})";
 

@@ -21,13 +21,6 @@ using zarr::test::repr_of;
 
 namespace {
 
-#define EXPECT_ERROR(codecs, decoded, code, fragment)                    \
-  do {                                                                   \
-    auto e_ = error_of(codecs, decoded);                                 \
-    EXPECT_EQ(e_.first, code) << e_.second;                              \
-    EXPECT_NE(e_.second.find(fragment), std::string::npos) << e_.second; \
-  } while (0)
-
 // The decode error of `stored`: code and message.
 std::pair<int, std::string> decode_error(const CodecChain& c, const Bytes& stored) {
   try {

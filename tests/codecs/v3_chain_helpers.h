@@ -1,8 +1,10 @@
-// Helpers of the v3 codec chain tests (test_v3_codecs, test_v3_array_codecs):
-// an array of any v3 data type, the chain a "codecs" list builds for it, and
-// the error building it gives.
+// Helpers of the v3 codec chain tests (test_v3_codecs, test_v3_array_codecs,
+// test_v3_meta_codecs, test_zfp_codecs): an array of any v3 data type, the
+// chain a "codecs" list builds for it, the error building it gives, and
+// values to and from bytes.
 #pragma once
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,4 +37,26 @@ inline std::pair<int, std::string> error_of(const std::string& codecs, const Arr
   return {ZARR_OK, ""};
 }
 
+template <typename T>
+Bytes bytes_of(const std::vector<T>& v) {
+  Bytes b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+template <typename T>
+std::vector<T> values_of(const Bytes& b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  if (!v.empty()) std::memcpy(v.data(), b.data(), b.size());
+  return v;
+}
+
 }  // namespace zarr::test
+
+// Building the chain `codecs` for `decoded` fails with `code`, the message holding `fragment`.
+#define EXPECT_ERROR(codecs, decoded, code, fragment)                    \
+  do {                                                                   \
+    auto e_ = zarr::test::error_of(codecs, decoded);                     \
+    EXPECT_EQ(e_.first, code) << e_.second;                              \
+    EXPECT_NE(e_.second.find(fragment), std::string::npos) << e_.second; \
+  } while (0)
