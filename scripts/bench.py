@@ -39,6 +39,7 @@ import sys
 import time
 
 import bench_remote
+from bench_table import print_table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER_PYTHON = "/usr/bin/python3"  # Debian's zarr 2.13.6 + numcodecs 0.11; not the python3 first on PATH
@@ -349,13 +350,7 @@ def main():
         peer_s = rows["W6r"]["peer_result"]["best_s"] + rows["W6w"]["peer_result"]["best_s"]
         table.append(("W6 = W6r + W6w", f"{lib_s:.3f}", f"{peer_s:.3f}", f"{peer_s / lib_s:.2f}", ">= 12",
                       f"{2 * ARRAY_BYTES / lib_s / 1e6:.0f}", "zarrita.js", ""))
-    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) if i == 0 or i >= 6 else str(c).rjust(w)  # noqa: E731
-                                      for i, (c, w) in enumerate(zip(r, widths))) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in table:
-        print(line(r))
+    print_table(header, table, left=[0] + list(range(6, len(header))))
     print()
     print("ratio = peer s / libzarr s (higher is better for libzarr); targets are printed, never asserted.")
 
@@ -534,13 +529,7 @@ def print_alignments(aligned, info):
             table.append((name, str(offset), f"{r['best_s']:.3f}", f"{runs[len(runs) // 2]:.3f}",
                           f"{r['best_s'] / best_c:.2f}", f"{py['best_s']:.3f}" if py else "n/a",
                           f"{zp['best_s']:.3f}" if zp else "n/a"))
-    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)  # noqa: E731
-                                      for i, (c, w) in enumerate(zip(r, widths))) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in table:
-        print(line(r))
+    print_table(header, table)
     print()
     print("C / best offset: this offset's best time over the best offset's (aim of issue 25: <= 1.10).")
 
@@ -626,13 +615,7 @@ def print_selections(selections, info, args):
         cpu = " / ".join(f"{row[side]['best_cpu_s']:.2f}" for side in sides)
         table.append((f"{key} {row['what']}", f"{c:.3f}", f"{py:.3f}", f"{zp:.3f}", f"{zp / py:.2f}",
                       f"{touched:.3f}", f"{c / touched:.2f}", cpu, "same" if row["same_values"] else "DIFFER"))
-    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) if i in (0, 8) else str(c).rjust(w)  # noqa: E731
-                                      for i, (c, w) in enumerate(zip(r, widths))) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in table:
-        print(line(r))
+    print_table(header, table, left=(0, 8))
     print()
     print("C API: tests/bench/bench_region_io select (zarr_read/write_orthogonal, _points, _region_step); "
           "Python: `import libzarr as zarr`, the same code as zarr-python's (tests/bench/peer_selections.py); "

@@ -19,6 +19,8 @@ import tempfile
 import time
 import urllib.request
 
+from bench_table import print_table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROXY = os.path.join(ROOT, "tests", "bench", "delay_proxy.py")
 PEER_PY = os.path.join(ROOT, "tests", "bench", "peer_zarr_python.py")
@@ -270,13 +272,7 @@ def print_remote(remote, info, array_bytes):
                           f"{zp['requests_per_run']:.0f}" if zp else "n/a",
                           f"{s3['best_s']:.2f}" if s3 else "n/a",
                           f"{100 * s3_ideal / s3['best_s']:.0f}%" if s3 else "n/a"))
-    widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w)  # noqa: E731
-                                      for i, (v, w) in enumerate(zip(r, widths))) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in table:
-        print(line(r))
+    print_table(header, table)
     print()
     print(f"requests and MB moved: counted by the proxy for one C API run (metadata included). ideal s: those bytes "
           f"at min({remote['concurrency']} requests in flight x bytes per request / latency, the bandwidth). "
