@@ -143,6 +143,20 @@ class S3rverServer(LocalServer):
 
 
 
+def proxied_workloads(args, names, upstream_port, what, log):
+    """(proxy, latency, name, kind) for each latency and each workload of `names`: a
+    proxy in front of the server on upstream_port, stopped when its latency is done."""
+    for latency in args.remote_latencies:
+        proxy = Proxy(upstream_port, latency, args.remote_mbs)
+        try:
+            for name, kind, _ in REMOTE_WORKLOADS:
+                if name in names:
+                    log(f"bench.py: {name} {what}, {latency} ms, {args.remote_mbs} MB/s")
+                    yield proxy, latency, name, kind
+        finally:
+            proxy.stop()
+
+
 def measure(proxy, runs, run_with_env, cmd, env):
     """One side's runs through `proxy`, with the proxy's counts per run."""
     proxy.stats(reset=True)
@@ -160,21 +174,13 @@ def run_remote_s3(args, lib, d, run_with_env, names, expected, problems, log):
     server = S3rverServer(args.s3rver, d("").rstrip("/"), kinds)
     rows = {}
     try:
-        for latency in args.remote_latencies:
-            proxy = Proxy(server.port, latency, args.remote_mbs)
-            try:
-                for name, kind, what in REMOTE_WORKLOADS:
-                    if name not in names:
-                        continue
-                    log(f"bench.py: {name} over S3 (s3rver), {latency} ms, {args.remote_mbs} MB/s")
-                    cmd = [lib, "read", f"s3://bench/{kind}", str(args.remote_runs), "16",
-                           server.options(proxy.url, args.remote_concurrency)]
-                    result = measure(proxy, args.remote_runs, run_with_env, cmd, None)
-                    rows[f"{name} {latency} s3"] = dict(result, name=name, latency_ms=latency, side="s3")
-                    if result["checksum"] != expected:
-                        problems.append(f"{name} over S3 {latency} ms: checksum {result['checksum']}, data {expected}")
-            finally:
-                proxy.stop()
+        for proxy, latency, name, kind in proxied_workloads(args, names, server.port, "over S3 (s3rver)", log):
+            cmd = [lib, "read", f"s3://bench/{kind}", str(args.remote_runs), "16",
+                   server.options(proxy.url, args.remote_concurrency)]
+            result = measure(proxy, args.remote_runs, run_with_env, cmd, None)
+            rows[f"{name} {latency} s3"] = dict(result, name=name, latency_ms=latency, side="s3")
+            if result["checksum"] != expected:
+                problems.append(f"{name} over S3 {latency} ms: checksum {result['checksum']}, data {expected}")
     finally:
         server.stop()
     return rows
@@ -199,24 +205,16 @@ def run_remote(args, lib, d, run, run_with_env, names, expected, problems, log):
     rows = {}
     load_start = time.time(), _loadavg()
     try:
-        for latency in args.remote_latencies:
-            proxy = Proxy(nginx.port, latency, args.remote_mbs)
-            try:
-                for name, kind, what in REMOTE_WORKLOADS:
-                    if name not in names:
-                        continue
-                    log(f"bench.py: {name} remote, {latency} ms, {args.remote_mbs} MB/s")
-                    for side, command in sides.items():
-                        if side == "zarr-python" and name == "W6r":
-                            continue
-                        cmd, side_env = command(f"{proxy.url}/{kind}")
-                        result = measure(proxy, args.remote_runs, run_with_env, cmd, side_env)
-                        rows[f"{name} {latency} {side}"] = dict(result, name=name, latency_ms=latency, side=side)
-                        if result["checksum"] != expected:
-                            problems.append(f"{name} remote {latency} ms ({side}): checksum {result['checksum']}, "
-                                            f"data {expected}")
-            finally:
-                proxy.stop()
+        for proxy, latency, name, kind in proxied_workloads(args, names, nginx.port, "remote", log):
+            for side, command in sides.items():
+                if side == "zarr-python" and name == "W6r":
+                    continue
+                cmd, side_env = command(f"{proxy.url}/{kind}")
+                result = measure(proxy, args.remote_runs, run_with_env, cmd, side_env)
+                rows[f"{name} {latency} {side}"] = dict(result, name=name, latency_ms=latency, side=side)
+                if result["checksum"] != expected:
+                    problems.append(f"{name} remote {latency} ms ({side}): checksum {result['checksum']}, "
+                                    f"data {expected}")
     finally:
         nginx.stop()
     if args.s3rver:
