@@ -25,9 +25,19 @@ def read(path):
         return f.read()
 
 
+def v2_compressor(folder):
+    """The compressor of the v2 array in folder (None when it has none or is no v2 array)."""
+    try:
+        with open(os.path.join(folder, ".zarray")) as f:
+            return json.load(f).get("compressor")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def main(peer, out):
     seeds = {t: [] for t in ("fuzz_v2_metadata", "fuzz_v3_metadata", "fuzz_codec_decode",
                              "fuzz_shard", "fuzz_zip_open", "fuzz_region_read", "fuzz_blosc_blocks")}
+    compressors_seen = {}  # codec_decode seeds per v2 compressor configuration, at most 4 each
     for path in files_under(peer):
         name = os.path.basename(path)
         if name in (".zarray", ".zattrs", ".zgroup", ".zmetadata"):
@@ -46,9 +56,15 @@ def main(peer, out):
             # v3 chunk and shard files; the first byte picks the target's layout.
             data = read(path)
             seeds["fuzz_shard"] += [b"\x00" + data, b"\x01" + data]
-        elif name.replace(".", "").isdigit() and len(seeds["fuzz_region_read"]) < 100:
+        elif name.replace(".", "").isdigit():
             data = read(path)  # v2 chunk files ("0.0"); one seed per array kind
-            seeds["fuzz_region_read"] += [bytes([k]) + data for k in range(5)]
+            if len(seeds["fuzz_region_read"]) < 100:
+                seeds["fuzz_region_read"] += [bytes([k]) + data for k in range(5)]
+            # The array's own compressor over its chunk (zfpy, lzma, ... as peers wrote them).
+            compressor = v2_compressor(os.path.dirname(path))
+            if compressor and compressors_seen.setdefault(json.dumps(compressor), 0) < 4:
+                compressors_seen[json.dumps(compressor)] += 1
+                seeds["fuzz_codec_decode"].append(json.dumps(compressor).encode() + b"\n" + data)
     for target, items in seeds.items():
         folder = os.path.join(out, target)
         os.makedirs(folder, exist_ok=True)
