@@ -7,7 +7,8 @@
 // uint32 and uint64 with their top bit flipped (x - 2^(N-1), the README's
 // unsigned promotion at N = 32 and 64: order is kept, so smooth data stays
 // smooth); int8, int16, uint8 and uint16 promoted to int32 and demoted back
-// with the README's formulas (zfp_promote_* / zfp_demote_*).
+// with the README's formulas (zfp_promote_* / zfp_demote_*); float16 and
+// bfloat16 widened to float32 and rounded back (the README's "casting").
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -16,7 +17,9 @@
 #include "base/json.h"
 #include "codecs/builtin_codecs.h"
 #include "codecs/zfp_stream.h"
+#include "dtype/bfloat16.h"
 #include "dtype/byte_order.h"
+#include "dtype/float_text.h"
 
 namespace zarr::codecs {
 
@@ -25,7 +28,7 @@ namespace {
 // How a data type reaches one of zfp's four scalar types.
 struct ZfpPlan {
   zfp::Scalar scalar = zfp::Scalar::Float;
-  enum Conversion { Direct, FlipTopBit, PromoteSigned, PromoteUnsigned } conversion = Direct;
+  enum Conversion { Direct, FlipTopBit, PromoteSigned, PromoteUnsigned, WidenHalf, WidenBFloat16 } conversion = Direct;
   unsigned bits = 32;  // the data type's width
 };
 
@@ -34,9 +37,11 @@ std::optional<ZfpPlan> plan_for(const DataType& t) {
   const unsigned bits = static_cast<unsigned>(n * 8);
   switch (t.kind()) {
     case DTypeKind::Float:
+      if (n == 2) return ZfpPlan{zfp::Scalar::Float, ZfpPlan::WidenHalf, bits};
       if (n == 4) return ZfpPlan{zfp::Scalar::Float, ZfpPlan::Direct, bits};
       if (n == 8) return ZfpPlan{zfp::Scalar::Double, ZfpPlan::Direct, bits};
       return std::nullopt;
+    case DTypeKind::BFloat16: return ZfpPlan{zfp::Scalar::Float, ZfpPlan::WidenBFloat16, bits};
     case DTypeKind::Int:
       if (n >= 4) return ZfpPlan{n == 4 ? zfp::Scalar::Int32 : zfp::Scalar::Int64, ZfpPlan::Direct, bits};
       return ZfpPlan{zfp::Scalar::Int32, ZfpPlan::PromoteSigned, bits};
@@ -71,9 +76,40 @@ void flip_top_bits(uint8_t* data, size_t size, size_t n) {
   for (size_t i = dtype_detail::host_is_big_endian() ? 0 : n - 1; i < size; i += n) data[i] ^= 0x80;
 }
 
+bool widens_float(const ZfpPlan& plan) {
+  return plan.conversion == ZfpPlan::WidenHalf || plan.conversion == ZfpPlan::WidenBFloat16;
+}
+
+// float16 and bfloat16 as float32, "in the normal way" (the README): exact.
+Bytes widen_to_float32(const Bytes& chunk, const ZfpPlan& plan) {
+  const size_t count = chunk.size() / 2;
+  Bytes out(count * 4);
+  for (size_t i = 0; i < count; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, chunk.data() + i * 2, 2);
+    const float v = static_cast<float>(plan.conversion == ZfpPlan::WidenHalf ? dtype_detail::half_to_double(bits)
+                                                                             : dtype_detail::bfloat16_to_double(bits));
+    std::memcpy(out.data() + i * 4, &v, 4);
+  }
+  return out;
+}
+
+// And back, rounded to nearest (ties to even); beyond the largest finite
+// value is infinity, as IEEE casts give.
+void narrow_from_float32(const Bytes& scalars, const ZfpPlan& plan, uint8_t* out, size_t out_size) {
+  for (size_t i = 0; i < out_size / 2; ++i) {
+    float v;
+    std::memcpy(&v, scalars.data() + i * 4, 4);
+    const uint16_t bits = plan.conversion == ZfpPlan::WidenHalf ? dtype_detail::double_to_half(v)
+                                                                : dtype_detail::double_to_bfloat16(v);
+    std::memcpy(out + i * 2, &bits, 2);
+  }
+}
+
 // The chunk as zfp's scalars (a copy only when the type needs one).
 Bytes to_scalars(Bytes chunk, const ZfpPlan& plan) {
   if (plan.conversion == ZfpPlan::Direct) return chunk;
+  if (widens_float(plan)) return widen_to_float32(chunk, plan);
   if (plan.conversion == ZfpPlan::FlipTopBit) {
     flip_top_bits(chunk.data(), chunk.size(), plan.bits / 8);
     return chunk;
@@ -95,6 +131,10 @@ void from_scalars(const Bytes& scalars, const ZfpPlan& plan, uint8_t* out, size_
   if (plan.conversion == ZfpPlan::Direct || plan.conversion == ZfpPlan::FlipTopBit) {
     std::memcpy(out, scalars.data(), out_size);
     if (plan.conversion == ZfpPlan::FlipTopBit) flip_top_bits(out, out_size, plan.bits / 8);
+    return;
+  }
+  if (widens_float(plan)) {
+    narrow_from_float32(scalars, plan, out, out_size);
     return;
   }
   const size_t n = plan.bits / 8, count = out_size / n;
@@ -208,8 +248,8 @@ V3Codec make_zfp_v3(const V3CodecRequest& request) {
   const DataType& t = request.decoded.dtype;
   std::optional<ZfpPlan> plan = plan_for(t);
   if (!plan) {
-    fail(ZARR_ERR_INVALID_METADATA, where + ": zfp compresses int8..int64, uint8..uint64, float32, float64 and "
-                                            "datetime64/timedelta64, not the data type " +
+    fail(ZARR_ERR_INVALID_METADATA, where + ": zfp compresses int8..int64, uint8..uint64, float16, bfloat16, "
+                                            "float32, float64 and datetime64/timedelta64, not the data type " +
                                         t.v3_name().value_or(t.to_v2_json()));
   }
   const zfp::Field field{plan->scalar, zfp::field_shape(request.decoded.shape, where)};
