@@ -51,6 +51,17 @@ ArrayPtr open_array(const std::string& url, const char* mode) {
   return a;
 }
 
+ArrayPtr open_record_field_x(const std::string& folder) {
+  create_array(folder, v2_metadata({{"shape", "[4]"}, {"chunks", "[2]"},
+                                    {"dtype", R"([["x", "<i4"], ["y", "<f4"]])"}, {"fill_value", "null"}}));
+  ArrayPtr x;
+  const std::string spec =
+      R"({"driver": "zarr", "kvstore": {"driver": "file", "path": ")" + folder + R"("}, "field": "x"})";
+  int status = zarr_open_spec(x.out(), spec.c_str());
+  EXPECT_EQ(status, ZARR_OK) << status_text(status) << "\nspec: " << spec;
+  return x;
+}
+
 static std::string take_string(int status, char* s) {
   EXPECT_EQ(status, ZARR_OK) << status_text(status);
   std::string out = s ? s : "";

@@ -93,6 +93,9 @@ std::string v3_array_meta(const std::string& shape, const std::string& chunks);
 // Create an array (asserting success).
 ArrayPtr create_array(const std::string& url, const std::string& metadata_json, const char* options = nullptr);
 ArrayPtr open_array(const std::string& url, const char* mode = "r");
+// A v2 record array [4] of {x: <i4, y: <f4} created at folder, opened "r+" as
+// its field x through zarr_open_spec (expecting success).
+ArrayPtr open_record_field_x(const std::string& folder);
 
 // Region helpers for typed data.
 template <typename T>

@@ -198,12 +198,8 @@ TEST(Selections, ReadOnlyHandlesVariableLengthArraysAndFieldsAreRefused) {
     "configuration": {"chunk_shape": [2]}}, "fill_value": "", "codecs": [{"name": "vlen-utf8", "configuration": {}}]})");
   const uint64_t first[1] = {0};
   EXPECT_STATUS(zarr_read_points(s, 1, 1, first, &value, 0), ZARR_ERR_UNSUPPORTED, "variable-length");
-  create_array(dir / "records", v2_metadata({{"shape", "[4]"}, {"chunks", "[2]"},
-                                            {"dtype", R"([["x", "<i4"], ["y", "<f4"]])"}, {"fill_value", "null"}}));
-  ArrayPtr x;
-  const std::string spec = R"({"driver": "zarr", "kvstore": {"driver": "file", "path": ")" + (dir / "records") +
-                           R"("}, "field": "x"})";
-  ASSERT_OK(zarr_open_spec(x.out(), spec.c_str()));
+  ArrayPtr x = open_record_field_x(dir / "records");
+  ASSERT_NE(x.get(), nullptr);
   EXPECT_STATUS(zarr_read_points(x, 1, 1, first, &value, 4), ZARR_ERR_UNSUPPORTED, "zarr_read_points");
   EXPECT_STATUS(zarr_write_region_step(x, 1, first, first, first, &value, 0), ZARR_ERR_UNSUPPORTED,
                 "zarr_write_region_step");

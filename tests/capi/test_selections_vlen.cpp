@@ -190,39 +190,13 @@ TEST(Selections, VlenReadsOfEmptySelectionsAndOf0dArrays) {
 // zarr_write_region_step_vlen, against a model of the whole array.
 namespace {
 
-// Elements as the _vlen writes take them: offsets and one data buffer.
-struct VlenItems {
-  std::vector<uint64_t> offsets{0};
-  std::string data;
-  explicit VlenItems(const std::vector<std::string>& items) {
-    for (const std::string& item : items) {
-      data += item;
-      offsets.push_back(data.size());
-    }
-  }
-};
-
-// Element k of a write: empty, short, or with two-byte UTF-8 characters.
-std::string value(size_t k) {
-  if (k % 4 == 0) return "";
-  std::string text = "w" + std::to_string(k);
-  for (size_t i = 0; i < k % 3; ++i) text += "\xc3\xa9";  // U+00E9
-  return text;
-}
-
-std::vector<std::string> values(size_t first, size_t n) {
-  std::vector<std::string> out;
-  for (size_t k = first; k < first + n; ++k) out.push_back(value(k));
-  return out;
-}
-
 std::vector<std::string> whole(zarr_array* a) { return read_strings(a, {0, 0}, {7, 5}); }
 
 // An orthogonal write of rows x cols, and the same applied to the model in
 // C order of the selection (so the last value of a repeat stays).
 void write_orthogonal(zarr_array* a, std::vector<std::string>& model, const std::vector<uint64_t>& rows,
                       const std::vector<uint64_t>& cols, size_t first_value) {
-  const std::vector<std::string> items = values(first_value, rows.size() * cols.size());
+  const std::vector<std::string> items = vlen_strings("w", first_value, rows.size() * cols.size());
   const VlenItems in(items);
   const uint64_t* indices[2] = {rows.data(), cols.data()};
   const uint64_t counts[2] = {rows.size(), cols.size()};
@@ -252,14 +226,14 @@ TEST(Selections, VlenWritesMatchAModelOnEveryKindOfStringArrayAndTheLastValueOfA
     std::vector<uint64_t> coords;
     for (int p = 0; p < 30; ++p) coords.insert(coords.end(), {random() % 7, random() % 5});
     coords.insert(coords.end(), {coords[4], coords[5]});  // point 2 again: the later value wins
-    const std::vector<std::string> items = values(200, 31);
+    const std::vector<std::string> items = vlen_strings("w", 200, 31);
     const VlenItems points(items);
     ASSERT_OK(zarr_write_points_vlen(a, 2, 31, coords.data(), points.offsets.data(), points.offsets.size(),
                                      points.data.data(), points.data.size()));
     for (size_t p = 0; p < 31; ++p) model[coords[2 * p] * 5 + coords[2 * p + 1]] = items[p];
     EXPECT_EQ(whole(a), model);
     const uint64_t start[2] = {0, 1}, count[2] = {4, 2}, step[2] = {2, 2};
-    const std::vector<std::string> slab_items = values(300, 8);
+    const std::vector<std::string> slab_items = vlen_strings("w", 300, 8);
     const VlenItems slab(slab_items);
     ASSERT_OK(zarr_write_region_step_vlen(a, 2, start, count, step, slab.offsets.data(), slab.offsets.size(),
                                           slab.data.data(), slab.data.size()));
@@ -374,12 +348,8 @@ TEST(Selections, VlenWriteErrorsNameTheirProblemAndWriteNothing) {
 
 TEST(Selections, VlenWritesOfFieldsAreRefusedNamingTheCall) {
   TempDir dir;
-  create_array(dir / "records", v2_metadata({{"shape", "[4]"}, {"chunks", "[2]"},
-                                            {"dtype", R"([["x", "<i4"], ["y", "<f4"]])"}, {"fill_value", "null"}}));
-  ArrayPtr x;
-  const std::string spec = R"({"driver": "zarr", "kvstore": {"driver": "file", "path": ")" + (dir / "records") +
-                           R"("}, "field": "x"})";
-  ASSERT_OK(zarr_open_spec(x.out(), spec.c_str()));
+  ArrayPtr x = open_record_field_x(dir / "records");
+  ASSERT_NE(x.get(), nullptr);
   const uint64_t first[1] = {0}, offsets[2] = {0, 1};
   EXPECT_STATUS(zarr_write_points_vlen(x, 1, 1, first, offsets, 2, "a", 1), ZARR_ERR_UNSUPPORTED,
                 "zarr_write_points_vlen is not available on a handle opened with field 'x'");

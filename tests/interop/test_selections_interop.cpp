@@ -28,6 +28,9 @@
 namespace zarr::interop {
 namespace {
 
+using test::vlen_strings;
+using test::VlenItems;
+
 constexpr uint64_t kRows = 13, kCols = 11;
 
 // Runs a zarr-python script with `args` as its argv[1..]; its output in *out.
@@ -75,33 +78,10 @@ struct SelectionWrites {
   }
 };
 
-// Elements as the _vlen writes take them: offsets and one data buffer.
-struct VlenItems {
-  std::vector<uint64_t> offsets{0};
-  std::string data;
-  explicit VlenItems(const std::vector<std::string>& items) {
-    for (const std::string& item : items) {
-      data += item;
-      offsets.push_back(data.size());
-    }
-  }
-};
-
-// n strings from "<prefix><first>": every fourth empty, others with 0..2 "é".
-std::vector<std::string> strings(const std::string& prefix, size_t first, size_t n) {
-  std::vector<std::string> out;
-  for (size_t k = first; k < first + n; ++k) {
-    std::string text = k % 4 == 0 ? "" : prefix + std::to_string(k);
-    for (size_t i = 0; k % 4 != 0 && i < k % 3; ++i) text += "\xc3\xa9";
-    out.push_back(text);
-  }
-  return out;
-}
-
 // SelectionWrites' selections through the _vlen writes, and the same on a model.
 void apply_string_selections(zarr_array* a, std::vector<std::string>& model) {
   const SelectionWrites sel;
-  const std::vector<std::string> outer = strings("o", 0, sel.rows.size() * sel.cols.size());
+  const std::vector<std::string> outer = vlen_strings("o", 0, sel.rows.size() * sel.cols.size());
   const VlenItems outer_in(outer);
   const uint64_t* indices[2] = {sel.rows.data(), sel.cols.data()};
   const uint64_t counts[2] = {sel.rows.size(), sel.cols.size()};
@@ -113,14 +93,14 @@ void apply_string_selections(zarr_array* a, std::vector<std::string>& model) {
     for (size_t j = 0; j < sel.cols.size(); ++j) model[sel.rows[i] * kCols + sel.cols[j]] = outer[i * sel.cols.size() + j];
   }
   const size_t npoints = sel.coords.size() / 2;
-  const std::vector<std::string> points = strings("p", 1, npoints);
+  const std::vector<std::string> points = vlen_strings("p", 1, npoints);
   const VlenItems points_in(points);
   ASSERT_EQ(zarr_write_points_vlen(a, 2, npoints, sel.coords.data(), points_in.offsets.data(),
                                    points_in.offsets.size(), points_in.data.data(), points_in.data.size()),
             ZARR_OK)
       << zarr_last_error();
   for (size_t p = 0; p < npoints; ++p) model[sel.coords[2 * p] * kCols + sel.coords[2 * p + 1]] = points[p];
-  const std::vector<std::string> slab = strings("s", 1, sel.count[0] * sel.count[1]);
+  const std::vector<std::string> slab = vlen_strings("s", 1, sel.count[0] * sel.count[1]);
   const VlenItems slab_in(slab);
   ASSERT_EQ(zarr_write_region_step_vlen(a, 2, sel.start, sel.count, sel.step, slab_in.offsets.data(),
                                         slab_in.offsets.size(), slab_in.data.data(), slab_in.data.size()),
@@ -187,7 +167,7 @@ TEST(LibzarrSelectionWrites, ZarrPythonReadsTheV2StringArrayWhole) {
     "fill_value": null, "filters": [{"id": "vlen-utf8"}], "compressor": {"id": "zlib", "level": 1}})"),
             ZARR_OK)
       << zarr_last_error();
-  std::vector<std::string> model = strings("b", 0, kRows * kCols);
+  std::vector<std::string> model = vlen_strings("b", 0, kRows * kCols);
   const VlenItems base(model);
   const uint64_t start[2] = {0, 0}, count[2] = {kRows, kCols};
   ASSERT_EQ(zarr_write_region_vlen(a, 2, start, count, base.offsets.data(), base.offsets.size(), base.data.data(),

@@ -86,4 +86,21 @@ void EnvironmentGuard::save(const char* name) {
   saved_[name] = value ? std::optional<std::string>(value) : std::nullopt;
 }
 
+VlenItems::VlenItems(const std::vector<std::string>& items) {
+  for (const std::string& item : items) {
+    data += item;
+    offsets.push_back(data.size());
+  }
+}
+
+std::vector<std::string> vlen_strings(const std::string& prefix, size_t first, size_t n) {
+  std::vector<std::string> out;
+  for (size_t k = first; k < first + n; ++k) {
+    std::string text = k % 4 == 0 ? "" : prefix + std::to_string(k);
+    for (size_t i = 0; k % 4 != 0 && i < k % 3; ++i) text += "\xc3\xa9";  // U+00E9
+    out.push_back(text);
+  }
+  return out;
+}
+
 }  // namespace zarr::test

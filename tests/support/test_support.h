@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/bytes.h"
 
@@ -70,5 +71,16 @@ class EnvironmentGuard {
   void save(const char* name);
   std::map<std::string, std::optional<std::string>> saved_;
 };
+
+// Elements as the C API's _vlen writes take them: offsets and one data buffer.
+struct VlenItems {
+  std::vector<uint64_t> offsets{0};
+  std::string data;
+  explicit VlenItems(const std::vector<std::string>& items);
+};
+
+// n strings "<prefix><k>" for k from first: every fourth empty, the others
+// ending in 0..2 two-byte UTF-8 characters ("é").
+std::vector<std::string> vlen_strings(const std::string& prefix, size_t first, size_t n);
 
 }  // namespace zarr::test
