@@ -12,7 +12,7 @@ Standard library only. A benchmark: it prints figures and never fails on speed
                              [--sel-runs 3] [--align]
                              [--remote [--remote-runs 2] [--remote-mbs 200]
                                        [--remote-latencies 10,50]
-                                       [--remote-concurrency 16] [--s3rver DIR]]
+                                       [--remote-concurrency 0] [--s3rver DIR]]
 
 --only S runs the selection workloads alone (issue 22: oindex, vindex, masks and
 steps on a float64 array, read and written through the C API, libzarr's Python
@@ -189,7 +189,7 @@ def main():
     ap.add_argument("--s3rver", default=None,
                     help="s3rver's folder (tests/stores/s3rver_setup.sh): --remote also reads over S3 from it")
     ap.add_argument("--remote-concurrency", type=int, default=bench_remote.DEFAULT_CONCURRENCY,
-                    help="libzarr's max_concurrency for the remote workloads")
+                    help="libzarr's max_concurrency for the remote workloads (0, the default: none given, libzarr chooses)")
     ap.add_argument("--json", default=None, help="where to write every figure (default BUILD/bench-results.json)")
     args = ap.parse_args()
     args.remote_latencies = [int(v) for v in args.remote_latencies.split(",") if v.strip()]
@@ -455,7 +455,7 @@ def main():
 def main_remote(args, lib, d, data_dir, info, names, build):
     """--remote: the arrays the remote workloads read, then those workloads."""
     gen, _ = run([lib, "gen", d("data.u16")])
-    kinds = {kind for name, kind, _ in bench_remote.REMOTE_WORKLOADS if name in names}
+    kinds = {kind for name, kind, _, _ in bench_remote.REMOTE_WORKLOADS if name in names}
     for kind in sorted(kinds):
         run([lib, "create", kind, d(kind), d("data.u16")])
     problems = []

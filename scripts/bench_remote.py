@@ -25,14 +25,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROXY = os.path.join(ROOT, "tests", "bench", "delay_proxy.py")
 PEER_PY = os.path.join(ROOT, "tests", "bench", "peer_zarr_python.py")
 NGINX = "/usr/sbin/nginx"
-# name, array kind (bench_region_io create), what
+# name, array kind (bench_region_io create), what, the requests libzarr keeps in
+# flight without a max_concurrency option (docs/store-http.md: as many as the
+# largest stored chunk fits in 64 MiB, 16 to 64; a shard is fetched whole)
 REMOTE_WORKLOADS = [
-    ("W2", "v2zstd8", "zstd 1, 8 MiB chunks, v2"),
-    ("W4", "v2zstd32", "zstd 1, 32^3 chunks, v2"),
-    ("W6r", "v3shard", "sharded v3, 64x256x256 shards of 32^3 chunks, zstd 1"),
+    ("W2", "v2zstd8", "zstd 1, 8 MiB chunks, v2", 16),
+    ("W4", "v2zstd32", "zstd 1, 32^3 chunks, v2", 64),
+    ("W6r", "v3shard", "sharded v3, 64x256x256 shards of 32^3 chunks, zstd 1", 16),
 ]
 LATENCIES_MS = "10,50"  # default of --remote-latencies (ms per request; 0: the proxy's own ceiling)
-DEFAULT_CONCURRENCY = 16  # the HTTP store's max_concurrency (docs/store-http.md)
+DEFAULT_CONCURRENCY = 0  # --remote-concurrency: 0 leaves libzarr's max_concurrency to its default
+
+
+def store_options(concurrency, **more):
+    """The store options of a run: max_concurrency only when one is asked for."""
+    store = dict(more)
+    if concurrency:
+        store["max_concurrency"] = concurrency
+    return json.dumps({"store": store})
+
+
+def in_flight(name, concurrency):
+    """The requests libzarr keeps in flight on workload `name`."""
+    return concurrency or next(auto for n, _, _, auto in REMOTE_WORKLOADS if n == name)
 
 
 def wait_for_port(port, seconds=10.0):
@@ -138,8 +153,7 @@ class S3rverServer(LocalServer):
                     "127.0.0.1", "--port", str(self.port), "--silent"], "s3rver", 20.0)
 
     def options(self, endpoint, concurrency):
-        return json.dumps({"store": {"endpoint": endpoint, "access_key_id": self.KEY, "secret_access_key": self.KEY,
-                                     "max_concurrency": concurrency}})
+        return store_options(concurrency, endpoint=endpoint, access_key_id=self.KEY, secret_access_key=self.KEY)
 
 
 
@@ -149,7 +163,7 @@ def proxied_workloads(args, names, upstream_port, what, log):
     for latency in args.remote_latencies:
         proxy = Proxy(upstream_port, latency, args.remote_mbs)
         try:
-            for name, kind, _ in REMOTE_WORKLOADS:
+            for name, kind, _, _ in REMOTE_WORKLOADS:
                 if name in names:
                     log(f"bench.py: {name} {what}, {latency} ms, {args.remote_mbs} MB/s")
                     yield proxy, latency, name, kind
@@ -165,12 +179,13 @@ def measure(proxy, runs, run_with_env, cmd, env):
     result["requests_per_run"] = counted["requests"] / runs
     result["bytes_per_run"] = counted["body_bytes"] / runs
     result["ranged_per_run"] = counted["ranged"] / runs
+    result["peak_in_flight"] = counted["peak_in_flight"]
     return result
 
 
 def run_remote_s3(args, lib, d, run_with_env, names, expected, problems, log):
     """The C API over S3 (s3rver behind the proxy) for each workload and latency."""
-    kinds = [kind for name, kind, _ in REMOTE_WORKLOADS if name in names]
+    kinds = [kind for name, kind, _, _ in REMOTE_WORKLOADS if name in names]
     server = S3rverServer(args.s3rver, d("").rstrip("/"), kinds)
     rows = {}
     try:
@@ -193,11 +208,11 @@ def run_remote(args, lib, d, run, run_with_env, names, expected, problems, log):
         raise SystemExit("bench.py: --remote needs Debian's nginx (scripts/setup.sh installs it)")
     env = dict(os.environ, LIBZARR_PATH=os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(lib))),
                                                      "libzarr.so.1"))
-    options = json.dumps({"store": {"max_concurrency": args.remote_concurrency}})
+    options = store_options(args.remote_concurrency)
     sides = {
         "c": lambda url: ([lib, "read", url, str(args.remote_runs), "16", options], None),
-        "python": lambda url: (["/usr/bin/python3", PEER_PY, "read", url, str(args.remote_runs), "-", "libzarr",
-                                str(args.remote_concurrency)], env),
+        "python": lambda url: (["/usr/bin/python3", PEER_PY, "read", url, str(args.remote_runs), "-", "libzarr"]
+                               + ([str(args.remote_concurrency)] if args.remote_concurrency else []), env),
         "zarr-python": lambda url: (["/usr/bin/python3", PEER_PY, "read", url, str(args.remote_runs), "-", "zarr"],
                                     None),
     }
@@ -247,23 +262,25 @@ def print_remote(remote, info, array_bytes):
     print()
     print(f"remote stores (issue 25): whole reads over HTTP from nginx through tests/bench/delay_proxy.py "
           f"(latency per request, {remote['bandwidth_mbs']} MB/s for all connections); libzarr max_concurrency "
-          f"{remote['concurrency']}; {info['cpu']}, {info['nproc']} CPUs; best of {remote['runs']} runs (open + read + "
+          f"{remote['concurrency'] or 'automatic'}; {info['cpu']}, {info['nproc']} CPUs; best of {remote['runs']} runs (open + read + "
           f"close); load average {remote['load_average'][0]} at start, {remote['load_average'][1]} at end")
     print()
-    header = ("workload", "latency", "requests", "MB moved", "ideal s", "C API s", "C / ideal", "Python s",
+    header = ("workload", "latency", "requests", "in flight", "MB moved", "ideal s", "C API s", "C / ideal", "Python s",
               "zarr-python s", "zp / C", "zp requests", "S3 C API s", "S3 / ideal")
     rows = remote["rows"]
     table = []
-    for name, _, what in REMOTE_WORKLOADS:
+    for name, _, what, _ in REMOTE_WORKLOADS:
         for latency in remote["latencies_ms"]:
             c = rows.get(f"{name} {latency} c")
             if not c:
                 continue
             py, zp = rows.get(f"{name} {latency} python"), rows.get(f"{name} {latency} zarr-python")
             s3 = rows.get(f"{name} {latency} s3")
-            ideal = ideal_seconds(c, remote["concurrency"], remote["bandwidth_mbs"])
-            s3_ideal = ideal_seconds(s3, remote["concurrency"], remote["bandwidth_mbs"]) if s3 else None
+            flight = in_flight(name, remote["concurrency"])
+            ideal = ideal_seconds(c, flight, remote["bandwidth_mbs"])
+            s3_ideal = ideal_seconds(s3, flight, remote["bandwidth_mbs"]) if s3 else None
             table.append((f"{name} {what}", f"{latency} ms", f"{c['requests_per_run']:.0f}",
+                          f"{flight} ({c.get('peak_in_flight', '?')})",
                           f"{c['bytes_per_run'] / 1e6:.1f}", f"{ideal:.2f}", f"{c['best_s']:.2f}",
                           f"{100 * ideal / c['best_s']:.0f}%", f"{py['best_s']:.2f}" if py else "n/a",
                           f"{zp['best_s']:.2f}" if zp else "n/a", f"{zp['best_s'] / c['best_s']:.2f}" if zp else "n/a",
@@ -272,8 +289,9 @@ def print_remote(remote, info, array_bytes):
                           f"{100 * s3_ideal / s3['best_s']:.0f}%" if s3 else "n/a"))
     print_table(header, table)
     print()
-    print(f"requests and MB moved: counted by the proxy for one C API run (metadata included). ideal s: those bytes "
-          f"at min({remote['concurrency']} requests in flight x bytes per request / latency, the bandwidth). "
+    print(f"requests and MB moved: counted by the proxy for one C API run (metadata included). in flight: the "
+          f"requests libzarr keeps in flight (in brackets the most the proxy saw at once). ideal s: those bytes "
+          f"at min(in flight x bytes per request / latency, the bandwidth). "
           f"C / ideal: the share of the ideal's speed reached (aim of issue 25: >= 80%). zp / C: zarr-python's time "
           f"over the C API's (aim on W4: >= 5). S3: the C API over S3 from s3rver (a Node.js test server, whose own "
           f"cost is included) through the same proxy, against the ideal of its own requests and bytes. "

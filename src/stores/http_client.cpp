@@ -377,7 +377,8 @@ namespace {
 // the call finished or threw.
 class Batch {
  public:
-  Batch(CURLM* multi, const HttpClientOptions& options) : multi_(multi), options_(options) {}
+  Batch(CURLM* multi, const HttpClientOptions& options, int in_flight)
+      : multi_(multi), options_(options), in_flight_(in_flight) {}
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;
   ~Batch() {
@@ -427,7 +428,7 @@ class Batch {
 
   void start_ready_transfers() {
     const Clock::time_point now = Clock::now();
-    for (auto it = waiting_.begin(); it != waiting_.end() && active_ < options_.max_concurrency;) {
+    for (auto it = waiting_.begin(); it != waiting_.end() && active_ < in_flight_;) {
       Transfer* t = *it;
       if (t->not_before > now) {
         ++it;
@@ -447,7 +448,7 @@ class Batch {
     auto wait = std::chrono::milliseconds(kMaxPollMs);
     const Clock::time_point now = Clock::now();
     for (const Transfer* t : waiting_) {
-      if (active_ >= options_.max_concurrency) break;
+      if (active_ >= in_flight_) break;
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(t->not_before - now);
       wait = std::max(std::chrono::milliseconds(0), std::min(wait, until));
     }
@@ -537,6 +538,7 @@ class Batch {
 
   CURLM* multi_;
   const HttpClientOptions& options_;
+  const int in_flight_;
   std::vector<std::unique_ptr<Transfer>> transfers_;
   std::vector<Transfer*> waiting_;
   int active_ = 0;
@@ -544,11 +546,20 @@ class Batch {
 
 }  // namespace
 
+int in_flight_limit(const HttpClientOptions& options, const std::vector<HttpRequest>& requests) {
+  if (options.max_concurrency > 0) return options.max_concurrency;
+  uint64_t largest_body = 1;
+  for (const HttpRequest& request : requests) largest_body = std::max(largest_body, request.max_body);
+  const uint64_t fitting = kInFlightBudget / largest_body;
+  return static_cast<int>(std::clamp<uint64_t>(fitting, kMinAutoInFlight, kMaxAutoInFlight));
+}
+
 HttpClient::HttpClient(HttpClientOptions options) : options_(options) {
   init_curl_once();
-  options_.max_concurrency = std::max(1, options_.max_concurrency);
+  options_.max_concurrency = std::max(0, options_.max_concurrency);
   options_.max_retries = std::max(0, options_.max_retries);
-  pool_ = std::make_unique<Pool>(static_cast<long>(options_.max_concurrency));
+  const int most_in_flight = options_.max_concurrency > 0 ? options_.max_concurrency : kMaxAutoInFlight;
+  pool_ = std::make_unique<Pool>(static_cast<long>(most_in_flight));
 }
 
 HttpClient::~HttpClient() = default;
@@ -557,7 +568,7 @@ void HttpClient::perform_each(const std::vector<HttpRequest>& requests, const Re
   if (requests.empty()) return;
   CURLM* multi = pool_->acquire();
   try {
-    Batch batch(multi, options_);
+    Batch batch(multi, options_, in_flight_limit(options_, requests));
     batch.run(requests, pool_->share(), done);
   } catch (...) {
     curl_multi_cleanup(multi);  // its state after a failure is not worth keeping

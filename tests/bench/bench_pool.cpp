@@ -1,6 +1,8 @@
 // What would stop scaling on many cores (issue 25, docs/scaling.md): the cost
-// per task of parallel_for (one queue, one mutex, shared by every worker) and
-// per lock of the chunk lock table (key_mutex: 1024 striped mutexes), at 1 to
+// per task of parallel_for (one queue, one mutex, shared by every worker), per
+// lock of the chunk lock table (key_mutex: 1024 striped mutexes), and per
+// chunk buffer allocated, written and freed (malloc's arenas, the kernel's
+// mmap and page faults) against one kept per thread (ScratchBuffer), at 1 to
 // 64 threads. On a machine with fewer cores the threads are oversubscribed:
 // the figures then include the kernel's switching between them, an upper
 // bound of what the same threads cost on as many cores. A benchmark: it
@@ -17,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/bytes.h"
 #include "concurrency/key_lock.h"
 #include "concurrency/thread_pool.h"
 
@@ -74,6 +77,26 @@ double lock_cost(size_t threads, size_t per_thread, bool one_key, int rounds) {
   return best / static_cast<double>(threads * per_thread);
 }
 
+// Seconds per task of parallel_for where each task fills a chunk buffer of
+// `bytes` (one write per 4 KiB page, as a decoder's output touches every
+// page): a new buffer per task, freed at its end (fresh = true), or one kept
+// per thread and reused, as the engine's ScratchBuffer is.
+double alloc_cost(size_t tasks, size_t bytes, bool fresh, int rounds) {
+  double best = 1e30;
+  for (int r = 0; r < rounds; ++r) {
+    const double t0 = now();
+    parallel_for(tasks, [&](size_t i) {
+      thread_local ScratchBuffer kept;
+      std::unique_ptr<uint8_t[]> own;
+      uint8_t* data = fresh ? (own.reset(new uint8_t[bytes]), own.get()) : kept.reserve(bytes);
+      for (size_t at = 0; at < bytes; at += 4096) data[at] = static_cast<uint8_t>(i);
+      g_sink.fetch_add(data[bytes / 2], std::memory_order_relaxed);
+    });
+    best = std::min(best, now() - t0);
+  }
+  return best / static_cast<double>(tasks);
+}
+
 std::vector<size_t> parse_list(const char* text) {
   std::vector<size_t> out;
   std::stringstream in(text);
@@ -99,6 +122,20 @@ int main(int argc, char** argv) {
     const double one = lock_cost(threads, 200000, true, rounds);
     std::printf("%8zu %11.0f ns %11.0f ns %11.0f ns %13.0f ns %13.0f ns\n", threads, empty * 1e9, small * 1e9,
                 large * 1e9, own * 1e9, one * 1e9);
+    std::fflush(stdout);
+  }
+  std::printf("\nper chunk buffer of a task (written once per 4 KiB page): new + free each task / kept per thread\n");
+  std::printf("%8s %22s %22s %22s\n", "threads", "64 KiB", "1 MiB", "8 MiB");
+  for (size_t threads : thread_counts) {
+    set_thread_count(threads);
+    std::printf("%8zu", threads);
+    for (size_t bytes : {size_t{64} << 10, size_t{1} << 20, size_t{8} << 20}) {
+      const size_t tasks = std::max<size_t>(64, (size_t{2} << 30) / bytes / 4);
+      const double fresh = alloc_cost(tasks, bytes, true, rounds);
+      const double kept = alloc_cost(tasks, bytes, false, rounds);
+      std::printf(" %9.1f / %7.1f us", fresh * 1e6, kept * 1e6);
+    }
+    std::printf("\n");
     std::fflush(stdout);
   }
   set_thread_count(0);

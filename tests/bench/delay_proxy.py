@@ -8,8 +8,9 @@ listens) and forwards every request to the server on 127.0.0.1:UPSTREAM_PORT
 (nginx), as a remote store would be reached: each request waits LATENCY_MS
 before it is forwarded (the round trip), and the response bodies of all
 connections together pass at most BANDWIDTH_MBS megabytes (10^6) a second (the
-link). It counts the requests and the response bytes; GET /__proxy_stats
-answers them as JSON ({"requests", "body_bytes", "ranged"}) and
+link). It counts the requests, the response bytes and the most requests in
+flight at once; GET /__proxy_stats answers them as JSON ({"requests",
+"body_bytes", "ranged", "peak_in_flight"}) and
 GET /__proxy_reset sets them to zero (neither is counted nor delayed).
 
 Each client connection has its own upstream connection, kept alive as long as
@@ -38,6 +39,8 @@ class Link:
         self.requests = 0
         self.body_bytes = 0
         self.ranged = 0
+        self.in_flight = 0  # requests received and not yet answered in full
+        self.peak_in_flight = 0
 
     async def send(self, n):
         """Wait until n more bytes have passed the link (all connections share it)."""
@@ -59,7 +62,8 @@ def header_value(head, name):
 async def answer_locally(writer, link, path):
     if path == b"/__proxy_reset":
         link.reset()
-    body = json.dumps({"requests": link.requests, "body_bytes": link.body_bytes, "ranged": link.ranged}).encode()
+    body = json.dumps({"requests": link.requests, "body_bytes": link.body_bytes, "ranged": link.ranged,
+                       "peak_in_flight": link.peak_in_flight}).encode()
     writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
     await writer.drain()
 
@@ -109,12 +113,17 @@ async def serve_client(reader, writer, link):
             link.requests += 1
             if header_value(head, b"range") is not None:
                 link.ranged += 1
-            await asyncio.sleep(link.latency_s)
-            if upstream is None:
-                upstream = await asyncio.open_connection("127.0.0.1", link.upstream_port)
-                no_delay(upstream[1])
-            upstream[1].write(head)
-            await forward_response(method, upstream[0], writer, link)
+            link.in_flight += 1
+            link.peak_in_flight = max(link.peak_in_flight, link.in_flight)
+            try:
+                await asyncio.sleep(link.latency_s)
+                if upstream is None:
+                    upstream = await asyncio.open_connection("127.0.0.1", link.upstream_port)
+                    no_delay(upstream[1])
+                upstream[1].write(head)
+                await forward_response(method, upstream[0], writer, link)
+            finally:
+                link.in_flight -= 1
     except (ConnectionError, asyncio.IncompleteReadError) as e:
         print(f"delay_proxy: {e}", file=sys.stderr, flush=True)
     finally:

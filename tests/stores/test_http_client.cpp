@@ -86,6 +86,52 @@ TEST_F(HttpClientTest, ConcurrencyIsBoundedByMaxConcurrency) {
   EXPECT_EQ(server.max_in_flight(), 2);
 }
 
+// Without max_concurrency, a call keeps as many requests in flight as their
+// bodies' limits fit in kInFlightBudget, 16 to 64.
+TEST(InFlightLimit, WithoutMaxConcurrencyTheBodiesLimitsChooseIt) {
+  HttpClientOptions options;
+  ASSERT_EQ(options.max_concurrency, 0);
+  auto requests_of = [](uint64_t max_body) {
+    std::vector<HttpRequest> requests(3);
+    for (HttpRequest& r : requests) r.max_body = max_body;
+    requests[1].max_body = max_body / 2;  // the largest limit counts
+    return requests;
+  };
+  EXPECT_EQ(in_flight_limit(options, requests_of(64 << 10)), kMaxAutoInFlight);
+  EXPECT_EQ(in_flight_limit(options, requests_of(2 << 20)), 32);
+  EXPECT_EQ(in_flight_limit(options, requests_of(8 << 20)), kMinAutoInFlight);
+  EXPECT_EQ(in_flight_limit(options, requests_of(uint64_t{1} << 40)), kMinAutoInFlight);
+  EXPECT_EQ(in_flight_limit(options, requests_of(0)), kMaxAutoInFlight);
+  options.max_concurrency = 5;
+  EXPECT_EQ(in_flight_limit(options, requests_of(64 << 10)), 5);
+  EXPECT_EQ(in_flight_limit(options, requests_of(8 << 20)), 5);
+}
+
+// The server holds each reply until 40 requests are in its hands (small
+// bodies: more than the old fixed 16 go out), or up to 17 (large bodies: no
+// more than 16 may).
+TEST_F(HttpClientTest, SmallBodiesGetMoreRequestsInFlightThanLargeOnes) {
+  for (uint64_t max_body : {uint64_t{64} << 10, uint64_t{8} << 20}) {
+    const bool small = max_body < (uint64_t{1} << 20);
+    ScriptedHttpServer* server_ptr = nullptr;
+    ScriptedHttpServer server([&](const ScriptedRequest&) {
+      server_ptr->wait_for_in_flight(small ? 40 : 17, small ? 3000 : 100);
+      return ScriptedReply::respond(200, "x");
+    });
+    server_ptr = &server;
+    HttpRequest request = get(server.url() + "/k");
+    request.max_body = max_body;
+    HttpClient client(fast_options());
+    client.perform(std::vector<HttpRequest>(small ? 80 : 34, request));
+    if (small) {
+      EXPECT_GE(server.max_in_flight(), 40) << server.connections() << " connections";
+      EXPECT_LE(server.max_in_flight(), kMaxAutoInFlight);
+    } else {
+      EXPECT_EQ(server.max_in_flight(), kMinAutoInFlight);
+    }
+  }
+}
+
 TEST_F(HttpClientTest, ConnectionsAreReusedAcrossCalls) {
   ScriptedHttpServer server([](const ScriptedRequest&) { return ScriptedReply::respond(200, "x"); });
   HttpClient client(fast_options());
