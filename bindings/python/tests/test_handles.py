@@ -8,25 +8,13 @@ import gc
 import multiprocessing
 import os
 import pickle
-import subprocess
-import sys
-import textwrap
 import threading
 
 import numpy as np
 import pytest
-from conftest import BINDING_ROOT
+from conftest import run_isolated
 
 import libzarr
-
-
-def run_isolated(code, cwd):
-    """Run code in a fresh interpreter that imports this checkout; its stdout."""
-    env = dict(os.environ, PYTHONPATH=BINDING_ROOT)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
-    return done.stdout
 
 
 @pytest.fixture
