@@ -617,16 +617,18 @@ def open_spec(spec):
 
 
 def _spec_store(spec):
-    """The store a spec's kvstore names (for pickling: memory stores stay in-process)."""
+    """The store a spec's kvstore names (for pickling and copying: memory stores stay in
+    this process, and an anonymous one, a memory kvstore without a path, is the opened
+    array's own: nothing can reopen it)."""
     kvstore = spec.get("kvstore")
     if isinstance(kvstore, dict):
         driver = kvstore.get("driver")
-        url = "memory://spec" if driver == "memory" else join_url(kvstore.get("path", ""), spec.get("path", ""))
-    else:
-        url = join_url(str(kvstore or ""), spec.get("path", ""))
-    store = Store(url)
-    store.shareable = not url.startswith("memory://")
-    return store
+        anonymous = driver == "memory" and not kvstore.get("path")
+        base = "memory://" + (kvstore.get("path") or "anonymous") if driver == "memory" else kvstore.get("path", "")
+        store = Store(join_url(base, spec.get("path", "")))
+        store.reopenable = not anonymous
+        return store
+    return Store(join_url(str(kvstore or ""), spec.get("path", "")))
 
 
 def library_version():

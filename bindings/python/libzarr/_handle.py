@@ -8,7 +8,10 @@ No Python-level operation may crash the interpreter, so:
   A closed handle raises InvalidArgumentError, whatever thread uses it;
 - a handle pickles as what reopens it (its Location: URL, mode, options),
   never as the C pointer; copy.copy and copy.deepcopy reopen it. A node in a
-  ``memory://`` store exists in this process only: pickling it is a TypeError.
+  ``memory://`` store (however it was named: MemoryStore, a "memory://" URL, a
+  spec) exists in this process only: pickling it is a TypeError, and so is a
+  deep copy (a reopened handle would share its data, not copy it); copy.copy
+  gives another handle on the same data.
 """
 import threading
 from contextlib import contextmanager
@@ -52,6 +55,22 @@ class Location:
                 "in this process only. Write it to a file, zip or S3 store (or read it into "
                 "NumPy) to hand it to another process")
         return (kind, self.store.url, self.path, self.mode, self.options, self.spec)
+
+    def check_reopenable(self, kind):
+        """TypeError for a node no other handle can reach (an anonymous memory store)."""
+        if not self.store.reopenable:
+            raise TypeError(f"cannot copy libzarr.{kind.capitalize()} {shown_url(self.url)!r}: its anonymous "
+                            "memory store is reached by this handle only (give the memory kvstore a path "
+                            "to name it)")
+
+    def check_deep_copyable(self, kind):
+        """TypeError for a node of a memory:// store: its deep copy would need the store's
+        bytes duplicated, and a handle reopened on the same store would share them."""
+        if not self.store.shareable:
+            raise TypeError(
+                f"cannot deep-copy libzarr.{kind.capitalize()} {shown_url(self.url)!r}: it lives in a "
+                "memory:// store, whose data a new handle would share, not copy. Use copy.copy() for "
+                "another handle on the same data, or libzarr.copy_store / copy_all to duplicate it")
 
 
 def _reopen(kind, store_url, path, mode, options, spec):
@@ -175,7 +194,10 @@ class Handle:
         return (_reopen, self._location.reopen_arguments(self._kind))
 
     def __copy__(self):
+        self._location.check_reopenable(self._kind)
         return self._reopen()
 
     def __deepcopy__(self, memo):
+        self._location.check_reopenable(self._kind)
+        self._location.check_deep_copyable(self._kind)
         return self._reopen()

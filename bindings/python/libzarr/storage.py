@@ -42,11 +42,14 @@ class Store:
         read_only: handles default to mode "r" (zarr-python 3's ``read_only``).
     """
 
-    #: Handles opened here can be reopened by another process (pickling).
-    shareable = True
-
     def __init__(self, url, read_only=False, storage_options=None):
         self.url = _url_text(url)
+        #: Handles opened here can be reopened by another process (pickling): not in a
+        #: memory:// store, which exists in this process only (whatever object named it).
+        self.shareable = not self.url.startswith("memory://")
+        #: Handles opened here can be opened again in this process (copy.copy): not an
+        #: anonymous memory store, which only the handle that made it reaches.
+        self.reopenable = True
         self.read_only = read_only
         self._store_options = translate_storage_options(storage_options)
         self._handle_options = {}      # options every handle opened here gets
@@ -145,7 +148,6 @@ class MemoryStore(Store):
     pickled: another process would not see them.
     """
 
-    shareable = False
     _keep_open = True
 
     def __init__(self, name=None, read_only=False):
@@ -248,7 +250,7 @@ class LRUStoreCache(Store):
         self._inner = inner
         limit = 2 ** 62 if max_size is None else int(max_size)
         self._handle_options["cache_pool"] = {"total_bytes_limit": limit}
-        self.shareable = inner.shareable
+        self.shareable, self.reopenable = inner.shareable, inner.reopenable
 
     def _track(self, node):
         self._inner._track(node)

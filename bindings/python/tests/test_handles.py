@@ -73,9 +73,47 @@ def test_memory_nodes_refuse_pickling_with_a_type_error_but_copy():
         pickle.dumps(array)
     with pytest.raises(TypeError, match="cannot pickle libzarr.Group"):
         pickle.dumps(libzarr.group())
-    twin = copy.deepcopy(array)  # in this process a memory store can be reopened
+    twin = copy.copy(array)  # in this process a memory store can be reopened: the same data
     array[...] = 5
     assert twin[...].tolist() == [5] * 4
+
+
+def _memory_nodes():
+    """Nodes of memory stores reached every way a user can name one."""
+    url = libzarr.open("memory://pickle-by-url", mode="w", shape=(4,), dtype="i4")
+    group = libzarr.open_group("memory://pickle-group", mode="w")
+    child = group.create_array("x", shape=(2,), dtype="i1")
+    cached = libzarr.open_array(libzarr.storage.LRUStoreCache("memory://pickle-by-url", 1 << 20), mode="r")
+    spec = libzarr.open_spec({"driver": "zarr", "kvstore": {"driver": "memory", "path": "pickle-spec/"},
+                              "metadata": {"shape": [2], "dtype": "<i2"}, "create": True})
+    by_object = libzarr.zeros((2,), store=libzarr.storage.MemoryStore())
+    return {"url": url, "group": group, "child": child, "cached": cached, "spec": spec, "MemoryStore": by_object}
+
+
+@pytest.mark.parametrize("name", ["url", "group", "child", "cached", "spec", "MemoryStore"])
+def test_every_memory_node_refuses_pickle_and_deepcopy_and_copy_shares(name):
+    """A memory:// URL (not a MemoryStore object) pickled as its URL: another process
+    found nothing there, or an empty store of its own (audit of issue 23, point 2)."""
+    node = _memory_nodes()[name]
+    kind = type(node).__name__
+    with pytest.raises(TypeError, match=f"cannot pickle libzarr.{kind} 'memory://.*this process only"):
+        pickle.dumps(node)
+    with pytest.raises(TypeError, match=f"cannot deep-copy libzarr.{kind} 'memory://.*copy.copy"):
+        copy.deepcopy(node)
+    shallow = copy.copy(node)
+    assert shallow.url == node.url and shallow._handle.value != node._handle.value
+    if kind == "Array":
+        assert np.array_equal(shallow[...], node[...])
+
+
+def test_an_anonymous_memory_spec_array_refuses_even_copy():
+    """A memory kvstore without a path is the handle's own store: a copy reopened the spec
+    onto another, empty store (NotFoundError); now a TypeError that says why."""
+    array = libzarr.open_spec({"driver": "zarr", "kvstore": {"driver": "memory"},
+                               "metadata": {"shape": [2], "dtype": "<i2"}, "create": True})
+    for operation in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="cannot (copy|pickle)"):
+            operation(array)
 
 
 def test_a_closed_handle_refuses_every_call(stored):
