@@ -125,7 +125,9 @@ def _shape_of(shape):
     if shape is None:
         raise InvalidArgumentError("shape is required to create an array")
     shape = (shape,) if isinstance(shape, int) or hasattr(shape, "__index__") else tuple(shape)
-    return tuple(int(n) for n in shape)
+    shape = tuple(int(n) for n in shape)
+    _capi.check_u64(shape, "shape")
+    return shape
 
 
 def normalize_chunks(chunks, shape, new_type):
@@ -141,7 +143,9 @@ def normalize_chunks(chunks, shape, new_type):
     if len(chunks) > len(shape):
         raise InvalidArgumentError(f"chunks {chunks} have more dimensions than shape {shape}")
     chunks += (None,) * (len(shape) - len(chunks))  # zarr-python: missing axes are whole
-    return tuple(max(n, 1) if c is None or c == -1 else int(c) for c, n in zip(chunks, shape))
+    chunks = tuple(max(n, 1) if c is None or c == -1 else int(c) for c, n in zip(chunks, shape))
+    _capi.check_u64(chunks, "chunks")
+    return chunks
 
 
 def auto_chunks(shape, new_type):
