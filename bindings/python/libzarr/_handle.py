@@ -13,11 +13,13 @@ No Python-level operation may crash the interpreter, so:
   deep copy (a reopened handle would share its data, not copy it); copy.copy
   gives another handle on the same data.
 """
+import atexit
+import sys
 import threading
 from contextlib import contextmanager
 
 from .errors import InvalidArgumentError
-from .storage import Store, join_path, shown_url
+from .storage import HandleSet, Store, join_path, shown_url
 
 
 class Location:
@@ -84,6 +86,30 @@ def reopen_location(kind, location):
     return _api.open_location(kind, location)
 
 
+# Every handle still open: closed at interpreter exit (close_all_at_exit).
+_open_handles = HandleSet()
+
+
+def close_all_at_exit():
+    """Close every handle still open, so that what they wrote is flushed (a zip archive is
+    written when its last handle closes) while the interpreter and the library are whole.
+
+    Garbage collection at exit does not close them all: a handle a daemon thread holds,
+    or one found after the modules' globals are cleared, was never closed and its zip
+    archive never written. Non-daemon threads have ended when atexit runs; a daemon
+    thread in a call is waited for, and its next call raises "closed". A failure (a zip
+    archive that cannot be written) is reported on stderr, not raised.
+    """
+    for handle in list(_open_handles):
+        try:
+            handle.close()
+        except Exception as error:  # noqa: BLE001  (report every failure, close the others)
+            print(f"libzarr: closing {handle!r} at exit failed: {error}", file=sys.stderr)
+
+
+atexit.register(close_all_at_exit)
+
+
 class Handle:
     """Owns a C handle; subclasses name their kind and the C close function."""
 
@@ -100,6 +126,7 @@ class Handle:
         self._calls_in_flight = 0
         self._idle = threading.Condition(threading.Lock())
         self._closing = False
+        _open_handles.add(self)
         location.store._track(self)
 
     @property
@@ -165,6 +192,7 @@ class Handle:
             while self._calls_in_flight:
                 idle.wait()
             handle, self._handle = self._handle, None
+        _open_handles.discard(self)
         if handle:
             self._close_handle(handle)
 

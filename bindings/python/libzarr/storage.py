@@ -187,7 +187,7 @@ class ZipStore(Store):
             self._store_options = {"compression": _zip_compression_name(compression)}
         if dimension_separator:
             self._creation_defaults["dimension_separator"] = dimension_separator
-        self._nodes = weakref.WeakSet()
+        self._nodes = HandleSet()
 
     _keep_open = True
 
@@ -271,6 +271,31 @@ class StorePath:
 
     def __repr__(self):
         return f"StorePath({self.store!r}, {self.path!r})"
+
+
+class HandleSet:
+    """Open handles, held weakly and told apart by identity: a WeakSet compares its members
+    with ==, and two handles on one node are equal (zarr-python's Array equality), so it
+    kept one of them and closing "every handle" left the others open."""
+
+    def __init__(self):
+        self._members = weakref.WeakValueDictionary()
+
+    def add(self, node):
+        self._members[id(node)] = node
+
+    def discard(self, node):
+        if self._members.get(id(node)) is node:
+            del self._members[id(node)]
+
+    def clear(self):
+        self._members.clear()
+
+    def __iter__(self):
+        return iter(list(self._members.values()))
+
+    def __len__(self):
+        return len(self._members)
 
 
 def rmdir(store, path=""):

@@ -257,3 +257,61 @@ def test_shown_url_hides_userinfo_query_and_fragment():
     assert shown_url("s3://KEY:SECRET@bucket/p#frag") == "s3://***@bucket/p#..."
     assert shown_url("https://h/a@b/c") == "https://h/a@b/c"
     assert shown_url("/plain/path?x") == "/plain/path?x"
+
+
+def _zip_names(path):
+    import zipfile
+    with zipfile.ZipFile(path) as archive:
+        return sorted(archive.namelist())
+
+
+@pytest.mark.parametrize("holder", ["daemon thread", "twin handles", "cycle", "builtins"])
+def test_zip_handles_open_at_exit_are_written(tmp_path, holder):
+    """Handles still open when the interpreter exits are closed by libzarr's atexit hook,
+    so the archive is written, and nothing is printed. A daemon thread's handle, or a
+    second handle on the same node, was never closed: no archive at all (audit of issue
+    23, point 4)."""
+    printed = run_isolated(f"""
+        import builtins, threading, time, numpy as np, libzarr
+        holder = {holder!r}
+        a = libzarr.open("out.zip", mode="w", shape=(10,), chunks=(5,), dtype="i4", zarr_format=2)
+        a[...] = np.arange(10)
+        if holder == "daemon thread":
+            started = threading.Event()
+            def hold(array):
+                started.set()
+                try:
+                    while True:
+                        array[0]
+                        time.sleep(0.005)
+                except libzarr.InvalidArgumentError:
+                    pass  # closed at exit
+            threading.Thread(target=hold, args=(a,), daemon=True).start()
+            started.wait()
+            del a
+        elif holder == "twin handles":
+            twin = libzarr.open_array("out.zip", mode="r+")
+            twin[9] = 99
+        elif holder == "cycle":
+            a.me = a
+        elif holder == "builtins":
+            builtins.kept = a
+        print("end")
+        """, tmp_path)
+    assert printed == "end\n"
+    assert _zip_names(tmp_path / "out.zip") == [".zarray", "0", "1"]
+    values = libzarr.open_array(str(tmp_path / "out.zip"), mode="r")[...].tolist()
+    assert values == list(range(9)) + [99 if holder == "twin handles" else 9]
+
+
+def test_zip_store_close_closes_twin_handles(tmp_path):
+    """ZipStore.close() closes every handle opened through it, also two on one node (a
+    WeakSet kept only one of two equal handles, so the archive stayed unwritten)."""
+    store = libzarr.ZipStore(str(tmp_path / "t.zip"), mode="w")
+    first = libzarr.zeros((4,), chunks=(2,), dtype="i2", store=store, zarr_format=2)
+    second = libzarr.open_array(store, mode="r+")
+    assert first == second and first is not second
+    second[...] = 7
+    store.close()
+    assert first.closed and second.closed
+    assert _zip_names(tmp_path / "t.zip") == [".zarray", "0", "1"]
