@@ -228,7 +228,7 @@ def open(store=None, mode=None, *, zarr_format=None, path=None, storage_options=
         return open_array(store, mode=mode, path=path, **kwargs)
     group_kwargs = {k: v for k, v in kwargs.items() if k in GROUP_OPTIONS | {"use_consolidated", "attributes",
                                                                            "zarr_format"}}
-    if mode == "w":
+    if mode in ("w", "w-"):  # without a shape these create a group, as zarr-python's open
         return open_group(store, mode=mode, path=path, **group_kwargs)
     try:
         return open_array(store, mode=mode, path=path, **{k: v for k, v in kwargs.items()

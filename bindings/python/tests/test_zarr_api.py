@@ -60,6 +60,44 @@ def test_mode_w_replaces_and_w_minus_refuses():
         zarr.open("a.zarr", mode="rw")
 
 
+@pytest.mark.parametrize("mode", ["w-", "x"])
+def test_mode_w_minus_without_shape_fails_on_any_node_and_creates_a_group(mode):
+    """open(mode="w-") without a shape was a TypeError from the array builder whether or
+    not a node was there; zarr-python creates a group, and refuses any existing node
+    (ContainsArrayError / ContainsGroupError, here ExistsError: a FileExistsError)."""
+    zarr.open("arr.zarr", mode="w", shape=(2,), dtype="i1")[...] = 5
+    zarr.open_group("grp.zarr", mode="w").create_array("x", shape=(2,), dtype="i1")
+    for url, message in (("arr.zarr", "an array is already there"), ("grp.zarr", "a group is already there")):
+        for call in (lambda: zarr.open(url, mode=mode), lambda: zarr.open(url, mode=mode, shape=(3,)),
+                     lambda: zarr.open_group(url, mode=mode), lambda: zarr.open_array(url, mode=mode, shape=(3,))):
+            with pytest.raises(zarr.errors.ContainsArrayError, match=message) as caught:
+                call()
+            assert isinstance(caught.value, FileExistsError) and isinstance(caught.value, zarr.errors.ContainsGroupError)
+    with pytest.raises(FileExistsError, match="an array is already there"):
+        zarr.open("grp.zarr", path="x", mode=mode, shape=(2,))
+    assert zarr.open("arr.zarr", mode="r")[...].tolist() == [5, 5]  # untouched
+    assert list(zarr.open("grp.zarr", mode="r")) == ["x"]
+    created = zarr.open("new.zarr", mode=mode)
+    assert isinstance(created, zarr.Group) and created.mode == "r+"
+    assert isinstance(zarr.open("new.zarr", mode="r"), zarr.Group)
+    assert zarr.open("new-array.zarr", mode=mode, shape=(2,)).shape == (2,)
+
+
+def test_modes_r_plus_and_a_on_the_other_kind_of_node():
+    """r+ never creates; a opens what is there (an array asked for where a group is: the
+    group stays and the error says what is there)."""
+    zarr.open_group("grp.zarr", mode="w")
+    with pytest.raises(FileNotFoundError):
+        zarr.open("missing.zarr", mode="r+")
+    assert not os.path.exists("missing.zarr")
+    assert isinstance(zarr.open("grp.zarr", mode="r+"), zarr.Group)
+    with pytest.raises(FileExistsError, match="a group is already there"):
+        zarr.open_array("grp.zarr", mode="a", shape=(2,))
+    assert isinstance(zarr.open("grp.zarr", mode="a"), zarr.Group)
+    replaced = zarr.open("grp.zarr", mode="w", shape=(2,), dtype="i1")
+    assert isinstance(replaced, zarr.Array) and isinstance(zarr.open("grp.zarr", mode="r"), zarr.Array)
+
+
 def test_overwrite_and_the_issue_example():
     z = zarr.create("t.zarr", shape=(1000, 1000), chunks=(100, 100), dtype="i4")
     assert z.shape == (1000, 1000) and z.chunks == (100, 100) and z.zarr_format == 3
