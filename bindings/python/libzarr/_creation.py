@@ -97,13 +97,13 @@ def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializ
         codecs = [_v3_codec(c, new_type) for c in codecs]
     grid = inner
     if shards is not None:
-        grid = tuple(int(s) for s in shards)
+        grid, index_location = _shards_of(shards, shape, inner, new_type)
         inner = _inner_chunks(inner, grid) if chunks in _CHOOSE else inner
         codecs = [{"name": "sharding_indexed", "configuration": {
             "chunk_shape": list(inner), "codecs": codecs,
             "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
                              {"name": "crc32c", "configuration": {}}],
-            "index_location": "end"}}]
+            "index_location": index_location}}]
     metadata = {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": data_type,
                 "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(grid)}},
                 "codecs": codecs}
@@ -163,6 +163,57 @@ def auto_chunks(shape, new_type):
         return tuple(extents)
     finally:
         _capi.lib.zarr_close(handle)
+
+
+# shards="auto": a shard grows (doubling its chunks along one axis at a time) up to this many
+# bytes, and never past the array's extent.
+AUTO_SHARD_BYTES = 1 << 27
+
+
+def _shards_of(shards, shape, inner, new_type):
+    """(shard shape, index location) from zarr-python 3's spellings of shards: a tuple, a
+    dict {"shape": tuple, "index_location": "end" | "start"}, or "auto"."""
+    index_location = "end"
+    if isinstance(shards, dict):
+        unknown = set(shards) - {"shape", "index_location"}
+        if "shape" not in shards or unknown:
+            raise InvalidArgumentError(f"shards {shards!r}: a dict takes 'shape' and optionally "
+                                       "'index_location'" + (f", not {sorted(unknown)}" if unknown else ""))
+        index_location = shards.get("index_location") or "end"
+        if index_location not in ("start", "end"):
+            raise InvalidArgumentError(f"shards: index_location must be 'start' or 'end', not {index_location!r}")
+        shards = shards["shape"]
+    if isinstance(shards, str):
+        if shards != "auto":
+            raise InvalidArgumentError(f"shards must be a tuple, a dict with 'shape' or 'auto', not {shards!r}")
+        return _auto_shards(shape, inner, new_type.itemsize), index_location
+    if isinstance(shards, int) or hasattr(shards, "__index__"):
+        shards = (shards,) * len(shape)
+    try:
+        grid = tuple(int(s) for s in shards)
+    except TypeError:
+        raise TypeError(f"shards must be a tuple of integers, a dict with 'shape' or 'auto', "
+                        f"not {type(shards).__name__}") from None
+    if len(grid) != len(shape):
+        raise InvalidArgumentError(f"shards {grid} must have one entry per dimension of shape {shape}")
+    _capi.check_u64(grid, "shards")
+    return grid, index_location
+
+
+def _auto_shards(shape, inner, itemsize):
+    """shards="auto": whole chunks per shard, doubled along one axis after another while the
+    shard stays within AUTO_SHARD_BYTES and within the array (rounded up to chunks)."""
+    shard = [max(1, c) for c in inner]
+    limits = [max(c, -(-n // max(c, 1)) * max(c, 1)) for n, c in zip(shape, shard)]
+    grew = True
+    while grew:
+        grew = False
+        for axis in range(len(shard)):
+            bytes_now = math.prod(shard) * max(itemsize, 1)
+            if shard[axis] * 2 <= limits[axis] and bytes_now * 2 <= AUTO_SHARD_BYTES:
+                shard[axis] *= 2
+                grew = True
+    return tuple(shard)
 
 
 def _inner_chunks(chosen, shards):

@@ -311,3 +311,40 @@ def test_the_module_namespace_holds_no_implementation_names():
     for name in ("ctypes", "np", "numpy", "lib", "json", "os"):
         assert not hasattr(zarr, name), name
     assert set(zarr.__all__) <= set(dir(zarr))
+
+
+@pytest.mark.parametrize("shards, location", [((10, 10), "end"), ([10, 10], "end"), ({"shape": (10, 10)}, "end"),
+                                              ({"shape": (10, 10), "index_location": "start"}, "start")],
+                         ids=["tuple", "list", "dict", "dict start"])
+def test_shards_in_zarr_python_3_forms_with_chunks_inside(shards, location):
+    """create_array(shards=...) as zarr-python 3 takes it, chunks= the inner chunks (a dict
+    was a ValueError from int("shape"); audit of issue 23, point 6)."""
+    array = zarr.create_array("s.zarr", shape=(40, 30), chunks=(5, 5), shards=shards, dtype="i4")
+    array[...] = np.arange(1200).reshape(40, 30)
+    assert array.chunks == (5, 5) and array.shards == (10, 10)
+    sharding = document("s.zarr")["codecs"][0]
+    assert sharding["name"] == "sharding_indexed" and sharding["configuration"]["chunk_shape"] == [5, 5]
+    assert sharding["configuration"]["index_location"] == location
+    assert document("s.zarr")["chunk_grid"]["configuration"]["chunk_shape"] == [10, 10]
+    assert np.array_equal(zarr.open("s.zarr", mode="r")[...], np.arange(1200).reshape(40, 30))
+
+
+def test_shards_auto_holds_whole_chunks_within_the_array():
+    array = zarr.create_array("s.zarr", shape=(100, 100), chunks=(5, 5), shards="auto", dtype="i4")
+    assert array.chunks == (5, 5)
+    assert all(s % c == 0 and c <= s <= 100 for s, c in zip(array.shards, array.chunks)) and array.shards != (5, 5)
+    array[...] = 3
+    assert array[...].sum() == 30000
+    small = zarr.create_array("t.zarr", shape=(7,), shards="auto", dtype="u1")
+    assert small.shards[0] % small.chunks[0] == 0
+
+
+@pytest.mark.parametrize("shards, error, message", [
+    ("big", zarr.InvalidArgumentError, "shards must be a tuple, a dict with 'shape' or 'auto', not 'big'"),
+    ({"size": (2,)}, zarr.InvalidArgumentError, "a dict takes 'shape'"),
+    ({"shape": (10,), "index_location": "middle"}, zarr.InvalidArgumentError, "index_location must be"),
+    ((10, 10), zarr.InvalidArgumentError, "one entry per dimension"),
+    (object(), TypeError, "shards must be a tuple of integers")], ids=["text", "key", "location", "rank", "object"])
+def test_bad_shards_name_the_argument(shards, error, message):
+    with pytest.raises(error, match=message):
+        zarr.create_array("s.zarr", shape=(40,), chunks=(5,), shards=shards, dtype="i4")
