@@ -108,7 +108,8 @@ def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializ
                 "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(grid)}},
                 "codecs": codecs}
     if fill_value is not _NO_VALUE:
-        metadata["fill_value"] = fill_value_json(fill_value, new_type)
+        metadata["fill_value"] = (struct_fill_value_json(fill_value, new_type.numpy) if _is_struct(new_type)
+                                  else fill_value_json(fill_value, new_type))
     encoding = _v3_key_encoding(chunk_key_encoding, dimension_separator)
     if encoding:
         metadata["chunk_key_encoding"] = encoding
@@ -335,6 +336,8 @@ def fill_value_json(value, new_type):
     """A fill value as the JSON both formats take: NaN and infinities as strings, NumPy
     scalars as numbers, datetimes as integers, complex numbers as [re, im]."""
     import numpy as np  # here: this module's namespace keeps no NumPy name
+    if _is_struct(new_type) and value is not None and not isinstance(value, (str, bytes)):
+        return _record_base64(value, new_type.numpy)
     value = _number_in_type(value, new_type)
     if value is None or isinstance(value, (str, bool)):
         return value
@@ -350,6 +353,53 @@ def fill_value_json(value, new_type):
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _is_struct(new_type):
+    return new_type.numpy is not None and new_type.numpy.fields is not None
+
+
+def _record_base64(value, dtype):
+    """A v2 structured fill value: base64 of the record (a tuple, a void scalar, or one value
+    for every field, as zeros()' 0)."""
+    import base64
+    import numpy as np
+    try:
+        record = np.array(value, dtype=dtype) if isinstance(value, (tuple, np.void)) else \
+            np.asarray(value).astype(dtype)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(f"fill_value {value!r} is not a record of {dtype}: {exc}") from None
+    return base64.b64encode(record.tobytes()).decode("ascii")
+
+
+def struct_fill_value_json(value, dtype):
+    """A v3 struct's fill value: {"field": value, ...} with every field, from a record (a
+    NumPy void scalar, a tuple in field order, a dict by name), or from one value for every
+    field (zeros()' 0). None stays None (the library's default record)."""
+    import numpy as np
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if isinstance(value, np.void) and value.dtype.names:
+        value = {name: value[name] for name in value.dtype.names}
+    elif isinstance(value, (tuple, list)):
+        if len(value) != len(dtype.names):
+            raise InvalidArgumentError(f"fill_value {value!r} has {len(value)} items for the {len(dtype.names)} "
+                                       f"fields {dtype.names}")
+        value = dict(zip(dtype.names, value))
+    elif not isinstance(value, dict):
+        value = {name: value for name in dtype.names}
+    unknown = set(value) - set(dtype.names)
+    if unknown:
+        raise InvalidArgumentError(f"fill_value names fields {sorted(unknown)} that {dtype} has not")
+    result = {}
+    for name in dtype.names:
+        field = dtype.fields[name][0]
+        item = value.get(name, 0)
+        result[name] = (struct_fill_value_json(item, field) if field.fields is not None
+                        else fill_value_json(item, NewDataType(field)))
+    return result
 
 
 def _number_in_type(value, new_type):
