@@ -263,6 +263,25 @@ class Array(Handle):
         return int(np.prod(self.cdata_shape, dtype=np.uint64))
 
     @property
+    def nshards(self):
+        """Number of shards in the grid of a sharded array (zarr-python 3); of chunks otherwise,
+        each chunk being its own stored object."""
+        return int(np.prod([-(-n // c) if c else 0 for n, c in zip(self.shape, self._storage_chunks)],
+                           dtype=np.uint64))
+
+    @property
+    def nshards_initialized(self):
+        """Number of shards stored (zarr-python 3); of chunks, for an array without shards."""
+        return len(self.stored_chunks()[0])
+
+    @classmethod
+    def from_dict(cls, store_path, data):
+        """zarr-python 3's Array.from_dict: a new array at store_path (a URL, store or
+        StorePath) from a v2 .zarray or v3 zarr.json metadata document."""
+        from ._api import create_from_metadata
+        return create_from_metadata(store_path, data)
+
+    @property
     def nchunks_initialized(self):
         """Number of chunks stored (shards, for a sharded array)."""
         return len(self.stored_chunks()[0])
