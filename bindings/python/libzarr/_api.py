@@ -447,6 +447,9 @@ def _fill(fill_value):
                 raise TypeError("full() needs a fill_value")
             value = args[0] if args else kwargs.pop("fill_value")
             args = args[1:]
+        elif "fill_value" in kwargs:  # zeros(..., fill_value=nan) wrote 0, silently
+            raise TypeError(f"{make.__name__}() got multiple values for argument 'fill_value' (its fill "
+                            f"value is {value!r}: use full() for another)")
         kwargs.update(zip(positional, args))
         kwargs["fill_value"] = value
         return create(**kwargs)

@@ -114,3 +114,12 @@ def test_group_info_prints_zarr_python_rows(tmp_path):
     assert "Arrays" not in empty and "Groups" not in empty and empty["Store type"] == "libzarr.storage.MemoryStore"
     array_rows = dict(root["x"].info_items())
     assert array_rows["Name"] == "/x" and array_rows["Store type"] == "libzarr.storage.DirectoryStore"
+
+
+@pytest.mark.parametrize("name, value", [("zeros", 0), ("ones", 1), ("empty", None)])
+def test_a_fill_value_given_to_zeros_ones_empty_is_a_type_error(name, value):
+    """zeros((5,), fill_value=np.nan) made an array of zeros, the fill value given dropped
+    silently; zarr-python 2 raises TypeError (multiple values for fill_value)."""
+    with pytest.raises(TypeError, match=f"{name}\\(\\) got multiple values for argument 'fill_value'"):
+        getattr(libzarr, name)((5,), dtype="f4", fill_value=np.nan)
+    assert libzarr.full((2,), fill_value=np.nan, dtype="f4")[...].tolist() != [0.0, 0.0]
