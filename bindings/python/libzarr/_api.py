@@ -228,7 +228,7 @@ def open(store=None, mode=None, *, zarr_format=None, path=None, storage_options=
         return open_array(store, mode=mode, path=path, **kwargs)
     group_kwargs = {k: v for k, v in kwargs.items() if k in GROUP_OPTIONS | {"use_consolidated", "attributes",
                                                                            "zarr_format"}}
-    if mode == "w":
+    if mode in ("w", "w-"):  # without a shape these create a group, as zarr-python's open
         return open_group(store, mode=mode, path=path, **group_kwargs)
     try:
         return open_array(store, mode=mode, path=path, **{k: v for k, v in kwargs.items()
@@ -447,6 +447,9 @@ def _fill(fill_value):
                 raise TypeError("full() needs a fill_value")
             value = args[0] if args else kwargs.pop("fill_value")
             args = args[1:]
+        elif "fill_value" in kwargs:  # zeros(..., fill_value=nan) wrote 0, silently
+            raise TypeError(f"{make.__name__}() got multiple values for argument 'fill_value' (its fill "
+                            f"value is {value!r}: use full() for another)")
         kwargs.update(zip(positional, args))
         kwargs["fill_value"] = value
         return create(**kwargs)
@@ -617,16 +620,18 @@ def open_spec(spec):
 
 
 def _spec_store(spec):
-    """The store a spec's kvstore names (for pickling: memory stores stay in-process)."""
+    """The store a spec's kvstore names (for pickling and copying: memory stores stay in
+    this process, and an anonymous one, a memory kvstore without a path, is the opened
+    array's own: nothing can reopen it)."""
     kvstore = spec.get("kvstore")
     if isinstance(kvstore, dict):
         driver = kvstore.get("driver")
-        url = "memory://spec" if driver == "memory" else join_url(kvstore.get("path", ""), spec.get("path", ""))
-    else:
-        url = join_url(str(kvstore or ""), spec.get("path", ""))
-    store = Store(url)
-    store.shareable = not url.startswith("memory://")
-    return store
+        anonymous = driver == "memory" and not kvstore.get("path")
+        base = "memory://" + (kvstore.get("path") or "anonymous") if driver == "memory" else kvstore.get("path", "")
+        store = Store(join_url(base, spec.get("path", "")))
+        store.reopenable = not anonymous
+        return store
+    return Store(join_url(str(kvstore or ""), spec.get("path", "")))
 
 
 def library_version():

@@ -263,6 +263,25 @@ class Array(Handle):
         return int(np.prod(self.cdata_shape, dtype=np.uint64))
 
     @property
+    def nshards(self):
+        """Number of shards in the grid of a sharded array (zarr-python 3); of chunks otherwise,
+        each chunk being its own stored object."""
+        return int(np.prod([-(-n // c) if c else 0 for n, c in zip(self.shape, self._storage_chunks)],
+                           dtype=np.uint64))
+
+    @property
+    def nshards_initialized(self):
+        """Number of shards stored (zarr-python 3); of chunks, for an array without shards."""
+        return len(self.stored_chunks()[0])
+
+    @classmethod
+    def from_dict(cls, store_path, data):
+        """zarr-python 3's Array.from_dict: a new array at store_path (a URL, store or
+        StorePath) from a v2 .zarray or v3 zarr.json metadata document."""
+        from ._api import create_from_metadata
+        return create_from_metadata(store_path, data)
+
+    @property
     def nchunks_initialized(self):
         """Number of chunks stored (shards, for a sharded array)."""
         return len(self.stored_chunks()[0])
@@ -352,8 +371,13 @@ class Array(Handle):
 
     def _get(self, plan, out=None, fields=None):
         if fields is not None:
-            result = _select_fields(plan.read(self), fields, out)
+            records = plan.read(self)
+            if out is not None:
+                self._check_out(out, plan.shape, _fields_dtype(records.dtype, fields))
+            result = _select_fields(records, fields, out)
         else:
+            if out is not None:
+                self._check_out(out, plan.shape, self._dtype)
             result = plan.read(self, out)
         return result[()] if plan.scalar and out is None else result
 
@@ -459,22 +483,29 @@ class Array(Handle):
         layout (Fortran order, a view with steps); others go through a
         temporary array. Returns out, or a new array.
         """
-        plan = _selection.plan(selection, self.shape, "orthogonal")
-        if out is not None:
-            self._check_out(out, plan.shape)
-        return self._get(plan, out)
+        return self._get(_selection.plan(selection, self.shape, "orthogonal"), out)
 
     def write(self, selection, value):
         """Write value (broadcast to the selection's shape) into an orthogonal selection."""
         self.set_orthogonal_selection(selection, value)
 
-    def _check_out(self, out, shape):
+    @staticmethod
+    def _check_out(out, shape, dtype):
+        """TypeError unless out is a NumPy array; ValueError unless it is writable and of the
+        selection's shape and exactly dtype (the library writes the elements' bytes into it:
+        another dtype would be garbage or, smaller, a write past its end)."""
         if not isinstance(out, np.ndarray):
-            raise InvalidArgumentError(f"out must be a NumPy array, not {type(out).__name__}")
-        if out.shape != shape or out.dtype != self._dtype or not out.flags.writeable:
-            raise InvalidArgumentError(
-                f"out must be a writable array of shape {shape} and dtype {self._dtype}; "
-                f"got shape {out.shape}, dtype {out.dtype}, writable {out.flags.writeable}")
+            raise TypeError(f"out must be a numpy.ndarray of shape {shape} and dtype {dtype}, "
+                            f"not {type(out).__name__}")
+        problems = []
+        if out.shape != shape:
+            problems.append(f"shape {out.shape} is not the selection's {shape}")
+        if out.dtype != dtype:
+            problems.append(f"dtype {out.dtype} is not the array's {dtype}")
+        if not out.flags.writeable:
+            problems.append("it is read-only")
+        if problems:
+            raise InvalidArgumentError("out: " + "; ".join(problems))
 
     def _broadcast(self, value, shape):
         """value as elements of this array's dtype, broadcast (without a copy) to shape."""
@@ -583,6 +614,19 @@ def _pop_fields(key):
         return fields[0], Ellipsis
     rest = tuple(item for item in items if item is not fields[0])
     return fields[0], rest if rest else Ellipsis
+
+
+def _fields_dtype(dtype, fields):
+    """The dtype of the named fields of records of dtype (what _select_fields returns)."""
+    if dtype.fields is None:
+        raise InvalidSelectionError(f"fields {fields!r} given for an array without fields")
+    names = fields if isinstance(fields, list) else [fields]
+    missing = [name for name in names if name not in dtype.fields]
+    if missing:
+        raise InvalidSelectionError(f"no field {missing[0]!r} in {dtype}")
+    if not isinstance(fields, list):
+        return dtype.fields[fields][0]
+    return np.dtype([(name, dtype.fields[name][0]) for name in names])
 
 
 def _select_fields(records, fields, out):

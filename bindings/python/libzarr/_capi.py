@@ -247,12 +247,21 @@ def options_json(options):
 def u64_array(values, what="shape"):
     """A uint64_t[] holding values (ctypes arrays convert to uint64_t *).
 
-    ctypes would wrap a negative value around silently, so it is refused here.
+    ctypes would wrap a negative value or one of 2**64 and more around silently (a
+    resize to 2**64 became 0), so they are refused here, naming the dimension.
     """
     values = [int(v) for v in values]
-    if any(v < 0 for v in values):
-        raise InvalidArgumentError(f"{what} {tuple(values)} has a negative entry")
+    check_u64(values, what)
     return (ctypes.c_uint64 * len(values))(*values)
+
+
+def check_u64(values, what="shape"):
+    """InvalidArgumentError (a ValueError) naming the first entry of values that is negative
+    or not below 2**64: what the C API's uint64_t cannot hold."""
+    for dimension, value in enumerate(values):
+        if not 0 <= value < 2**64:
+            reason = "is negative" if value < 0 else "is not below 2**64"
+            raise InvalidArgumentError(f"{what} {tuple(values)}: dimension {dimension} ({value}) {reason}")
 
 
 def i64_array(values):

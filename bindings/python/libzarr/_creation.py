@@ -97,18 +97,19 @@ def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializ
         codecs = [_v3_codec(c, new_type) for c in codecs]
     grid = inner
     if shards is not None:
-        grid = tuple(int(s) for s in shards)
+        grid, index_location = _shards_of(shards, shape, inner, new_type)
         inner = _inner_chunks(inner, grid) if chunks in _CHOOSE else inner
         codecs = [{"name": "sharding_indexed", "configuration": {
             "chunk_shape": list(inner), "codecs": codecs,
             "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
                              {"name": "crc32c", "configuration": {}}],
-            "index_location": "end"}}]
+            "index_location": index_location}}]
     metadata = {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": data_type,
                 "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(grid)}},
                 "codecs": codecs}
     if fill_value is not _NO_VALUE:
-        metadata["fill_value"] = fill_value_json(fill_value, new_type)
+        metadata["fill_value"] = (struct_fill_value_json(fill_value, new_type.numpy) if _is_struct(new_type)
+                                  else fill_value_json(fill_value, new_type))
     encoding = _v3_key_encoding(chunk_key_encoding, dimension_separator)
     if encoding:
         metadata["chunk_key_encoding"] = encoding
@@ -125,7 +126,9 @@ def _shape_of(shape):
     if shape is None:
         raise InvalidArgumentError("shape is required to create an array")
     shape = (shape,) if isinstance(shape, int) or hasattr(shape, "__index__") else tuple(shape)
-    return tuple(int(n) for n in shape)
+    shape = tuple(int(n) for n in shape)
+    _capi.check_u64(shape, "shape")
+    return shape
 
 
 def normalize_chunks(chunks, shape, new_type):
@@ -141,7 +144,9 @@ def normalize_chunks(chunks, shape, new_type):
     if len(chunks) > len(shape):
         raise InvalidArgumentError(f"chunks {chunks} have more dimensions than shape {shape}")
     chunks += (None,) * (len(shape) - len(chunks))  # zarr-python: missing axes are whole
-    return tuple(max(n, 1) if c is None or c == -1 else int(c) for c, n in zip(chunks, shape))
+    chunks = tuple(max(n, 1) if c is None or c == -1 else int(c) for c, n in zip(chunks, shape))
+    _capi.check_u64(chunks, "chunks")
+    return chunks
 
 
 def auto_chunks(shape, new_type):
@@ -159,6 +164,57 @@ def auto_chunks(shape, new_type):
         return tuple(extents)
     finally:
         _capi.lib.zarr_close(handle)
+
+
+# shards="auto": a shard grows (doubling its chunks along one axis at a time) up to this many
+# bytes, and never past the array's extent.
+AUTO_SHARD_BYTES = 1 << 27
+
+
+def _shards_of(shards, shape, inner, new_type):
+    """(shard shape, index location) from zarr-python 3's spellings of shards: a tuple, a
+    dict {"shape": tuple, "index_location": "end" | "start"}, or "auto"."""
+    index_location = "end"
+    if isinstance(shards, dict):
+        unknown = set(shards) - {"shape", "index_location"}
+        if "shape" not in shards or unknown:
+            raise InvalidArgumentError(f"shards {shards!r}: a dict takes 'shape' and optionally "
+                                       "'index_location'" + (f", not {sorted(unknown)}" if unknown else ""))
+        index_location = shards.get("index_location") or "end"
+        if index_location not in ("start", "end"):
+            raise InvalidArgumentError(f"shards: index_location must be 'start' or 'end', not {index_location!r}")
+        shards = shards["shape"]
+    if isinstance(shards, str):
+        if shards != "auto":
+            raise InvalidArgumentError(f"shards must be a tuple, a dict with 'shape' or 'auto', not {shards!r}")
+        return _auto_shards(shape, inner, new_type.itemsize), index_location
+    if isinstance(shards, int) or hasattr(shards, "__index__"):
+        shards = (shards,) * len(shape)
+    try:
+        grid = tuple(int(s) for s in shards)
+    except TypeError:
+        raise TypeError(f"shards must be a tuple of integers, a dict with 'shape' or 'auto', "
+                        f"not {type(shards).__name__}") from None
+    if len(grid) != len(shape):
+        raise InvalidArgumentError(f"shards {grid} must have one entry per dimension of shape {shape}")
+    _capi.check_u64(grid, "shards")
+    return grid, index_location
+
+
+def _auto_shards(shape, inner, itemsize):
+    """shards="auto": whole chunks per shard, doubled along one axis after another while the
+    shard stays within AUTO_SHARD_BYTES and within the array (rounded up to chunks)."""
+    shard = [max(1, c) for c in inner]
+    limits = [max(c, -(-n // max(c, 1)) * max(c, 1)) for n, c in zip(shape, shard)]
+    grew = True
+    while grew:
+        grew = False
+        for axis in range(len(shard)):
+            bytes_now = math.prod(shard) * max(itemsize, 1)
+            if shard[axis] * 2 <= limits[axis] and bytes_now * 2 <= AUTO_SHARD_BYTES:
+                shard[axis] *= 2
+                grew = True
+    return tuple(shard)
 
 
 def _inner_chunks(chosen, shards):
@@ -280,6 +336,8 @@ def fill_value_json(value, new_type):
     """A fill value as the JSON both formats take: NaN and infinities as strings, NumPy
     scalars as numbers, datetimes as integers, complex numbers as [re, im]."""
     import numpy as np  # here: this module's namespace keeps no NumPy name
+    if _is_struct(new_type) and value is not None and not isinstance(value, (str, bytes)):
+        return _record_base64(value, new_type.numpy)
     value = _number_in_type(value, new_type)
     if value is None or isinstance(value, (str, bool)):
         return value
@@ -295,6 +353,53 @@ def fill_value_json(value, new_type):
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _is_struct(new_type):
+    return new_type.numpy is not None and new_type.numpy.fields is not None
+
+
+def _record_base64(value, dtype):
+    """A v2 structured fill value: base64 of the record (a tuple, a void scalar, or one value
+    for every field, as zeros()' 0)."""
+    import base64
+    import numpy as np
+    try:
+        record = np.array(value, dtype=dtype) if isinstance(value, (tuple, np.void)) else \
+            np.asarray(value).astype(dtype)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(f"fill_value {value!r} is not a record of {dtype}: {exc}") from None
+    return base64.b64encode(record.tobytes()).decode("ascii")
+
+
+def struct_fill_value_json(value, dtype):
+    """A v3 struct's fill value: {"field": value, ...} with every field, from a record (a
+    NumPy void scalar, a tuple in field order, a dict by name), or from one value for every
+    field (zeros()' 0). None stays None (the library's default record)."""
+    import numpy as np
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if isinstance(value, np.void) and value.dtype.names:
+        value = {name: value[name] for name in value.dtype.names}
+    elif isinstance(value, (tuple, list)):
+        if len(value) != len(dtype.names):
+            raise InvalidArgumentError(f"fill_value {value!r} has {len(value)} items for the {len(dtype.names)} "
+                                       f"fields {dtype.names}")
+        value = dict(zip(dtype.names, value))
+    elif not isinstance(value, dict):
+        value = {name: value for name in dtype.names}
+    unknown = set(value) - set(dtype.names)
+    if unknown:
+        raise InvalidArgumentError(f"fill_value names fields {sorted(unknown)} that {dtype} has not")
+    result = {}
+    for name in dtype.names:
+        field = dtype.fields[name][0]
+        item = value.get(name, 0)
+        result[name] = (struct_fill_value_json(item, field) if field.fields is not None
+                        else fill_value_json(item, NewDataType(field)))
+    return result
 
 
 def _number_in_type(value, new_type):

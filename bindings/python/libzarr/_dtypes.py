@@ -126,21 +126,28 @@ class NewDataType:
 
     @property
     def v2_only(self):
-        """Zarr v3 cannot hold it: structured types, and strings stored as JSON."""
-        return (self.numpy is not None and self.numpy.fields is not None) or (
-            self.object_codec is not None and self.object_codec.get("id") == "json2")
+        """Zarr v3 cannot hold it: strings stored as JSON, and structured types v3's struct
+        has no form for (subarray fields, padding: see _struct_problem)."""
+        if self.object_codec is not None and self.object_codec.get("id") == "json2":
+            return True
+        return self.numpy is not None and self.numpy.fields is not None and _struct_problem(self.numpy) is not None
 
     def v3(self):
         """(data_type JSON value, endian of the bytes codec or None) of a v3 zarr.json."""
         if self.v2_only:
             raise UnsupportedError(f"data type {self.numpy} with object codec {self.object_codec} has no "
                                    "Zarr v3 form: use zarr_format=2" if self.kind else
-                                   f"structured data type {self.numpy} has no Zarr v3 form: use zarr_format=2")
+                                   f"structured data type {self.numpy} has no Zarr v3 struct form "
+                                   f"({_struct_problem(self.numpy)}): use zarr_format=2")
         if self.kind:
             return ("string" if self.kind == STRING else "bytes"), None
         if self.numpy is None:
             return self.v3_name, None
         dtype = self.numpy
+        if dtype.fields is not None:  # v3's struct: the packed record, fields in order
+            fields = [{"name": name, "data_type": NewDataType(dtype.fields[name][0]).v3()[0]}
+                      for name in dtype.names]
+            return {"name": "struct", "configuration": {"fields": fields}}, "little"
         endian = ("big" if dtype.byteorder == ">" else "little") if dtype.itemsize > 1 else None
         if dtype.kind in "biufc":
             return dtype.name if dtype.kind != "b" else "bool", endian
@@ -152,6 +159,28 @@ class NewDataType:
             return {"name": "fixed_length_utf32", "configuration": {"length_bytes": dtype.itemsize}}, endian
         name = "null_terminated_bytes" if dtype.kind == "S" else "raw_bytes"
         return {"name": name, "configuration": {"length_bytes": dtype.itemsize}}, None
+
+
+def _struct_problem(dtype):
+    """Why a structured NumPy dtype has no v3 struct form (None when it has one): v3 records
+    are packed fields of fixed-size types, in order, without subarrays."""
+    offset = 0
+    for name in dtype.names:
+        field, field_offset = dtype.fields[name][:2]
+        if field.subdtype is not None:
+            return f"field {name!r} is a subarray {field}"
+        if field.kind == "O":
+            return f"field {name!r} holds objects"
+        if field_offset != offset:
+            return f"field {name!r} is at offset {field_offset}, not {offset}: padding (aligned records)"
+        if field.fields is not None:
+            problem = _struct_problem(field)
+            if problem:
+                return f"field {name!r}: {problem}"
+        offset += field.itemsize
+    if offset != dtype.itemsize:
+        return f"the record has {dtype.itemsize - offset} bytes of padding at its end"
+    return None
 
 
 def _is_raw_bits(name):

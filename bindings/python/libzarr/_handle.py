@@ -8,13 +8,18 @@ No Python-level operation may crash the interpreter, so:
   A closed handle raises InvalidArgumentError, whatever thread uses it;
 - a handle pickles as what reopens it (its Location: URL, mode, options),
   never as the C pointer; copy.copy and copy.deepcopy reopen it. A node in a
-  ``memory://`` store exists in this process only: pickling it is a TypeError.
+  ``memory://`` store (however it was named: MemoryStore, a "memory://" URL, a
+  spec) exists in this process only: pickling it is a TypeError, and so is a
+  deep copy (a reopened handle would share its data, not copy it); copy.copy
+  gives another handle on the same data.
 """
+import atexit
+import sys
 import threading
 from contextlib import contextmanager
 
 from .errors import InvalidArgumentError
-from .storage import Store, join_path, shown_url
+from .storage import HandleSet, Store, join_path, shown_url
 
 
 class Location:
@@ -53,6 +58,22 @@ class Location:
                 "NumPy) to hand it to another process")
         return (kind, self.store.url, self.path, self.mode, self.options, self.spec)
 
+    def check_reopenable(self, kind):
+        """TypeError for a node no other handle can reach (an anonymous memory store)."""
+        if not self.store.reopenable:
+            raise TypeError(f"cannot copy libzarr.{kind.capitalize()} {shown_url(self.url)!r}: its anonymous "
+                            "memory store is reached by this handle only (give the memory kvstore a path "
+                            "to name it)")
+
+    def check_deep_copyable(self, kind):
+        """TypeError for a node of a memory:// store: its deep copy would need the store's
+        bytes duplicated, and a handle reopened on the same store would share them."""
+        if not self.store.shareable:
+            raise TypeError(
+                f"cannot deep-copy libzarr.{kind.capitalize()} {shown_url(self.url)!r}: it lives in a "
+                "memory:// store, whose data a new handle would share, not copy. Use copy.copy() for "
+                "another handle on the same data, or libzarr.copy_store / copy_all to duplicate it")
+
 
 def _reopen(kind, store_url, path, mode, options, spec):
     """Open a node from what Handle.__reduce__ recorded (unpickling)."""
@@ -63,6 +84,30 @@ def reopen_location(kind, location):
     """A new handle on the node at location (import here: _api builds on this module)."""
     from . import _api
     return _api.open_location(kind, location)
+
+
+# Every handle still open: closed at interpreter exit (close_all_at_exit).
+_open_handles = HandleSet()
+
+
+def close_all_at_exit():
+    """Close every handle still open, so that what they wrote is flushed (a zip archive is
+    written when its last handle closes) while the interpreter and the library are whole.
+
+    Garbage collection at exit does not close them all: a handle a daemon thread holds,
+    or one found after the modules' globals are cleared, was never closed and its zip
+    archive never written. Non-daemon threads have ended when atexit runs; a daemon
+    thread in a call is waited for, and its next call raises "closed". A failure (a zip
+    archive that cannot be written) is reported on stderr, not raised.
+    """
+    for handle in list(_open_handles):
+        try:
+            handle.close()
+        except Exception as error:  # noqa: BLE001  (report every failure, close the others)
+            print(f"libzarr: closing {handle!r} at exit failed: {error}", file=sys.stderr)
+
+
+atexit.register(close_all_at_exit)
 
 
 class Handle:
@@ -81,6 +126,7 @@ class Handle:
         self._calls_in_flight = 0
         self._idle = threading.Condition(threading.Lock())
         self._closing = False
+        _open_handles.add(self)
         location.store._track(self)
 
     @property
@@ -146,6 +192,7 @@ class Handle:
             while self._calls_in_flight:
                 idle.wait()
             handle, self._handle = self._handle, None
+        _open_handles.discard(self)
         if handle:
             self._close_handle(handle)
 
@@ -175,7 +222,10 @@ class Handle:
         return (_reopen, self._location.reopen_arguments(self._kind))
 
     def __copy__(self):
+        self._location.check_reopenable(self._kind)
         return self._reopen()
 
     def __deepcopy__(self, memo):
+        self._location.check_reopenable(self._kind)
+        self._location.check_deep_copyable(self._kind)
         return self._reopen()

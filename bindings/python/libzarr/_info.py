@@ -54,12 +54,15 @@ def human_size(n):
 def array_info(array):
     """The Info of an Array."""
     facts = array._info_facts()
-    rows = [("Type", "libzarr.Array"), ("Zarr format", facts["zarr_format"]),
+    rows = [("Name", array.name), ("Type", "libzarr.Array"), ("Zarr format", facts["zarr_format"]),
             ("Data type", array.dtype if not array._vlen_kind else f"{array._vlen_kind} (object)"),
             ("Shape", tuple(facts["shape"])), ("Chunk shape", array.chunks)]
     if array.shards is not None:
         rows.append(("Shard shape", array.shards))
-    rows += [("Order", array.order), ("Read-only", array.read_only), ("Store", shown_url(array.store))]
+    rows += [("Order", array.order), ("Read-only", array.read_only), ("Store type", store_type(array.store)),
+             ("Store", shown_url(array.store))]
+    if array.chunk_store is not None:
+        rows.append(("Chunk store", shown_url(array.chunk_store)))
     if array.zarr_format == 3:
         rows += [("Filters", array.filters), ("Serializer", array.serializer),
                  ("Compressors", array.compressors)]
@@ -75,14 +78,28 @@ def array_info(array):
     return Info(facts, rows)
 
 
+def store_type(store):
+    """The store's class as zarr-python's "Store type" row names it (module.Class)."""
+    cls = type(store)
+    module = "libzarr.storage" if cls.__module__.startswith("libzarr.") else cls.__module__
+    return f"{module}.{cls.__name__}"
+
+
 def group_info(group):
-    """The Info of a Group."""
+    """The Info of a Group: zarr-python's rows (Name, Type, Zarr format, Read-only, Store
+    type, No. members, No. arrays, Arrays, No. groups, Groups) and the store's URL."""
     listing = group._listing()
-    arrays = sum(child["kind"] == "array" for child in listing)
+    array_names = sorted(child["name"] for child in listing if child["kind"] == "array")
+    group_names = sorted(child["name"] for child in listing if child["kind"] != "array")
     facts = {"node_type": "group", "zarr_format": group.zarr_format, "name": group.name,
              "store": shown_url(group.store), "path": group.path, "members": len(listing),
-             "arrays": arrays, "groups": len(listing) - arrays, "attributes": dict(group.attrs)}
+             "arrays": len(array_names), "groups": len(group_names), "attributes": dict(group.attrs)}
     rows = [("Name", group.name), ("Type", "libzarr.Group"), ("Zarr format", group.zarr_format),
-            ("Read-only", group.read_only), ("Store", shown_url(group.store)), ("No. members", len(listing)),
-            ("No. arrays", arrays), ("No. groups", len(listing) - arrays)]
+            ("Read-only", group.read_only), ("Store type", store_type(group.store)),
+            ("Store", shown_url(group.store)), ("No. members", len(listing)), ("No. arrays", len(array_names))]
+    if array_names:
+        rows.append(("Arrays", ", ".join(array_names)))
+    rows.append(("No. groups", len(group_names)))
+    if group_names:
+        rows.append(("Groups", ", ".join(group_names)))
     return Info(facts, rows)

@@ -69,7 +69,8 @@ class Plan:
         """The selection as a new array, or read into out (result-shaped); returns it."""
         if out is not None:
             kernel = self.kernel_of(out)
-            if all(stride >= 0 for stride in kernel.strides):
+            # Straight into out only through a view of it (a reshape may have copied).
+            if all(stride >= 0 for stride in kernel.strides) and np.may_share_memory(kernel, out):
                 self._read_kernel(array, kernel)
                 return out
         kernel = np.empty(self.kernel_shape, dtype=array.dtype)
@@ -139,7 +140,9 @@ class MaskAsOrthogonalPlan(OrthogonalPlan):
         return kernel.reshape(-1)
 
     def kernel_of(self, result):
-        return np.broadcast_to(result, self.shape).reshape(self.kernel_shape)
+        if result.shape != self.shape:  # a value written, broadcast (a read-only view)
+            result = np.broadcast_to(result, self.shape)
+        return result.reshape(self.kernel_shape)
 
 
 def _as_outer_product(mask):

@@ -42,11 +42,14 @@ class Store:
         read_only: handles default to mode "r" (zarr-python 3's ``read_only``).
     """
 
-    #: Handles opened here can be reopened by another process (pickling).
-    shareable = True
-
     def __init__(self, url, read_only=False, storage_options=None):
         self.url = _url_text(url)
+        #: Handles opened here can be reopened by another process (pickling): not in a
+        #: memory:// store, which exists in this process only (whatever object named it).
+        self.shareable = not self.url.startswith("memory://")
+        #: Handles opened here can be opened again in this process (copy.copy): not an
+        #: anonymous memory store, which only the handle that made it reaches.
+        self.reopenable = True
         self.read_only = read_only
         self._store_options = translate_storage_options(storage_options)
         self._handle_options = {}      # options every handle opened here gets
@@ -145,7 +148,6 @@ class MemoryStore(Store):
     pickled: another process would not see them.
     """
 
-    shareable = False
     _keep_open = True
 
     def __init__(self, name=None, read_only=False):
@@ -185,7 +187,7 @@ class ZipStore(Store):
             self._store_options = {"compression": _zip_compression_name(compression)}
         if dimension_separator:
             self._creation_defaults["dimension_separator"] = dimension_separator
-        self._nodes = weakref.WeakSet()
+        self._nodes = HandleSet()
 
     _keep_open = True
 
@@ -248,7 +250,7 @@ class LRUStoreCache(Store):
         self._inner = inner
         limit = 2 ** 62 if max_size is None else int(max_size)
         self._handle_options["cache_pool"] = {"total_bytes_limit": limit}
-        self.shareable = inner.shareable
+        self.shareable, self.reopenable = inner.shareable, inner.reopenable
 
     def _track(self, node):
         self._inner._track(node)
@@ -269,6 +271,31 @@ class StorePath:
 
     def __repr__(self):
         return f"StorePath({self.store!r}, {self.path!r})"
+
+
+class HandleSet:
+    """Open handles, held weakly and told apart by identity: a WeakSet compares its members
+    with ==, and two handles on one node are equal (zarr-python's Array equality), so it
+    kept one of them and closing "every handle" left the others open."""
+
+    def __init__(self):
+        self._members = weakref.WeakValueDictionary()
+
+    def add(self, node):
+        self._members[id(node)] = node
+
+    def discard(self, node):
+        if self._members.get(id(node)) is node:
+            del self._members[id(node)]
+
+    def clear(self):
+        self._members.clear()
+
+    def __iter__(self):
+        return iter(list(self._members.values()))
+
+    def __len__(self):
+        return len(self._members)
 
 
 def rmdir(store, path=""):

@@ -102,7 +102,11 @@ def _variable(name, array):
 
 
 def _dimensions_of(name, array, attributes):
-    names = array.dimension_names if array.zarr_format == 3 else attributes.get(DIMENSION_KEY)
+    """v3's dimension_names, else the _ARRAY_DIMENSIONS attribute: v2's, and that of a v3
+    array migrated from v2 (which keeps its attributes and has no dimension_names)."""
+    names = array.dimension_names if array.zarr_format == 3 else None
+    if names is None:
+        names = attributes.get(DIMENSION_KEY)
     if names is None or any(n is None for n in names):
         field = "dimension_names" if array.zarr_format == 3 else f"the attribute `{DIMENSION_KEY}`"
         raise KeyError(f"Zarr array {name!r} is missing {field}, which xarray needs to name its "

@@ -55,6 +55,17 @@ def with_installed_metadata(installed_binding, monkeypatch):
         plugins.list_engines.cache_clear()
 
 
+def run_isolated(code, cwd, env=None):
+    """Run code in a fresh interpreter that imports this checkout; its stdout. A crash (a
+    segmentation fault: a negative return code) fails the calling test, not the run."""
+    import textwrap
+    environment = dict(os.environ, PYTHONPATH=BINDING_ROOT, **(env or {}))
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=environment,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
 def make_array(url, shape, chunks, dtype="<i4", fill_value=0, **extra):
     """A v2 array and the NumPy array of what it holds (its fill value everywhere)."""
     metadata = {"shape": list(shape), "chunks": list(chunks), "dtype": dtype,

@@ -131,3 +131,21 @@ def test_closed_array_refuses_every_use(url):
 
 def test_library_version_is_the_loaded_library():
     assert libzarr.library_version().count(".") == 2
+
+
+@pytest.mark.parametrize("shape, dimension, value", [((2**64, 4), 0, 2**64), ((4, 2**64 + 3), 1, 2**64 + 3),
+                                                     ((4, -1), 1, -1)], ids=["2**64", "2**64+3", "negative"])
+def test_a_dimension_out_of_uint64_is_a_value_error_naming_it(shape, dimension, value):
+    """resize((2**64, 4)) wrapped around to (0, 4) silently, erasing every chunk (audit of
+    issue 23, point 3); creation said only that the metadata held a float."""
+    array = libzarr.zeros((4, 4), chunks=(2, 2), dtype="i1")
+    array[...] = 1
+    message = rf"dimension {dimension} \(({value}|-2)\) is (negative|not below 2\*\*64)"
+    for call in (lambda: array.resize(shape), lambda: array.resize(*shape),
+                 lambda: setattr(array, "shape", shape),
+                 lambda: libzarr.zeros(shape, chunks=(2, 2), dtype="i1"),
+                 lambda: libzarr.create_array(libzarr.storage.MemoryStore(), shape=shape, dtype="i1"),
+                 lambda: libzarr.zeros((4, 4), chunks=shape if value != -1 else (4, -2), dtype="i1")):
+        with pytest.raises(ValueError, match=message):
+            call()
+    assert array.shape == (4, 4) and array[...].sum() == 16

@@ -62,6 +62,57 @@ def test_every_public_name_of_zarr_python_2_is_on_the_page():
     assert not missing, f"zarr-python 2.13 names missing from {PAGE}: {missing}"
 
 
+# zarr-python 3's public calls (3.0 to 3.1: zarr/__init__.py's __all__, the public members of
+# zarr.Array and zarr.Group), written down here: Debian 12 has no zarr-python 3 to list them.
+ZARR3_MODULE = ["array", "consolidate_metadata", "copy", "copy_all", "copy_store", "create", "create_array",
+                "create_group", "create_hierarchy", "empty", "empty_like", "from_array", "full", "full_like", "group",
+                "load", "ones", "ones_like", "open", "open_array", "open_consolidated", "open_group", "open_like",
+                "print_debug_info", "save", "save_array", "save_group", "tree", "zeros", "zeros_like", "config",
+                "Array", "AsyncArray", "Group", "AsyncGroup", "__version__"]
+ZARR3_ARRAY = ["append", "attrs", "basename", "blocks", "cdata_shape", "chunks", "compressor", "compressors",
+               "create", "dtype", "fill_value", "filters", "get_basic_selection", "get_block_selection",
+               "get_coordinate_selection", "get_mask_selection", "get_orthogonal_selection", "info",
+               "info_complete", "metadata", "name", "nbytes", "nbytes_stored", "nchunks", "nchunks_initialized",
+               "ndim", "oindex", "open", "order", "path", "read_only", "resize", "serializer",
+               "set_basic_selection", "set_block_selection", "set_coordinate_selection", "set_mask_selection",
+               "set_orthogonal_selection", "shape", "shards", "size", "store", "store_path", "update_attributes",
+               "vindex", "async_array", "config", "nshards", "nshards_initialized", "from_dict", "with_config"]
+ZARR3_GROUP = ["array_keys", "array_values", "arrays", "attrs", "basename", "create_array", "create_dataset",
+               "create_group", "create_hierarchy", "empty", "empty_like", "from_store", "full", "full_like", "get",
+               "group_keys", "group_values", "groups", "info", "info_complete", "members", "metadata", "move",
+               "name", "nmembers", "ones", "ones_like", "open", "path", "read_only", "require_array",
+               "require_dataset", "require_group", "require_groups", "store", "store_path", "synchronizer", "tree",
+               "update_attributes", "zeros", "zeros_like", "array", "async_group", "keys", "__getitem__",
+               "__contains__", "__iter__", "__len__", "__delitem__", "__setitem__"]
+
+
+def test_every_public_name_of_zarr_python_3_is_on_the_page():
+    """Each has a row: its libzarr equivalent, or "— absent" and why (AsyncArray,
+    nshards, from_dict, with_config, create_hierarchy on groups had none)."""
+    text = page_text()
+    missing = [f"zarr.{n}" for n in ZARR3_MODULE if f"zarr.{n}" not in text]
+    missing += [f"Array.{n}" for n in ZARR3_ARRAY if f"Array.{n}" not in text]
+    missing += [f"Group.{n}" for n in ZARR3_GROUP if f"Group.{n}" not in text]
+    assert not missing, f"zarr-python 3 names missing from {PAGE}: {missing}"
+
+
+def test_nshards_and_from_dict_as_zarr_python_3(tmp_path):
+    sharded = libzarr.create_array(str(tmp_path / "s.zarr"), shape=(40, 30), chunks=(5, 5), shards=(10, 15),
+                                   dtype="i2")
+    assert (sharded.nshards, sharded.nshards_initialized, sharded.nchunks) == (8, 0, 48)
+    sharded[:10, :] = 1
+    assert sharded.nshards_initialized == 2
+    plain = libzarr.zeros((10,), chunks=(3,), dtype="u1")
+    assert (plain.nshards, plain.nshards_initialized) == (4, 0)
+    document = {"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "int32",
+                "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+                "chunk_key_encoding": {"name": "default"}, "fill_value": 7,
+                "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}
+    made = libzarr.Array.from_dict(libzarr.storage.StorePath(libzarr.storage.LocalStore(str(tmp_path)), "d.zarr"),
+                                   document)
+    assert made[...].tolist() == [7] * 4 and libzarr.open(str(tmp_path / "d.zarr"), mode="r").shape == (4,)
+
+
 # -- the same calls, side by side -----------------------------------------------------------
 #
 # What a newcomer types first, run with zarr-python 2.13 and with libzarr in folders of their

@@ -91,3 +91,35 @@ def test_tree_prints_control_and_bidi_characters_of_names_escaped(tmp_path):
     text = str(root.tree())
     assert "\x1b" not in text and "\u009b" not in text and "\u202e" not in text, text
     assert "a\\x1b[2J" in text and "b\\u009B1\\u202Egpj.exe (2,) int32" in text, text
+
+
+def test_group_info_prints_zarr_python_rows(tmp_path):
+    """Group.info has zarr-python's rows, in its order, with the names of arrays and
+    groups (it had no Store type, Arrays or Groups row: audit of issue 23, point 8)."""
+    root = libzarr.open_group(libzarr.DirectoryStore(str(tmp_path / "g.zarr")), mode="w", zarr_format=2)
+    root.create_group("sub")
+    root.zeros("y", shape=(2,))
+    root.zeros("x", shape=(2,))
+    rows = root.info_items()
+    assert [name for name, _ in rows] == ["Name", "Type", "Zarr format", "Read-only", "Store type", "Store",
+                                          "No. members", "No. arrays", "Arrays", "No. groups", "Groups"]
+    values = dict(rows)
+    assert values["Name"] == "/" and values["Read-only"] == "False"
+    assert values["Store type"] == "libzarr.storage.DirectoryStore"
+    assert (values["No. members"], values["No. arrays"], values["Arrays"]) == ("3", "2", "x, y")
+    assert (values["No. groups"], values["Groups"]) == ("1", "sub")
+    printed = str(root.info).splitlines()
+    assert printed[0] == "Name        : /" and printed[4] == "Store type  : libzarr.storage.DirectoryStore"
+    empty = dict(libzarr.group().info_items())
+    assert "Arrays" not in empty and "Groups" not in empty and empty["Store type"] == "libzarr.storage.MemoryStore"
+    array_rows = dict(root["x"].info_items())
+    assert array_rows["Name"] == "/x" and array_rows["Store type"] == "libzarr.storage.DirectoryStore"
+
+
+@pytest.mark.parametrize("name, value", [("zeros", 0), ("ones", 1), ("empty", None)])
+def test_a_fill_value_given_to_zeros_ones_empty_is_a_type_error(name, value):
+    """zeros((5,), fill_value=np.nan) made an array of zeros, the fill value given dropped
+    silently; zarr-python 2 raises TypeError (multiple values for fill_value)."""
+    with pytest.raises(TypeError, match=f"{name}\\(\\) got multiple values for argument 'fill_value'"):
+        getattr(libzarr, name)((5,), dtype="f4", fill_value=np.nan)
+    assert libzarr.full((2,), fill_value=np.nan, dtype="f4")[...].tolist() != [0.0, 0.0]

@@ -8,25 +8,13 @@ import gc
 import multiprocessing
 import os
 import pickle
-import subprocess
-import sys
-import textwrap
 import threading
 
 import numpy as np
 import pytest
-from conftest import BINDING_ROOT
+from conftest import run_isolated
 
 import libzarr
-
-
-def run_isolated(code, cwd):
-    """Run code in a fresh interpreter that imports this checkout; its stdout."""
-    env = dict(os.environ, PYTHONPATH=BINDING_ROOT)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
-    return done.stdout
 
 
 @pytest.fixture
@@ -85,9 +73,47 @@ def test_memory_nodes_refuse_pickling_with_a_type_error_but_copy():
         pickle.dumps(array)
     with pytest.raises(TypeError, match="cannot pickle libzarr.Group"):
         pickle.dumps(libzarr.group())
-    twin = copy.deepcopy(array)  # in this process a memory store can be reopened
+    twin = copy.copy(array)  # in this process a memory store can be reopened: the same data
     array[...] = 5
     assert twin[...].tolist() == [5] * 4
+
+
+def _memory_nodes():
+    """Nodes of memory stores reached every way a user can name one."""
+    url = libzarr.open("memory://pickle-by-url", mode="w", shape=(4,), dtype="i4")
+    group = libzarr.open_group("memory://pickle-group", mode="w")
+    child = group.create_array("x", shape=(2,), dtype="i1")
+    cached = libzarr.open_array(libzarr.storage.LRUStoreCache("memory://pickle-by-url", 1 << 20), mode="r")
+    spec = libzarr.open_spec({"driver": "zarr", "kvstore": {"driver": "memory", "path": "pickle-spec/"},
+                              "metadata": {"shape": [2], "dtype": "<i2"}, "create": True})
+    by_object = libzarr.zeros((2,), store=libzarr.storage.MemoryStore())
+    return {"url": url, "group": group, "child": child, "cached": cached, "spec": spec, "MemoryStore": by_object}
+
+
+@pytest.mark.parametrize("name", ["url", "group", "child", "cached", "spec", "MemoryStore"])
+def test_every_memory_node_refuses_pickle_and_deepcopy_and_copy_shares(name):
+    """A memory:// URL (not a MemoryStore object) pickled as its URL: another process
+    found nothing there, or an empty store of its own (audit of issue 23, point 2)."""
+    node = _memory_nodes()[name]
+    kind = type(node).__name__
+    with pytest.raises(TypeError, match=f"cannot pickle libzarr.{kind} 'memory://.*this process only"):
+        pickle.dumps(node)
+    with pytest.raises(TypeError, match=f"cannot deep-copy libzarr.{kind} 'memory://.*copy.copy"):
+        copy.deepcopy(node)
+    shallow = copy.copy(node)
+    assert shallow.url == node.url and shallow._handle.value != node._handle.value
+    if kind == "Array":
+        assert np.array_equal(shallow[...], node[...])
+
+
+def test_an_anonymous_memory_spec_array_refuses_even_copy():
+    """A memory kvstore without a path is the handle's own store: a copy reopened the spec
+    onto another, empty store (NotFoundError); now a TypeError that says why."""
+    array = libzarr.open_spec({"driver": "zarr", "kvstore": {"driver": "memory"},
+                               "metadata": {"shape": [2], "dtype": "<i2"}, "create": True})
+    for operation in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="cannot (copy|pickle)"):
+            operation(array)
 
 
 def test_a_closed_handle_refuses_every_call(stored):
@@ -231,3 +257,61 @@ def test_shown_url_hides_userinfo_query_and_fragment():
     assert shown_url("s3://KEY:SECRET@bucket/p#frag") == "s3://***@bucket/p#..."
     assert shown_url("https://h/a@b/c") == "https://h/a@b/c"
     assert shown_url("/plain/path?x") == "/plain/path?x"
+
+
+def _zip_names(path):
+    import zipfile
+    with zipfile.ZipFile(path) as archive:
+        return sorted(archive.namelist())
+
+
+@pytest.mark.parametrize("holder", ["daemon thread", "twin handles", "cycle", "builtins"])
+def test_zip_handles_open_at_exit_are_written(tmp_path, holder):
+    """Handles still open when the interpreter exits are closed by libzarr's atexit hook,
+    so the archive is written, and nothing is printed. A daemon thread's handle, or a
+    second handle on the same node, was never closed: no archive at all (audit of issue
+    23, point 4)."""
+    printed = run_isolated(f"""
+        import builtins, threading, time, numpy as np, libzarr
+        holder = {holder!r}
+        a = libzarr.open("out.zip", mode="w", shape=(10,), chunks=(5,), dtype="i4", zarr_format=2)
+        a[...] = np.arange(10)
+        if holder == "daemon thread":
+            started = threading.Event()
+            def hold(array):
+                started.set()
+                try:
+                    while True:
+                        array[0]
+                        time.sleep(0.005)
+                except libzarr.InvalidArgumentError:
+                    pass  # closed at exit
+            threading.Thread(target=hold, args=(a,), daemon=True).start()
+            started.wait()
+            del a
+        elif holder == "twin handles":
+            twin = libzarr.open_array("out.zip", mode="r+")
+            twin[9] = 99
+        elif holder == "cycle":
+            a.me = a
+        elif holder == "builtins":
+            builtins.kept = a
+        print("end")
+        """, tmp_path)
+    assert printed == "end\n"
+    assert _zip_names(tmp_path / "out.zip") == [".zarray", "0", "1"]
+    values = libzarr.open_array(str(tmp_path / "out.zip"), mode="r")[...].tolist()
+    assert values == list(range(9)) + [99 if holder == "twin handles" else 9]
+
+
+def test_zip_store_close_closes_twin_handles(tmp_path):
+    """ZipStore.close() closes every handle opened through it, also two on one node (a
+    WeakSet kept only one of two equal handles, so the archive stayed unwritten)."""
+    store = libzarr.ZipStore(str(tmp_path / "t.zip"), mode="w")
+    first = libzarr.zeros((4,), chunks=(2,), dtype="i2", store=store, zarr_format=2)
+    second = libzarr.open_array(store, mode="r+")
+    assert first == second and first is not second
+    second[...] = 7
+    store.close()
+    assert first.closed and second.closed
+    assert _zip_names(tmp_path / "t.zip") == [".zarray", "0", "1"]

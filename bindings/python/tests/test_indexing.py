@@ -1,7 +1,7 @@
 """NumPy-style indexing: every read and write is checked against NumPy on the same data."""
 import numpy as np
 import pytest
-from conftest import filled, make_array
+from conftest import filled, make_array, run_isolated
 
 import libzarr
 
@@ -190,13 +190,85 @@ class TestOut:
         array.read(out=out)
         assert np.array_equal(out, reference)
 
-    @pytest.mark.parametrize("out", [np.zeros((10, 12), np.int32), np.zeros((10, 13), np.int64),
-                                     np.broadcast_to(np.int32(0), (10, 13)), [[0] * 13] * 10],
-                             ids=["shape", "dtype", "read-only", "list"])
-    def test_unusable_out_is_refused(self, pair, out):
+    @pytest.mark.parametrize("out, message", [
+        (np.zeros((10, 12), np.int32), r"out: shape \(10, 12\) is not the selection's \(10, 13\)"),
+        (np.zeros((10, 13), np.int64), "out: dtype int64 is not the array's int32"),
+        (np.zeros((10, 13), np.int16), "out: dtype int16 is not the array's int32"),
+        (np.broadcast_to(np.int32(0), (10, 13)), "out: it is read-only")], ids=["shape", "dtype", "smaller dtype",
+                                                                                 "read-only"])
+    def test_unusable_out_is_a_value_error_naming_out(self, pair, out, message):
         array, _ = pair
-        with pytest.raises(libzarr.InvalidArgumentError, match="out must be"):
-            array.read(out=out)
+        for read in _reads_with_out(array):
+            with pytest.raises(libzarr.InvalidArgumentError, match=message) as caught:
+                read(out)
+            assert isinstance(caught.value, ValueError)
+
+    @pytest.mark.parametrize("out", [[[0] * 13] * 10, bytearray(520), object(), memoryview(bytearray(520)),
+                                     type(None)], ids=["list", "bytearray", "object", "memoryview", "type"])
+    def test_out_that_is_no_ndarray_is_a_type_error(self, pair, out):
+        array, _ = pair
+        everything = np.ones(array.shape, bool)
+        for read in _reads_with_out(array) + [lambda out: array.get_mask_selection(everything, out=out)]:
+            with pytest.raises(TypeError, match="out must be a numpy.ndarray"):
+                read(out)
+
+    def test_every_read_fills_non_contiguous_and_reversed_out(self, pair):
+        array, reference = pair
+        for make in (lambda: np.zeros((10, 26), np.int32)[:, ::2], lambda: np.zeros((10, 13), np.int32)[::-1, ::-1],
+                     lambda: np.zeros((13, 10), np.int32).T):
+            for read in _reads_with_out(array):
+                out = make()
+                assert read(out) is out and np.array_equal(out, reference), read
+
+    def test_masks_and_points_fill_strided_1d_out(self, pair):
+        """A points or mask read into a 1-D out with steps: its reshape copied, and the
+        values went to the copy (out stayed zero)."""
+        array, reference = pair
+        mask = np.zeros((10, 13), bool)
+        mask[2:4, 3:6] = True
+        for read, expected in ((lambda o: array.get_mask_selection(mask, out=o), reference[mask]),
+                               (lambda o: array.get_coordinate_selection(([1, 2, 3], [4, 5, 6]), out=o),
+                                reference[[1, 2, 3], [4, 5, 6]])):
+            out = np.zeros(2 * len(expected), np.int32)[::2]
+            assert read(out) is out and out.tolist() == expected.tolist()
+
+    def test_read_only_memory_map_out_is_refused_not_a_crash(self, tmp_path):
+        """A read-only mapped file as out: the library wrote into it, a segmentation fault."""
+        printed = run_isolated("""
+            import mmap, numpy as np, libzarr
+            a = libzarr.zeros((6, 4), chunks=(3, 2), dtype="i4")
+            open("m.bin", "wb").write(bytes(96))
+            with open("m.bin", "rb") as f:
+                mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            out = np.frombuffer(mapped, dtype="i4").reshape(6, 4)
+            for read in (a.get_basic_selection, a.get_orthogonal_selection, a.get_block_selection, a.read):
+                try:
+                    read(..., out=out)
+                except ValueError as error:
+                    print(str(error).split(" [")[0])
+            """, tmp_path)
+        assert printed.splitlines() == ["out: it is read-only"] * 4
+
+    def test_fields_into_out_check_the_fields_dtype(self, url):
+        records = np.array([(1, 2.5), (3, 4.5)], dtype=[("x", "<i4"), ("y", "<f8")])
+        array = libzarr.array(records, store=url, zarr_format=2)
+        out = np.zeros(2, "<f8")
+        assert array.get_basic_selection(..., out=out, fields="y") is out and out.tolist() == [2.5, 4.5]
+        with pytest.raises(libzarr.InvalidArgumentError, match="out: dtype int32 is not the array's float64"):
+            array.get_basic_selection(..., out=np.zeros(2, "<i4"), fields="y")
+        with pytest.raises(TypeError, match="out must be"):
+            array.get_basic_selection(..., out=[0, 0], fields="y")
+
+
+def _reads_with_out(array):
+    """Every read of the whole of a 2-D array that takes out= (a mask's result is 1-D: see
+    test_masks_and_points_fill_strided_1d_out), as functions of out."""
+    columns = array.shape[1]
+    return [lambda out: array.read(out=out),
+            lambda out: array.get_basic_selection(..., out=out),
+            lambda out: array.get_orthogonal_selection((slice(None), list(range(columns))), out=out),
+            lambda out: array.get_block_selection((slice(None), slice(None)), out=out),
+            lambda out: array.get_coordinate_selection(tuple(np.indices(array.shape)), out=out)]
 
 
 def test_selections_on_an_axis_of_2_to_64_minus_1(url):

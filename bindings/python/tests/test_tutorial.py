@@ -184,8 +184,8 @@ def test_block_indexing():
 def test_structured_arrays_and_fields():
     a = np.array([(b"aaa", 1, 4.2), (b"bbb", 2, 8.4), (b"ccc", 3, 12.6)],
                  dtype=[("foo", "S3"), ("bar", "i4"), ("baz", "f8")])
-    z = zarr.array(a)  # Zarr v3 has no structured types: a new root holding them is v2
-    assert z.zarr_format == 2
+    z = zarr.array(a)  # a new root is v3, as in zarr-python 3: the records are a v3 struct
+    assert z.zarr_format == 3 and z.metadata["data_type"]["name"] == "struct"
     assert z["foo"].tolist() == [b"aaa", b"bbb", b"ccc"] and z["baz"].tolist() == [4.2, 8.4, 12.6]
     assert z.get_basic_selection(slice(0, 2), fields=["foo", "baz"]).tolist() == [(b"aaa", 4.2), (b"bbb", 8.4)]
     assert z.get_coordinate_selection([0, 2], fields=["foo", "baz"]).tolist() == [(b"aaa", 4.2), (b"ccc", 12.6)]

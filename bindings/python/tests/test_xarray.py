@@ -181,3 +181,20 @@ def test_a_consolidated_dataset_over_http_on_127_0_0_1(written):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_v3_array_migrated_from_v2_keeps_its_dimension_names(tmp_path):
+    """xarray's v2 dataset migrated to v3 in place (libzarr.migrate): its arrays carry
+    _ARRAY_DIMENSIONS in their attributes and no dimension_names. They open with those
+    names, the attribute hidden as engine="zarr" hides it (they were refused: "missing
+    dimension_names"; audit of issue 23, point 10)."""
+    path = str(tmp_path / "migrated.zarr")
+    weather().to_zarr(path, mode="w", consolidated=False)
+    libzarr.migrate(path, zarr_format=3)
+    migrated = libzarr.open_group(path, mode="r")
+    assert migrated.zarr_format == 3 and migrated["temperature"].metadata.get("dimension_names") is None
+    assert migrated["temperature"].attrs["_ARRAY_DIMENSIONS"] == ["time", "lat", "lon"]
+    ours = xr.open_dataset(path, engine="libzarr")
+    assert ours.temperature.dims == ("time", "lat", "lon") and ours.station.dims == ("lat",)
+    assert all("_ARRAY_DIMENSIONS" not in variable.attrs for variable in ours.variables.values())
+    np.testing.assert_array_equal(ours.temperature.values, weather().temperature.values)

@@ -60,6 +60,44 @@ def test_mode_w_replaces_and_w_minus_refuses():
         zarr.open("a.zarr", mode="rw")
 
 
+@pytest.mark.parametrize("mode", ["w-", "x"])
+def test_mode_w_minus_without_shape_fails_on_any_node_and_creates_a_group(mode):
+    """open(mode="w-") without a shape was a TypeError from the array builder whether or
+    not a node was there; zarr-python creates a group, and refuses any existing node
+    (ContainsArrayError / ContainsGroupError, here ExistsError: a FileExistsError)."""
+    zarr.open("arr.zarr", mode="w", shape=(2,), dtype="i1")[...] = 5
+    zarr.open_group("grp.zarr", mode="w").create_array("x", shape=(2,), dtype="i1")
+    for url, message in (("arr.zarr", "an array is already there"), ("grp.zarr", "a group is already there")):
+        for call in (lambda: zarr.open(url, mode=mode), lambda: zarr.open(url, mode=mode, shape=(3,)),
+                     lambda: zarr.open_group(url, mode=mode), lambda: zarr.open_array(url, mode=mode, shape=(3,))):
+            with pytest.raises(zarr.errors.ContainsArrayError, match=message) as caught:
+                call()
+            assert isinstance(caught.value, FileExistsError) and isinstance(caught.value, zarr.errors.ContainsGroupError)
+    with pytest.raises(FileExistsError, match="an array is already there"):
+        zarr.open("grp.zarr", path="x", mode=mode, shape=(2,))
+    assert zarr.open("arr.zarr", mode="r")[...].tolist() == [5, 5]  # untouched
+    assert list(zarr.open("grp.zarr", mode="r")) == ["x"]
+    created = zarr.open("new.zarr", mode=mode)
+    assert isinstance(created, zarr.Group) and created.mode == "r+"
+    assert isinstance(zarr.open("new.zarr", mode="r"), zarr.Group)
+    assert zarr.open("new-array.zarr", mode=mode, shape=(2,)).shape == (2,)
+
+
+def test_modes_r_plus_and_a_on_the_other_kind_of_node():
+    """r+ never creates; a opens what is there (an array asked for where a group is: the
+    group stays and the error says what is there)."""
+    zarr.open_group("grp.zarr", mode="w")
+    with pytest.raises(FileNotFoundError):
+        zarr.open("missing.zarr", mode="r+")
+    assert not os.path.exists("missing.zarr")
+    assert isinstance(zarr.open("grp.zarr", mode="r+"), zarr.Group)
+    with pytest.raises(FileExistsError, match="a group is already there"):
+        zarr.open_array("grp.zarr", mode="a", shape=(2,))
+    assert isinstance(zarr.open("grp.zarr", mode="a"), zarr.Group)
+    replaced = zarr.open("grp.zarr", mode="w", shape=(2,), dtype="i1")
+    assert isinstance(replaced, zarr.Array) and isinstance(zarr.open("grp.zarr", mode="r"), zarr.Array)
+
+
 def test_overwrite_and_the_issue_example():
     z = zarr.create("t.zarr", shape=(1000, 1000), chunks=(100, 100), dtype="i4")
     assert z.shape == (1000, 1000) and z.chunks == (100, 100) and z.zarr_format == 3
@@ -273,3 +311,40 @@ def test_the_module_namespace_holds_no_implementation_names():
     for name in ("ctypes", "np", "numpy", "lib", "json", "os"):
         assert not hasattr(zarr, name), name
     assert set(zarr.__all__) <= set(dir(zarr))
+
+
+@pytest.mark.parametrize("shards, location", [((10, 10), "end"), ([10, 10], "end"), ({"shape": (10, 10)}, "end"),
+                                              ({"shape": (10, 10), "index_location": "start"}, "start")],
+                         ids=["tuple", "list", "dict", "dict start"])
+def test_shards_in_zarr_python_3_forms_with_chunks_inside(shards, location):
+    """create_array(shards=...) as zarr-python 3 takes it, chunks= the inner chunks (a dict
+    was a ValueError from int("shape"); audit of issue 23, point 6)."""
+    array = zarr.create_array("s.zarr", shape=(40, 30), chunks=(5, 5), shards=shards, dtype="i4")
+    array[...] = np.arange(1200).reshape(40, 30)
+    assert array.chunks == (5, 5) and array.shards == (10, 10)
+    sharding = document("s.zarr")["codecs"][0]
+    assert sharding["name"] == "sharding_indexed" and sharding["configuration"]["chunk_shape"] == [5, 5]
+    assert sharding["configuration"]["index_location"] == location
+    assert document("s.zarr")["chunk_grid"]["configuration"]["chunk_shape"] == [10, 10]
+    assert np.array_equal(zarr.open("s.zarr", mode="r")[...], np.arange(1200).reshape(40, 30))
+
+
+def test_shards_auto_holds_whole_chunks_within_the_array():
+    array = zarr.create_array("s.zarr", shape=(100, 100), chunks=(5, 5), shards="auto", dtype="i4")
+    assert array.chunks == (5, 5)
+    assert all(s % c == 0 and c <= s <= 100 for s, c in zip(array.shards, array.chunks)) and array.shards != (5, 5)
+    array[...] = 3
+    assert array[...].sum() == 30000
+    small = zarr.create_array("t.zarr", shape=(7,), shards="auto", dtype="u1")
+    assert small.shards[0] % small.chunks[0] == 0
+
+
+@pytest.mark.parametrize("shards, error, message", [
+    ("big", zarr.InvalidArgumentError, "shards must be a tuple, a dict with 'shape' or 'auto', not 'big'"),
+    ({"size": (2,)}, zarr.InvalidArgumentError, "a dict takes 'shape'"),
+    ({"shape": (10,), "index_location": "middle"}, zarr.InvalidArgumentError, "index_location must be"),
+    ((10, 10), zarr.InvalidArgumentError, "one entry per dimension"),
+    (object(), TypeError, "shards must be a tuple of integers")], ids=["text", "key", "location", "rank", "object"])
+def test_bad_shards_name_the_argument(shards, error, message):
+    with pytest.raises(error, match=message):
+        zarr.create_array("s.zarr", shape=(40,), chunks=(5,), shards=shards, dtype="i4")
