@@ -288,8 +288,17 @@ void erase_node(const std::string& url) {
 }
 
 std::vector<Child> group_children(zarr_group* group, const std::string& url) {
+  std::optional<std::vector<Child>> children = group_children_if_listable(group, url);
+  // zarr_last_error() still holds the listing's message for check().
+  if (!children) check(ZARR_ERR_UNSUPPORTED, "cannot list group " + url);
+  return std::move(*children);
+}
+
+std::optional<std::vector<Child>> group_children_if_listable(zarr_group* group, const std::string& url) {
   size_t count = 0;
-  check(zarr_group_child_count(group, &count), "cannot list group " + url);
+  const int status = zarr_group_child_count(group, &count);
+  if (status == ZARR_ERR_UNSUPPORTED) return std::nullopt;
+  check(status, "cannot list group " + url);
   // Copied out: opening children may refresh the listing the names live in.
   std::vector<Child> children;
   for (size_t i = 0; i < count; ++i) {
@@ -299,6 +308,26 @@ std::vector<Child> group_children(zarr_group* group, const std::string& url) {
     children.push_back({name, kind});
   }
   return children;
+}
+
+GroupHandle open_child_group(zarr_group* parent, const std::string& name, const std::string& child_url) {
+  zarr_group* raw = nullptr;
+  check(zarr_group_open_group(&raw, parent, name.c_str()), "cannot open group " + child_url);
+  return GroupHandle(raw);
+}
+
+int stored_child_kind(zarr_group* group, const std::string& name, const std::string& child_url) {
+  zarr_array* array = nullptr;
+  int status = zarr_group_open_array(&array, group, name.c_str(), "r");
+  zarr_close(array);
+  if (status == ZARR_OK) return ZARR_NODE_ARRAY;
+  if (status != ZARR_ERR_NOT_FOUND) check(status, "cannot open array " + child_url);
+  zarr_group* sub = nullptr;
+  status = zarr_group_open_group(&sub, group, name.c_str());
+  zarr_group_close(sub);
+  if (status == ZARR_OK) return ZARR_NODE_GROUP;
+  if (status != ZARR_ERR_NOT_FOUND) check(status, "cannot open group " + child_url);
+  return 0;
 }
 
 Node open_node(const std::string& url, const char* mode) {

@@ -196,8 +196,7 @@ class Plan {
       const std::string child_source = join_url(source_url, name);
       const std::string child = relative.empty() ? name : relative + "/" + name;
       if (kind == ZARR_NODE_GROUP) {
-        GroupHandle group = open_group(child_source, "r");
-        check_group(group.get(), child_source, child, args);
+        check_group(open_child_group(source, name, child_source).get(), child_source, child, args);
       } else {
         check_array(child_source, child, args);
       }
@@ -227,8 +226,7 @@ void copy_group(zarr_group* source, const std::string& source_url, const std::st
   for (const auto& [name, kind] : group_children(source, source_url)) {
     const std::string child_source = join_url(source_url, name), child_copy = join_url(copy_url, name);
     if (kind == ZARR_NODE_GROUP) {
-      GroupHandle child = open_group(child_source, "r");
-      copy_group(child.get(), child_source, child_copy, args);
+      copy_group(open_child_group(source, name, child_source).get(), child_source, child_copy, args);
     } else {
       copy_array(child_source, child_copy, args);
     }
