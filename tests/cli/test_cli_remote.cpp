@@ -95,6 +95,28 @@ TEST(CliRemote, ConsolidatedHierarchyOverHttpIsVerifiedAndCopied) {
   }
 }
 
+// A copy whose destination cannot be created (S3 without credentials) made
+// nothing: zarrtool said it "could not remove the partial copy" before the
+// real error, as if a partial copy were left behind.
+TEST(CliRemote, ACopyThatCreatedNothingRemovesNothing) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group"}).exit_code, 0);
+  const std::string local = make_counting_array_at(group + "/a");
+  const std::string environment = "HOME=" + shell_quote(dir.path()) +
+                                  " AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent"
+                                  " AWS_ACCESS_KEY_ID= AWS_SECRET_ACCESS_KEY= AWS_PROFILE= AWS_NO_SIGN_REQUEST="
+                                  " AWS_ENDPOINT_URL_S3=http://127.0.0.1:" +
+                                  std::to_string(zarr::test::free_local_port());
+  for (const std::string& source : {local, group}) {
+    SCOPED_TRACE(source);
+    RunResult cp = run_tool({"cp", source, "s3://bucket/copy"}, environment);
+    EXPECT_EQ(cp.exit_code, 1) << cp.err;
+    EXPECT_NE(cp.err.find("no S3 credentials"), std::string::npos) << cp.err;
+    EXPECT_EQ(cp.err.find("partial copy"), std::string::npos) << cp.err;
+  }
+}
+
 // Nothing zarrtool prints shows a URL's user:password or query: neither its
 // own lines (verify names the URL it checked) nor libzarr's messages, whether
 // the server answers or nothing listens.
