@@ -203,10 +203,19 @@ bool is_zip_file(const std::string& path) {
   return got == 4 && magic[0] == 'P' && magic[1] == 'K' && ((magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6));
 }
 
-// " (PATH is a file: a zip archive opens as PATH|zip:)" when the path a
-// missing node was looked for at is a file, else "".
+// What to do when no node is found at url: for the root of a zip archive
+// zarrtool opened inside, that the hierarchy may sit in a folder of the
+// archive; for another file, " (PATH is a file: a zip archive opens as
+// PATH|zip:)"; else "".
 std::string zip_hint(const std::string& url) {
   const std::string path = local_directory(url);
+  // Nothing at the root of an archive is most often `zip -r data.zip
+  // folder`, which keeps folder/ in every name.
+  const std::string archive = path.substr(0, path.find_last_not_of('/') + 1);
+  if (!archive.empty() && store_url(url) == archive + "|zip:") {
+    return " (no node at the root of the archive " + archive + ": an archive made with `zip -r " + archive +
+           " FOLDER` holds the hierarchy under FOLDER/, which opens as " + archive + "/FOLDER)";
+  }
   std::error_code ec;
   if (path.empty() || !fs::is_regular_file(path, ec)) return "";
   return " (" + path + " is a file: a zip archive opens as " + path + "|zip:)";
