@@ -332,6 +332,9 @@ TEST(CliTool, ConsolidatedMetadataIsKeptCheckedRefreshedAndCopied) {
   EXPECT_TRUE(fs::exists(fs::path(group) / "sub/grp/.zgroup")) << "a new group takes its parent's format";
   RunResult mixed_group = run_tool({"create", group + "/g3", "--group", "--format", "3"});
   EXPECT_NE(mixed_group.err.find("one hierarchy has one format"), std::string::npos) << mixed_group.err;
+  // A group is named as a group (the refusal went through an array probe and said "array").
+  EXPECT_NE(mixed_group.err.find("cannot create a Zarr v3 group"), std::string::npos) << mixed_group.err;
+  EXPECT_FALSE(fs::exists(fs::path(group) / "g3"));
 }
 
 }  // namespace
