@@ -203,10 +203,19 @@ bool is_zip_file(const std::string& path) {
   return got == 4 && magic[0] == 'P' && magic[1] == 'K' && ((magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6));
 }
 
-// " (PATH is a file: a zip archive opens as PATH|zip:)" when the path a
-// missing node was looked for at is a file, else "".
+// What to do when no node is found at url: for the root of a zip archive
+// zarrtool opened inside, that the hierarchy may sit in a folder of the
+// archive; for another file, " (PATH is a file: a zip archive opens as
+// PATH|zip:)"; else "".
 std::string zip_hint(const std::string& url) {
   const std::string path = local_directory(url);
+  // Nothing at the root of an archive is most often `zip -r data.zip
+  // folder`, which keeps folder/ in every name.
+  const std::string archive = path.substr(0, path.find_last_not_of('/') + 1);
+  if (!archive.empty() && store_url(url) == archive + "|zip:") {
+    return " (no node at the root of the archive " + archive + ": an archive made with `zip -r " + archive +
+           " FOLDER` holds the hierarchy under FOLDER/, which opens as " + archive + "/FOLDER)";
+  }
   std::error_code ec;
   if (path.empty() || !fs::is_regular_file(path, ec)) return "";
   return " (" + path + " is a file: a zip archive opens as " + path + "|zip:)";
@@ -288,8 +297,17 @@ void erase_node(const std::string& url) {
 }
 
 std::vector<Child> group_children(zarr_group* group, const std::string& url) {
+  std::optional<std::vector<Child>> children = group_children_if_listable(group, url);
+  // zarr_last_error() still holds the listing's message for check().
+  if (!children) check(ZARR_ERR_UNSUPPORTED, "cannot list group " + url);
+  return std::move(*children);
+}
+
+std::optional<std::vector<Child>> group_children_if_listable(zarr_group* group, const std::string& url) {
   size_t count = 0;
-  check(zarr_group_child_count(group, &count), "cannot list group " + url);
+  const int status = zarr_group_child_count(group, &count);
+  if (status == ZARR_ERR_UNSUPPORTED) return std::nullopt;
+  check(status, "cannot list group " + url);
   // Copied out: opening children may refresh the listing the names live in.
   std::vector<Child> children;
   for (size_t i = 0; i < count; ++i) {
@@ -299,6 +317,26 @@ std::vector<Child> group_children(zarr_group* group, const std::string& url) {
     children.push_back({name, kind});
   }
   return children;
+}
+
+GroupHandle open_child_group(zarr_group* parent, const std::string& name, const std::string& child_url) {
+  zarr_group* raw = nullptr;
+  check(zarr_group_open_group(&raw, parent, name.c_str()), "cannot open group " + child_url);
+  return GroupHandle(raw);
+}
+
+int stored_child_kind(zarr_group* group, const std::string& name, const std::string& child_url) {
+  zarr_array* array = nullptr;
+  int status = zarr_group_open_array(&array, group, name.c_str(), "r");
+  zarr_close(array);
+  if (status == ZARR_OK) return ZARR_NODE_ARRAY;
+  if (status != ZARR_ERR_NOT_FOUND) check(status, "cannot open array " + child_url);
+  zarr_group* sub = nullptr;
+  status = zarr_group_open_group(&sub, group, name.c_str());
+  zarr_group_close(sub);
+  if (status == ZARR_OK) return ZARR_NODE_GROUP;
+  if (status != ZARR_ERR_NOT_FOUND) check(status, "cannot open group " + child_url);
+  return 0;
 }
 
 Node open_node(const std::string& url, const char* mode) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,6 +110,16 @@ struct Child {
   int kind;
 };
 std::vector<Child> group_children(zarr_group* group, const std::string& url);
+// The same, or nullopt when the group's store cannot list (HTTP without
+// consolidated metadata).
+std::optional<std::vector<Child>> group_children_if_listable(zarr_group* group, const std::string& url);
+// A child group opened through its parent's handle, so that it is seen as the
+// parent sees it (through the parent's consolidated metadata): opening
+// child_url anew would not find a consolidated document above it.
+GroupHandle open_child_group(zarr_group* parent, const std::string& name, const std::string& child_url);
+// What the group's store holds at its child `name` (its own metadata, not a
+// listing): ZARR_NODE_ARRAY, ZARR_NODE_GROUP, or 0 for nothing.
+int stored_child_kind(zarr_group* group, const std::string& name, const std::string& child_url);
 
 // Opens url as an array, or failing that as a group; exactly one is set.
 // Neither there is a CliError with exit code 3.

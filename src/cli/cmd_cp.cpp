@@ -100,8 +100,9 @@ std::string copy_document(zarr_array* source, const std::string& source_url, con
   return metadata_document(spec);
 }
 
-ArrayHandle create_copy(zarr_array* source, const std::string& url, const std::string& document) {
+ArrayHandle create_copy(zarr_array* source, const std::string& url, const std::string& document, bool* made) {
   ArrayHandle copy = create_array(url, document);
+  if (made) *made = true;
   // A v2 document holds no attributes; a v3 one already carries them.
   if (zarr_format(copy.get()) == 2) {
     check(zarr_set_attributes(copy.get(), array_attributes_json(source).c_str()), "cannot set attributes of " + url);
@@ -196,8 +197,7 @@ class Plan {
       const std::string child_source = join_url(source_url, name);
       const std::string child = relative.empty() ? name : relative + "/" + name;
       if (kind == ZARR_NODE_GROUP) {
-        GroupHandle group = open_group(child_source, "r");
-        check_group(group.get(), child_source, child, args);
+        check_group(open_child_group(source, name, child_source).get(), child_source, child, args);
       } else {
         check_array(child_source, child, args);
       }
@@ -209,26 +209,29 @@ class Plan {
   std::string copy_url_;
 };
 
-void copy_array(const std::string& source_url, const std::string& copy_url, const Args& args) {
+// `made` (the top node only) is set once the copy exists, so that a copy
+// that fails before can leave the destination alone.
+void copy_array(const std::string& source_url, const std::string& copy_url, const Args& args, bool* made = nullptr) {
   ArrayHandle source = open_array(source_url, "r");
-  ArrayHandle copy = create_copy(source.get(), copy_url, copy_document(source.get(), source_url, args));
+  ArrayHandle copy = create_copy(source.get(), copy_url, copy_document(source.get(), source_url, args), made);
   copy_chunks(source.get(), copy.get(), source_url, copy_url);
   check(zarr_close(copy.release()), "cannot finish writing " + copy_url);
 }
 
 // A group: the group itself (same format unless --format, same attributes),
 // then every child, arrays and groups alike, with the same options.
-void copy_group(zarr_group* source, const std::string& source_url, const std::string& copy_url, const Args& args) {
+void copy_group(zarr_group* source, const std::string& source_url, const std::string& copy_url, const Args& args,
+                bool* made = nullptr) {
   const int format = args.has("--format") ? std::stoi(args.get("--format")) : zarr_group_format(source);
   char* attributes = nullptr;
   check(zarr_group_get_attributes(source, &attributes), "cannot read attributes of " + source_url);
   const std::string attributes_json = take_json(attributes);
   GroupHandle copy = create_group(copy_url, attributes_json, format);
+  if (made) *made = true;
   for (const auto& [name, kind] : group_children(source, source_url)) {
     const std::string child_source = join_url(source_url, name), child_copy = join_url(copy_url, name);
     if (kind == ZARR_NODE_GROUP) {
-      GroupHandle child = open_group(child_source, "r");
-      copy_group(child.get(), child_source, child_copy, args);
+      copy_group(open_child_group(source, name, child_source).get(), child_source, child_copy, args);
     } else {
       copy_array(child_source, child_copy, args);
     }
@@ -295,19 +298,20 @@ int run_cp(int argc, char** argv) {
       plan.check_array(source_url, "", args);
     }
   }
+  bool made = false;
   try {
     if (node.group) {
-      copy_group(node.group.get(), source_url, copy_url, args);
+      copy_group(node.group.get(), source_url, copy_url, args, &made);
       // A source read through consolidated metadata gives its copy one too.
       if (has_consolidated_metadata(source_url)) {
         check(zarr_consolidate_metadata(store_url(copy_url).c_str()), "cannot consolidate the copy " + copy_url);
       }
     } else {
       node.array.reset();
-      copy_array(source_url, copy_url, args);
+      copy_array(source_url, copy_url, args, &made);
     }
   } catch (const CliError& e) {
-    remove_partial_copy(copy_url, e);
+    if (made) remove_partial_copy(copy_url, e);
     throw;
   }
   return kExitOk;

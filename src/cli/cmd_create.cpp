@@ -68,16 +68,9 @@ int format_for(const std::optional<Parent>& parent, const Args& args) {
 int run_create_group(const std::string& url, const Args& args) {
   std::string attributes = args.get("--attrs");
   if (!attributes.empty()) parse_json(attributes, "--attrs");
-  std::optional<Parent> parent = parent_group(url);
-  const int format = format_for(parent, args);
-  if (parent && format != zarr_group_format(parent->group.get())) {
-    // The library's refusal of a mixed hierarchy, through the group's own call.
-    zarr_array* raw = nullptr;
-    const std::string probe = format == 3 ? R"({"zarr_format":3,"node_type":"array","shape":[1],"data_type":"int8"})"
-                                          : R"({"zarr_format":2,"shape":[1],"chunks":[1],"dtype":"|i1"})";
-    check(zarr_group_create_array(&raw, parent->group.get(), parent->name.c_str(), probe.c_str()),
-          "cannot create group " + url);
-  }
+  const int format = format_for(parent_group(url), args);
+  // A group of the other format than an enclosing one is refused by the
+  // library (refuse_format_mixing), with nothing written.
   GroupHandle group = create_group(url, attributes, format);
   check(zarr_group_close(group.release()), "cannot finish writing " + url);
   return kExitOk;

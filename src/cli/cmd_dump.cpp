@@ -107,9 +107,7 @@ void dump_group(Dumper& dumper, const std::string& url, const std::string& path,
       dumper.array(child_path(path, child.name), ArrayHandle(raw).get());
       continue;
     }
-    zarr_group* raw = nullptr;
-    check(zarr_group_open_group(&raw, group, child.name.c_str()), "cannot open group " + child_url);
-    dump_group(dumper, child_url, child_path(path, child.name), GroupHandle(raw).get());
+    dump_group(dumper, child_url, child_path(path, child.name), open_child_group(group, child.name, child_url).get());
   }
 }
 

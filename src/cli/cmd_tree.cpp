@@ -34,10 +34,8 @@ void print_group_children(zarr_group* group, const std::string& url, const std::
       continue;
     }
     std::printf("%s%s\n", branch.c_str(), shown(child.name).c_str());
-    zarr_group* raw = nullptr;
-    check(zarr_group_open_group(&raw, group, child.name.c_str()), "cannot open group " + child_url);
-    GroupHandle sub(raw);
-    print_group_children(sub.get(), child_url, indent + (last ? "    " : "│   "));
+    print_group_children(open_child_group(group, child.name, child_url).get(), child_url,
+                         indent + (last ? "    " : "│   "));
   }
 }
 

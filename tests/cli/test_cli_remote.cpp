@@ -2,6 +2,7 @@
 // an S3 bucket on s3rver, both on 127.0.0.1, started and stopped here. The
 // tool gets S3's endpoint and credentials from the environment, as a user's
 // shell would give them.
+#include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 
 using namespace zarrtool_test;
 using zarr::test::TempDir;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -43,6 +45,76 @@ TEST(CliRemote, HttpStoreIsReadableAndRefusesErasing) {
   const std::string copy = dir / "copy";
   ASSERT_EQ(run_tool({"cp", url, copy, "--format", "3"}).exit_code, 0);
   EXPECT_EQ(run_tool({"cat", copy}).out, run_tool({"cat", local}).out);
+}
+
+// A consolidated hierarchy over HTTP, which cannot list: verify compared the
+// consolidated entries with a listing of each group's own nodes and stopped
+// at "cannot list group" (exit 1), and cp opened each subgroup by its URL,
+// where no consolidated metadata is, and failed the same way. Both now go
+// through the consolidated group; verify checks each entry against the
+// node's own metadata and says what it cannot check (unlisted nodes).
+TEST(CliRemote, ConsolidatedHierarchyOverHttpIsVerifiedAndCopied) {
+  zarr::test::clear_proxy_environment();
+  for (const std::string format : {"2", "3"}) {
+    SCOPED_TRACE("Zarr v" + format);
+    TempDir dir;
+    const std::string local = dir / "g";
+    ASSERT_EQ(run_tool({"create", local, "--group", "--format", format}).exit_code, 0);
+    make_counting_array_at(local + "/a", format);
+    ASSERT_EQ(run_tool({"create", local + "/sub", "--group"}).exit_code, 0);
+    make_counting_array_at(local + "/sub/b", format);
+    ASSERT_EQ(run_tool({"consolidate", local}).exit_code, 0);
+    zarr::test::ScriptedHttpServer server([&](const zarr::test::ScriptedRequest& r) {
+      return zarr::test::ScriptedHttpServer::serve_file(dir.path(), r);
+    });
+    const std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/g";
+
+    RunResult verify = run_tool({"verify", url});
+    EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+    EXPECT_NE(verify.out.find(url + "/sub/b: 4 chunks, unknown missing, 0 corrupt"), std::string::npos) << verify.out;
+    EXPECT_NE(verify.out.find(url + ": consolidated metadata: 0 stale entries (nodes it does not list cannot be "
+                                    "found: the store cannot list)"),
+              std::string::npos)
+        << verify.out;
+
+    const std::string copy = dir / "copy";
+    RunResult cp = run_tool({"cp", url, copy});
+    ASSERT_EQ(cp.exit_code, 0) << cp.err;
+    EXPECT_EQ(run_tool({"tree", copy}).out, run_tool({"tree", local}).out);
+    EXPECT_EQ(run_tool({"cat", copy + "/sub/b"}).out, run_tool({"cat", local + "/sub/b"}).out);
+    EXPECT_TRUE(fs::exists(fs::path(copy) / (format == "2" ? ".zmetadata" : "zarr.json")));
+    EXPECT_EQ(run_tool({"verify", copy}).exit_code, 0) << "the copy is consolidated";
+
+    // Another writer removes sub/b without consolidating: a stale entry.
+    fs::remove_all(fs::path(local) / "sub" / "b");
+    RunResult stale = run_tool({"verify", url});
+    EXPECT_EQ(stale.exit_code, 4) << stale.out << stale.err;
+    EXPECT_NE(stale.out.find(url + "/sub/b: stale consolidated metadata: listed, but not in the store"),
+              std::string::npos)
+        << stale.out;
+  }
+}
+
+// A copy whose destination cannot be created (S3 without credentials) made
+// nothing: zarrtool said it "could not remove the partial copy" before the
+// real error, as if a partial copy were left behind.
+TEST(CliRemote, ACopyThatCreatedNothingRemovesNothing) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group"}).exit_code, 0);
+  const std::string local = make_counting_array_at(group + "/a");
+  const std::string environment = "HOME=" + shell_quote(dir.path()) +
+                                  " AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent"
+                                  " AWS_ACCESS_KEY_ID= AWS_SECRET_ACCESS_KEY= AWS_PROFILE= AWS_NO_SIGN_REQUEST="
+                                  " AWS_ENDPOINT_URL_S3=http://127.0.0.1:" +
+                                  std::to_string(zarr::test::free_local_port());
+  for (const std::string& source : {local, group}) {
+    SCOPED_TRACE(source);
+    RunResult cp = run_tool({"cp", source, "s3://bucket/copy"}, environment);
+    EXPECT_EQ(cp.exit_code, 1) << cp.err;
+    EXPECT_NE(cp.err.find("no S3 credentials"), std::string::npos) << cp.err;
+    EXPECT_EQ(cp.err.find("partial copy"), std::string::npos) << cp.err;
+  }
 }
 
 // Nothing zarrtool prints shows a URL's user:password or query: neither its

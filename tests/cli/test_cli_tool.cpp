@@ -144,6 +144,18 @@ TEST(CliTool, ZipPathsOpenInsideTheArchive) {
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find(file + " is a file: a zip archive opens as " + file + "|zip:"), std::string::npos) << r.err;
   }
+  // `zip -r folder.zip h` keeps h/ in the names: nothing at the archive's
+  // root. The hint said to add "|zip:", which zarrtool had already done.
+  const std::string wrapped = dir / "wrapped.zip";
+  ASSERT_EQ(std::system(("cd " + shell_quote(dir.path()) + " && python3 -m zipfile -c wrapped.zip h").c_str()), 0);
+  RunResult root = run_tool({"tree", wrapped});
+  EXPECT_EQ(root.exit_code, 3) << root.err;
+  EXPECT_EQ(root.err.find("a zip archive opens as"), std::string::npos) << root.err;
+  EXPECT_NE(root.err.find("no node at the root of the archive " + wrapped), std::string::npos) << root.err;
+  EXPECT_NE(root.err.find(wrapped + "/FOLDER"), std::string::npos) << root.err;
+  EXPECT_NE(run_tool({"info", wrapped + "/"}).err.find("no node at the root of the archive " + wrapped + ":"),
+            std::string::npos);
+  EXPECT_EQ(run_tool({"cat", wrapped + "/h/g/a"}).out, expected);
 }
 
 // --store-options reaches the store of every URL, before or after the command.
@@ -320,6 +332,9 @@ TEST(CliTool, ConsolidatedMetadataIsKeptCheckedRefreshedAndCopied) {
   EXPECT_TRUE(fs::exists(fs::path(group) / "sub/grp/.zgroup")) << "a new group takes its parent's format";
   RunResult mixed_group = run_tool({"create", group + "/g3", "--group", "--format", "3"});
   EXPECT_NE(mixed_group.err.find("one hierarchy has one format"), std::string::npos) << mixed_group.err;
+  // A group is named as a group (the refusal went through an array probe and said "array").
+  EXPECT_NE(mixed_group.err.find("cannot create a Zarr v3 group"), std::string::npos) << mixed_group.err;
+  EXPECT_FALSE(fs::exists(fs::path(group) / "g3"));
 }
 
 }  // namespace

@@ -43,6 +43,14 @@ check zarrtool_runs_against_installed_library bash -c \
 # The manual page stands alone: it points at no docs file, which is not installed.
 check zarrtool_man_page_names_no_docs_file bash -c "! grep -E 'docs/|\\.md' '$root/share/man/man1/zarrtool.1'"
 
+# A plain `meson setup` (what an installer runs) configures a release build:
+# optimised, no debug info, assertions off (the library was a 37 MB debug build).
+check plain_setup_defaults_to_release bash -c \
+  "meson introspect --buildoptions '$source_dir/meson.build' | python3 -c '
+import json, sys
+options = {o[\"name\"]: o[\"value\"] for o in json.load(sys.stdin)}
+sys.exit(0 if options[\"buildtype\"] == \"release\" and options[\"b_ndebug\"] == \"if-release\" else 1)'"
+
 # The install script runs ldconfig for a system-wide install only (a fake
 # ldconfig records the calls): never for a staged one (DESTDIR), and for
 # root; a libdir the loader does not search is named with what to do.
