@@ -273,6 +273,12 @@ class Array(Handle):
         grid = self.metadata.get("chunk_grid") if self.metadata.get("zarr_format") == 3 else None
         return isinstance(grid, dict) and grid.get("name") == "rectilinear"
 
+    def _block_grid(self):
+        """Per axis the chunk extent, or a rectilinear grid's chunk boundaries (blocks)."""
+        if self.is_rectilinear and not self._sharded:
+            return tuple(self.chunk_boundaries(d) for d in range(self.ndim))
+        return self.chunks
+
     @property
     def cdata_shape(self):
         """The chunk grid's shape: chunks along each axis."""
@@ -468,10 +474,10 @@ class Array(Handle):
 
     def get_block_selection(self, selection, out=None, fields=None):
         """Whole chunks by grid index: integers and slices over ``cdata_shape``."""
-        return self._get(_selection.block_plan(selection, self.shape, self.chunks), out, fields)
+        return self._get(_selection.block_plan(selection, self.shape, self._block_grid()), out, fields)
 
     def set_block_selection(self, selection, value, fields=None):
-        self._set(_selection.block_plan(selection, self.shape, self.chunks), value, fields)
+        self._set(_selection.block_plan(selection, self.shape, self._block_grid()), value, fields)
 
     def read(self, selection=Ellipsis, out=None):
         """Read an orthogonal selection, into ``out`` when given.

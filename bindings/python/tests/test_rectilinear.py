@@ -72,3 +72,17 @@ def test_bad_edges_are_refused_by_the_library_naming_the_axis(url):
         _rectilinear(url, chunks=([5, 0, 20], 5))
     with pytest.raises(libzarr.InvalidArgumentError, match="chunk edges give 1 axes"):
         _rectilinear(url, chunks=([23],))
+
+
+def test_blocks_are_the_chunks_of_a_rectilinear_grid(url):
+    array = _rectilinear(url)
+    reference = np.arange(23 * 17, dtype="int32").reshape(23, 17)
+    array[...] = reference
+    np.testing.assert_array_equal(array.blocks[3], reference[7:12])  # rows 7..11: the chunk of 5
+    np.testing.assert_array_equal(array.blocks[1:3, 3], reference[1:7, 15:17])
+    np.testing.assert_array_equal(array.blocks[-1, :2], reference[20:23, 0:10])
+    array.blocks[0, 0] = -5
+    reference[0:1, 0:5] = -5
+    np.testing.assert_array_equal(array[...], reference)
+    with pytest.raises(IndexError):
+        array.blocks[7]
