@@ -680,3 +680,20 @@ TEST(Cli, BadChunkEdgesAreUsageErrorsOrTheLibrarysByName) {
     EXPECT_FALSE(fs::exists(url)) << c.fragment;
   }
 }
+
+// An axis of more chunks than zarrtool walks (a run of 2^64 - 1 one-element
+// chunks is a few bytes of metadata) is refused by name, not listed.
+TEST(Cli, VerifyRefusesARectilinearAxisOfTooManyChunksByName) {
+  TempDir dir;
+  const std::string url = dir / "huge";
+  const std::string m = std::to_string(UINT64_MAX);
+  const std::string meta = R"({"zarr_format": 3, "node_type": "array", "shape": [)" + m +
+                           R"(], "data_type": "uint8", "chunk_grid": {"name": "rectilinear", "configuration": )" +
+                           R"({"kind": "inline", "chunk_shapes": [[[1, )" + m + R"(]]]}}, "codecs": [{"name": "bytes"}]})";
+  zarr_array* a = nullptr;
+  ASSERT_EQ(zarr_create(&a, url.c_str(), meta.c_str()), ZARR_OK) << zarr_last_error();
+  zarr_close(a);
+  RunResult r = run_tool({"verify", url});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("axis 0 has 2^64 or more chunks, more than zarrtool walks"), std::string::npos) << r.err;
+}
