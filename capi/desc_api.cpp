@@ -20,15 +20,27 @@ std::vector<uint64_t> extents(const uint64_t* values, size_t ndim) {
   return values ? std::vector<uint64_t>(values, values + ndim) : std::vector<uint64_t>{};
 }
 
-// The fields of version 1, the only one this library knows: a newer version
-// may be a larger struct, so it is refused before any field is read.
+// Version 2's fields: the rectilinear grid's edges, copied axis by axis.
+std::vector<std::optional<std::vector<uint64_t>>> chunk_edges_of(const zarr_array_desc* desc) {
+  require(desc->chunk_edge_counts, "desc.chunk_edge_counts (needed with desc.chunk_edges)");
+  std::vector<std::optional<std::vector<uint64_t>>> edges(desc->ndim);
+  for (size_t d = 0; d < desc->ndim; ++d) {
+    const uint64_t* axis = desc->chunk_edges[d];
+    if (axis) edges[d] = extents(axis, desc->chunk_edge_counts[d]);
+  }
+  return edges;
+}
+
+// The fields of versions 1 and 2, those this library knows: a newer version
+// may be a larger struct, so it is refused before any field is read, and
+// version 1's struct ends before chunk_edges, which is then not read.
 // `default_format` is what zarr_format 0 means: a group's format, or 0 to
 // leave it to where the array goes.
 zarr::ArrayDescription description_of(const zarr_array_desc* desc, int default_format) {
   require(desc, "desc");
-  if (desc->version != ZARR_ARRAY_DESC_VERSION) {
+  if (desc->version != 1 && desc->version != ZARR_ARRAY_DESC_VERSION) {
     zarr::fail(ZARR_ERR_INVALID_ARGUMENT, "desc.version: " + std::to_string(desc->version) +
-                                              " is not a version this library knows (" +
+                                              " is not a version this library knows (1 to " +
                                               std::to_string(ZARR_ARRAY_DESC_VERSION) + ")");
   }
   zarr::ArrayDescription out;
@@ -48,6 +60,7 @@ zarr::ArrayDescription description_of(const zarr_array_desc* desc, int default_f
     }
   }
   out.order = desc->order == 0 ? 'C' : desc->order;
+  if (desc->version >= 2 && desc->chunk_edges) out.chunk_edges = chunk_edges_of(desc);
   return out;
 }
 

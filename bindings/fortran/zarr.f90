@@ -68,9 +68,10 @@ module zarr
     integer(c_int64_t) :: item_size = 0
   end type region
 
-  !> zarr.h's zarr_array_desc, version 1 (ZARR_ARRAY_DESC_VERSION): the C
-  !> layout, filled by zarr_create_from_desc.
-  integer(c_int32_t), parameter :: ZARR_ARRAY_DESC_VERSION = 1
+  !> zarr.h's zarr_array_desc, version 2 (ZARR_ARRAY_DESC_VERSION): the C
+  !> layout, filled by zarr_create_from_desc. Version 2 added chunk_edges and
+  !> chunk_edge_counts (a rectilinear grid; null: regular).
+  integer(c_int32_t), parameter :: ZARR_ARRAY_DESC_VERSION = 2
   type, bind(C) :: zarr_array_desc_c
     integer(c_int32_t) :: version = ZARR_ARRAY_DESC_VERSION
     integer(c_int) :: format = 0  ! zarr_format (the name would read as a ZARR_ constant)
@@ -79,6 +80,7 @@ module zarr
     type(c_ptr) :: shape = c_null_ptr, chunk_shape = c_null_ptr, shard_shape = c_null_ptr
     type(c_ptr) :: compressor = c_null_ptr, fill_value = c_null_ptr, dimension_names = c_null_ptr
     character(kind=c_char) :: order = c_null_char
+    type(c_ptr) :: chunk_edges = c_null_ptr, chunk_edge_counts = c_null_ptr
   end type zarr_array_desc_c
 
   !> The message of this thread's last failure (the binding's own checks

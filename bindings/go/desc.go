@@ -12,7 +12,10 @@ static zarr_array_desc zarr_go_desc_init(void) {
 */
 import "C"
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // ArrayDesc describes a new array field by field, for CreateFromDesc: the
 // C API's zarr_array_desc (docs/c-api.md, "Creating arrays from a
@@ -30,6 +33,10 @@ type ArrayDesc struct {
 	FillValue      string   // a JSON value; "": the format's default
 	DimensionNames []string // nil: none (v2: written as xarray's _ARRAY_DIMENSIONS)
 	Order          byte     // 'C' or 'F'; 0: 'C'
+	// A rectilinear chunk grid (v3 only): one entry per axis of Shape, the
+	// edge lengths of its chunks (of its shards when sharded), or nil for a
+	// regular step of ChunkShape (ShardShape). nil: a regular grid.
+	ChunkEdges [][]uint64
 }
 
 // cDesc holds the C copy of an ArrayDesc (cgo forbids Go pointers inside
@@ -72,6 +79,32 @@ func (d *cDesc) names(names []string) **C.char {
 	return (**C.char)(p)
 }
 
+// edges sets chunk_edges and chunk_edge_counts, one entry per axis (the C
+// library reads ndim of each).
+func (d *cDesc) edges(edges [][]uint64, ndim int) {
+	if edges == nil {
+		return
+	}
+	if len(edges) != ndim {
+		if d.args.err == nil {
+			d.args.err = &Error{Code: ErrInvalidArgument, Message: fmt.Sprintf(
+				"ChunkEdges has %d axes but Shape has %d", len(edges), ndim)}
+		}
+		return
+	}
+	pointers := C.malloc(C.size_t(ndim+1) * C.size_t(unsafe.Sizeof(uintptr(0))))
+	counts := C.malloc(C.size_t(ndim+1) * C.size_t(unsafe.Sizeof(C.size_t(0))))
+	d.blocks = append(d.blocks, pointers, counts)
+	pointerList := unsafe.Slice((**C.uint64_t)(pointers), ndim+1)
+	countList := unsafe.Slice((*C.size_t)(counts), ndim+1)
+	for i, axis := range edges {
+		pointerList[i] = d.extents(axis)
+		countList[i] = C.size_t(len(axis))
+	}
+	d.desc.chunk_edges = (**C.uint64_t)(pointers)
+	d.desc.chunk_edge_counts = (*C.size_t)(counts)
+}
+
 func newCDesc(desc ArrayDesc) *cDesc {
 	d := &cDesc{desc: C.zarr_go_desc_init()}
 	d.desc.zarr_format = C.int(desc.ZarrFormat)
@@ -90,6 +123,7 @@ func newCDesc(desc ArrayDesc) *cDesc {
 	d.desc.fill_value = d.optional("FillValue", desc.FillValue)
 	d.desc.dimension_names = d.names(desc.DimensionNames)
 	d.desc.order = C.char(desc.Order)
+	d.edges(desc.ChunkEdges, len(desc.Shape))
 	return d
 }
 

@@ -539,6 +539,41 @@ func TestCreateFromDescShardedV3(t *testing.T) {
 	}
 }
 
+// CreateFromDesc with ChunkEdges: a rectilinear grid (a nil axis: a regular
+// step of ChunkShape), and ChunkEdges of the wrong rank refused by name.
+func TestCreateFromDescRectilinear(t *testing.T) {
+	url := memoryURL("rectilinear")
+	a, err := zarr.CreateFromDesc(url, zarr.ArrayDesc{
+		DataType: "int32", Shape: []uint64{10, 6}, ChunkShape: []uint64{5, 4},
+		ChunkEdges: [][]uint64{{2, 2, 6}, nil},
+	}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	metadata, _ := a.Metadata()
+	if !strings.Contains(metadata, `"rectilinear"`) {
+		t.Errorf("metadata is not rectilinear:\n%s", metadata)
+	}
+	values := make([]int32, 60)
+	for i := range values {
+		values[i] = int32(i)
+	}
+	if err := zarr.WriteRegion(a, []uint64{0, 0}, []uint64{10, 6}, values); err != nil {
+		t.Fatal(err)
+	}
+	back, err := zarr.Read[int32](a, []uint64{0, 0}, []uint64{10, 6})
+	if err != nil || !reflect.DeepEqual(back, values) {
+		t.Fatalf("read %v, %v", back, err)
+	}
+	_, err = zarr.CreateFromDesc(memoryURL("rectilinear-bad"), zarr.ArrayDesc{
+		DataType: "int32", Shape: []uint64{10, 6}, ChunkEdges: [][]uint64{{10}},
+	}, "")
+	if !errors.Is(err, zarr.ErrInvalidArgument) || !strings.Contains(err.Error(), "ChunkEdges has 1 axes") {
+		t.Fatalf("want ErrInvalidArgument naming ChunkEdges, got %v", err)
+	}
+}
+
 // Zarr v2 through a group: Blosc by default, no compressor with "null", and
 // the dimension names as xarray's _ARRAY_DIMENSIONS.
 func TestCreateArrayFromDescInAV2Group(t *testing.T) {

@@ -209,8 +209,11 @@ ZARR_API int zarr_open_spec(zarr_array **out, const char *spec_json);
  * "Creating arrays from a description")
  * ------------------------------------------------------------------------- */
 
-/** The version of zarr_array_desc this header describes. */
-#define ZARR_ARRAY_DESC_VERSION 1
+/**
+ * The version of zarr_array_desc this header describes: 2 added chunk_edges
+ * and chunk_edge_counts. Version 1 (the fields up to order) is still taken.
+ */
+#define ZARR_ARRAY_DESC_VERSION 2
 
 /**
  * What a new array is, field by field. Initialise with ZARR_ARRAY_DESC_INIT,
@@ -234,9 +237,17 @@ typedef struct zarr_array_desc {
     const char *fill_value;       /* a JSON value ("0", "NaN", "\"\""); NULL: the default */
     const char *const *dimension_names; /* ndim names (v3: entries may be NULL) or NULL */
     char order;                   /* 'C' or 'F'; 0: 'C' */
+    /* Version 2. A rectilinear chunk grid (v3 only), whose chunks (the
+       shards when sharded) differ in shape along an axis: NULL for a regular
+       grid, else ndim pointers, entry d NULL for a regular step of
+       chunk_shape[d] (shard_shape[d] when sharded) along axis d, else the
+       chunk_edge_counts[d] edge lengths of axis d in order (each at least 1,
+       a multiple of chunk_shape[d] when sharded, together at least shape[d]). */
+    const uint64_t *const *chunk_edges;
+    const size_t *chunk_edge_counts; /* ndim counts; read only where chunk_edges[d] is not NULL */
 } zarr_array_desc;
 
-#define ZARR_ARRAY_DESC_INIT { ZARR_ARRAY_DESC_VERSION, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+#define ZARR_ARRAY_DESC_INIT { ZARR_ARRAY_DESC_VERSION, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 
 /**
  * Create an array from a description and open it read-write: the metadata
@@ -254,7 +265,10 @@ typedef struct zarr_array_desc {
  *         at fault (an unknown version, a NULL shape with ndim > 0, a zero chunk
  *         extent, a shard shape on Zarr v2 or not a multiple of the chunk shape
  *         (naming the axis), a NULL dimension name on Zarr v2, an order other
- *         than 'C' or 'F', compressor or fill_value that is not JSON);
+ *         than 'C' or 'F', compressor or fill_value that is not JSON;
+ *         chunk_edges on Zarr v2, without chunk_edge_counts, with a count of
+ *         0, an edge of 0, edges short of the extent or, sharded, not a
+ *         multiple of the chunk extent, naming the axis and edge);
  *         ZARR_ERR_UNSUPPORTED for an unknown data type.
  */
 ZARR_API int zarr_create_from_desc(zarr_array **out, const char *url, const zarr_array_desc *desc,

@@ -103,7 +103,7 @@ void Array::write_region(const std::vector<uint64_t>& start, const std::vector<u
 // Variable-length elements are held one view (16 bytes) per element.
 void Array::fail_out_of_memory(const char* operation, const std::vector<uint64_t>& count) const {
   const std::string chunks = engine_->variable_length()
-                                 ? std::to_string(ChunkGrid(meta_.shape, meta_.chunks).chunk_elements()) +
+                                 ? std::to_string(meta_.grid().chunk_elements()) +
                                        " variable-length elements"
                                  : std::to_string(meta_.chunk_bytes()) + " bytes decoded";
   fail(ZARR_ERR_NO_MEMORY, "array " + describe_node(*store_, path_) + ": out of memory " + operation + " region " +

@@ -148,9 +148,6 @@ class Array final : public ArrayHandle {
 
   void require_writable(const char* operation) const;
   void check_bounds(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count) const;
-  // ZARR_ERR_UNSUPPORTED naming `where` for a rectilinear grid
-  // (array_vlen.cpp): selections and vlen elements assume a regular one.
-  void require_regular_grid(const std::string& where) const;
   // ZARR_ERR_INVALID_ARGUMENT unless a rectilinear grid's edges reach
   // new_shape (array_resize.cpp).
   void check_grid_reaches(const std::vector<uint64_t>& new_shape) const;

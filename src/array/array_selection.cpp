@@ -65,8 +65,7 @@ std::unique_ptr<Selection> Array::checked_vlen_selection(const SelectionRequest&
 
 std::unique_ptr<Selection> Array::built_selection(const SelectionRequest& request, size_t item_size,
                                                   const std::string& where) const {
-  require_regular_grid(where);
-  const ChunkGrid grid(meta_.shape, meta_.chunks);
+  const ChunkGrid grid = meta_.grid();
   switch (request.kind) {
     case SelectionRequest::Kind::Orthogonal:
       return orthogonal_selection(grid, item_size, request.indices, request.counts, where);

@@ -63,20 +63,12 @@ void Array::write_vlen(const Selection& selection, const std::string& where, con
   });
 }
 
-void Array::require_regular_grid(const std::string& where) const {
-  if (meta_.rectilinear) {
-    fail(ZARR_ERR_UNSUPPORTED, where + ": selections and variable-length elements over a rectilinear chunk grid "
-                                       "are not supported yet (region reads and writes of fixed-size elements are)");
-  }
-}
-
 void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
                              uint64_t* offsets, size_t n_offsets, uint8_t* data, size_t capacity, size_t* data_size) {
   const std::string where = "array " + describe_node(*store_, path_);
   if (!engine_->variable_length()) {
     fail(ZARR_ERR_INVALID_ARGUMENT, where + " has fixed-size elements: use zarr_read_region");
   }
-  require_regular_grid(where);
   const ThreadLimit thread_limit(options_.thread_limit);
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
@@ -86,7 +78,7 @@ void Array::read_region_vlen(const std::vector<uint64_t>& start, const std::vect
     // A region is the selection of every element of its box (a step of 1):
     // read by the one piece of code that reads variable-length selections.
     const std::unique_ptr<Selection> region = step_selection(
-        ChunkGrid(meta_.shape, meta_.chunks), sizeof(std::string_view), start, count,
+        meta_.grid(), sizeof(std::string_view), start, count,
         std::vector<uint64_t>(count.size(), 1), where);
     engine_->read_selection_vlen(*region, offsets, data, capacity, data_size, where);
   });
@@ -100,13 +92,12 @@ void Array::write_region_vlen(const std::vector<uint64_t>& start, const std::vec
   }
   require_writable("write to");
   const ThreadLimit thread_limit(options_.thread_limit);
-  require_regular_grid(where);
   std::shared_lock lock(shape_mutex_);
   check_bounds(start, count);
   region_elements(where, count, n_offsets);
   // A region is the selection of every element of its box (a step of 1),
   // written by the one piece of code that writes variable-length selections.
-  const std::unique_ptr<Selection> region = step_selection(ChunkGrid(meta_.shape, meta_.chunks),
+  const std::unique_ptr<Selection> region = step_selection(meta_.grid(),
                                                            sizeof(std::string_view), start, count,
                                                            std::vector<uint64_t>(count.size(), 1), where);
   write_vlen(*region, where, offsets, data, data_size, count);

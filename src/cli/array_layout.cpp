@@ -63,6 +63,8 @@ static void read_v3_key_encoding(const rapidjson::Value& encoding, ArrayLayout& 
 
 static void read_v3_layout(const rapidjson::Document& doc, ArrayLayout& layout) {
   if (const auto* grid = member(doc, "chunk_grid")) {
+    const auto* name = member(*grid, "name");
+    if (name && name->IsString() && zarr::json::text(*name) == "rectilinear") layout.rectilinear_grid_json = to_json(*grid);
     if (const auto* config = member(*grid, "configuration")) {
       if (const auto* shape = member(*config, "chunk_shape")) layout.storage_shape = extents_of(*shape);
     }
@@ -93,6 +95,25 @@ ArrayLayout read_layout(const zarr_array* array) {
   }
   if (layout.storage_shape.size() != zarr_ndim(array)) layout.storage_shape = array_chunk_shape(array);
   return layout;
+}
+
+StorageGrid storage_grid(zarr_array* array, const ArrayLayout& layout) {
+  StorageGrid grid{array_shape(array), layout.storage_shape, {}};
+  if (layout.rectilinear_grid_json.empty()) return grid;
+  for (size_t d = 0; d < grid.ndim(); ++d) {
+    size_t count = 0;
+    const int status = zarr_chunk_boundaries(array, d, nullptr, 0, &count);
+    if (status != ZARR_ERR_BUFFER_SIZE) check(status, "cannot read the chunk boundaries of axis " + std::to_string(d));
+    if (count - 1 > kMaxWalkedChunks) {
+      throw CliError(kExitOther, "axis " + std::to_string(d) + " has " + (count == SIZE_MAX ? std::string("2^64 or more") : std::to_string(count - 1)) +
+                                     " chunks, more than zarrtool walks (" + std::to_string(kMaxWalkedChunks) + ")");
+    }
+    std::vector<uint64_t> bounds(count);
+    check(zarr_chunk_boundaries(array, d, bounds.data(), bounds.size(), &count),
+          "cannot read the chunk boundaries of axis " + std::to_string(d));
+    grid.boundaries.push_back(std::move(bounds));
+  }
+  return grid;
 }
 
 }  // namespace zarrtool

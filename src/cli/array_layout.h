@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "array_walk.h"
 #include "zarr/zarr.h"
 
 namespace zarrtool {
@@ -25,11 +26,21 @@ struct ArrayLayout {
   std::string key_prefix;
   std::string key_separator = ".";
   std::string scalar_key = "0";
+  // A v3 rectilinear chunk grid: its chunk_grid member as stored; "" for a
+  // regular grid (storage_shape is then the largest edge of each axis).
+  std::string rectilinear_grid_json;
 
   bool sharded() const { return !inner_chunk_shape.empty(); }
   std::string chunk_key(const std::vector<uint64_t>& index) const;
 };
 
 ArrayLayout read_layout(const zarr_array* array);
+
+// The array's grid of stored objects: layout.storage_shape for a regular
+// grid, each axis's chunk boundaries (zarr_chunk_boundaries) for a
+// rectilinear one. An axis of more than kMaxWalkedChunks chunks is a
+// CliError naming it.
+constexpr uint64_t kMaxWalkedChunks = uint64_t{1} << 26;
+StorageGrid storage_grid(zarr_array* array, const ArrayLayout& layout);
 
 }  // namespace zarrtool

@@ -1,5 +1,6 @@
 #include "array_spec.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "base/text.h"
@@ -31,14 +32,19 @@ std::string v3_codec_chain(const std::string& codec_json, const std::string& ser
 
 std::string v3_document(const ArraySpec& spec) {
   const std::vector<uint64_t>& grid = spec.shards.empty() ? spec.chunks : spec.shards;
+  const bool rectilinear = !spec.chunk_grid_json.empty();
+  if (rectilinear && !spec.shards.empty()) usage_error("--shards and --chunk-edges: give the shards' edges in --chunk-edges");
+  const bool sharded = !spec.shards.empty() || (rectilinear && !spec.chunks.empty());
   const rapidjson::Document form = data_type_form(spec);
   const std::string serializer = to_json(form["serializer"]);
   std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + zarr::list_text(spec.shape, ",") +
                     ",\"data_type\":" + to_json(form["data_type"]);
-  if (!grid.empty()) {
+  if (rectilinear) {
+    doc += ",\"chunk_grid\":" + spec.chunk_grid_json;
+  } else if (!grid.empty()) {
     doc += ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + zarr::list_text(grid, ",") + "}}";
   }
-  if (!spec.shards.empty()) {
+  if (sharded) {
     if (spec.chunks.empty()) usage_error("--shards needs --chunks (the inner chunk shape)");
     doc += ",\"codecs\":[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":" +
            zarr::list_text(spec.chunks, ",") + ",\"codecs\":" + v3_codec_chain(spec.codec_json, serializer) + "}}]";
@@ -57,6 +63,7 @@ std::string v3_document(const ArraySpec& spec) {
 
 std::string v2_document(const ArraySpec& spec) {
   if (!spec.shards.empty()) usage_error("--shards needs --format 3: Zarr v2 has no sharding");
+  if (!spec.chunk_grid_json.empty()) usage_error("--chunk-edges needs --format 3: Zarr v2 has regular chunks only");
   const rapidjson::Document form = data_type_form(spec);
   std::string doc = "{\"zarr_format\":2,\"shape\":" + zarr::list_text(spec.shape, ",") +
                     ",\"dtype\":" + to_json(form["dtype"]);
@@ -72,6 +79,62 @@ std::string v2_document(const ArraySpec& spec) {
 }
 
 }  // namespace
+
+namespace {
+
+// One --chunk-edges item: N, or NxC as the run [N, C].
+std::string edge_item_json(const std::string& item, const std::string& entry) {
+  const size_t x = item.find('x');
+  const std::string size = item.substr(0, x);
+  std::vector<uint64_t> parts = parse_extents(size, "--chunk-edges " + entry);
+  if (x != std::string::npos) {
+    const std::vector<uint64_t> count = parse_extents(item.substr(x + 1), "--chunk-edges " + entry);
+    parts.insert(parts.end(), count.begin(), count.end());
+  }
+  for (uint64_t v : parts) {
+    if (v == 0) usage_error("--chunk-edges " + entry + ": edge lengths and counts must be at least 1, got '" + item + "'");
+  }
+  if (parts.size() == 1) return std::to_string(parts[0]);
+  return "[" + std::to_string(parts[0]) + "," + std::to_string(parts[1]) + "]";
+}
+
+}  // namespace
+
+std::string chunk_edges_grid_json(const std::string& text, size_t ndim) {
+  std::vector<std::string> entries;
+  for (size_t at = 0;;) {
+    const size_t semi = text.find(';', at);
+    entries.push_back(text.substr(at, semi == std::string::npos ? std::string::npos : semi - at));
+    if (semi == std::string::npos) break;
+    at = semi + 1;
+  }
+  if (entries.size() != ndim) {
+    usage_error("--chunk-edges gives " + std::to_string(entries.size()) + " axes (separated by ';') for " +
+                std::to_string(ndim) + " dimensions");
+  }
+  std::string shapes;
+  for (size_t d = 0; d < ndim; ++d) {
+    const std::string entry = "axis " + std::to_string(d);
+    const std::string& axis = entries[d];
+    std::string items;
+    size_t n = 0;
+    for (size_t at = 0;; ++n) {
+      const size_t comma = axis.find(',', at);
+      const std::string item = axis.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      if (item.empty() || item.find_first_not_of("0123456789x") != std::string::npos ||
+          std::count(item.begin(), item.end(), 'x') > 1) {
+        usage_error("--chunk-edges " + entry + ": items are N or NxC (C edges of N), got '" + axis + "'");
+      }
+      items += (n ? "," : "") + edge_item_json(item, entry);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    // A lone integer is the integer form (a regular step); anything else a list.
+    const bool lone_integer = n == 0 && axis.find('x') == std::string::npos;
+    shapes += (d ? "," : "") + (lone_integer ? items : "[" + items + "]");
+  }
+  return R"({"name":"rectilinear","configuration":{"kind":"inline","chunk_shapes":[)" + shapes + "]}}";
+}
 
 std::string fill_value_json(const std::string& text) {
   rapidjson::Document doc;

@@ -15,6 +15,10 @@ struct ArraySpec {
   std::string object_codec_json;     // a v2 object ("|O") array's object codec; "" for other types
   std::vector<uint64_t> chunks;      // empty: one chunk
   std::vector<uint64_t> shards;      // v3 only; empty: not sharded
+  // v3 only: a chunk_grid member (a rectilinear grid) in place of the
+  // regular one of chunks or shards; with it, non-empty chunks are the inner
+  // chunks of shards of that grid. "" for none.
+  std::string chunk_grid_json;
   std::string codec_json;            // "" for the library's defaults (see docs/cli.md)
   std::string fill_value_json;       // "" for the library's default
   std::string attributes_json;       // "" for none
@@ -27,6 +31,13 @@ struct ArraySpec {
 // the data type and its serializer or object codec as zarr_create_from_desc
 // and zarr_migrate_v2_to_v3 write them).
 std::string metadata_document(const ArraySpec& spec);
+
+// --chunk-edges as a rectilinear chunk_grid member: one entry per axis,
+// separated by ';', each an integer (a regular step, the integer form) or
+// comma-separated edge lengths, each N or NxC (C edges of N: a [N, C] run).
+// "2,3,5;4" -> chunk_shapes [[2,3,5],4]. Malformed text, a zero or a count
+// of entries other than ndim is a usage error naming the entry.
+std::string chunk_edges_grid_json(const std::string& text, size_t ndim);
 
 // A --fill value as JSON: kept when it parses as JSON (1, 2.5, true, "NaN"),
 // else quoted ("NaN" typed bare becomes the string the formats use).

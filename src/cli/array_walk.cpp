@@ -25,29 +25,47 @@ void for_each_chunk_row(const Box& box, uint64_t row_height, const std::function
   }
 }
 
-uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks) {
-  return product(zarr::ceil_div(shape, chunks));  // at most the element count, which fits
+uint64_t StorageGrid::chunks_along(size_t d) const {
+  return boundaries.empty() ? zarr::ceil_div(shape[d], step[d]) : boundaries[d].size() - 1;
 }
 
-ChunkAt chunk_at(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t linear) {
-  const size_t ndim = shape.size();
-  ChunkAt chunk{std::vector<uint64_t>(ndim), Box{std::vector<uint64_t>(ndim), std::vector<uint64_t>(ndim)}};
+Box StorageGrid::box_of(const std::vector<uint64_t>& index) const {
+  Box box{std::vector<uint64_t>(ndim()), std::vector<uint64_t>(ndim())};
+  for (size_t d = 0; d < ndim(); ++d) {
+    if (boundaries.empty()) {
+      box.start[d] = index[d] * step[d];  // inside the shape
+      box.count[d] = zarr::extent_below(box.start[d], step[d], shape[d]);
+    } else {
+      box.start[d] = boundaries[d][index[d]];
+      box.count[d] = boundaries[d][index[d] + 1] - box.start[d];
+    }
+  }
+  return box;
+}
+
+uint64_t chunk_count(const StorageGrid& grid) {
+  uint64_t total = 1;  // at most the element count, which fits
+  for (size_t d = 0; d < grid.ndim(); ++d) total *= grid.chunks_along(d);
+  return total;
+}
+
+ChunkAt chunk_at(const StorageGrid& grid, uint64_t linear) {
+  ChunkAt chunk{std::vector<uint64_t>(grid.ndim()), Box{}};
   // C order: the last dimension varies fastest.
-  for (size_t d = ndim; d-- > 0;) {
-    const uint64_t per_dim = zarr::ceil_div(shape[d], chunks[d]);
+  for (size_t d = grid.ndim(); d-- > 0;) {
+    const uint64_t per_dim = grid.chunks_along(d);
     chunk.index[d] = linear % per_dim;
     linear /= per_dim;
-    chunk.box.start[d] = chunk.index[d] * chunks[d];  // inside the shape
-    chunk.box.count[d] = zarr::extent_below(chunk.box.start[d], chunks[d], shape[d]);
   }
+  chunk.box = grid.box_of(chunk.index);
   return chunk;
 }
 
-void for_each_chunk(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks,
+void for_each_chunk(const StorageGrid& grid,
                     const std::function<void(const std::vector<uint64_t>&, const Box&)>& visit) {
-  const uint64_t total = chunk_count(shape, chunks);
+  const uint64_t total = chunk_count(grid);
   for (uint64_t i = 0; i < total; ++i) {
-    const ChunkAt chunk = chunk_at(shape, chunks, i);
+    const ChunkAt chunk = chunk_at(grid, i);
     visit(chunk.index, chunk.box);
   }
 }

@@ -21,20 +21,36 @@ struct Box {
 // row however large the array, and no chunk is decoded twice for one row.
 void for_each_chunk_row(const Box& box, uint64_t row_height, const std::function<void(const Box&)>& visit);
 
-// Every chunk-sized box of a grid over shape, in C order of chunk indices.
-void for_each_chunk(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks,
+// The grid of stored objects (chunks, or shards) over an array's shape: a
+// regular step per axis, or for a rectilinear grid each axis's chunk
+// boundaries as zarr_chunk_boundaries gives them (n + 1 entries, the last
+// the extent).
+struct StorageGrid {
+  std::vector<uint64_t> shape;
+  std::vector<uint64_t> step;                     // regular grids
+  std::vector<std::vector<uint64_t>> boundaries;  // rectilinear; empty: regular
+
+  size_t ndim() const { return shape.size(); }
+  // Chunks holding part of axis d.
+  uint64_t chunks_along(size_t d) const;
+  // The box of the chunk at grid index `index` (clipped at the array's edge).
+  Box box_of(const std::vector<uint64_t>& index) const;
+};
+
+// Every chunk-sized box of a grid, in C order of chunk indices.
+void for_each_chunk(const StorageGrid& grid,
                     const std::function<void(const std::vector<uint64_t>& index, const Box&)>& visit);
 
-// The chunk with C-order number `linear` of a grid over shape: its grid index
-// and its box (clipped at the array's edge). linear < chunk_count(shape, chunks).
+// The chunk with C-order number `linear` of a grid: its grid index and its
+// box (clipped at the array's edge). linear < chunk_count(grid).
 struct ChunkAt {
   std::vector<uint64_t> index;
   Box box;
 };
-ChunkAt chunk_at(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks, uint64_t linear);
+ChunkAt chunk_at(const StorageGrid& grid, uint64_t linear);
 
-// Number of chunks of a grid (ceil per dimension).
-uint64_t chunk_count(const std::vector<uint64_t>& shape, const std::vector<uint64_t>& chunks);
+// Number of chunks of a grid.
+uint64_t chunk_count(const StorageGrid& grid);
 
 }  // namespace zarrtool
 

@@ -76,6 +76,16 @@ void check_rank(const std::string& source_url, size_t ndim, const Args& args) {
   }
 }
 
+// A v3 copy keeps a rectilinear grid unless --chunks or --shards give a new
+// one (a v2 copy gets regular chunks of the largest edges).
+void carry_rectilinear_grid(const ArrayLayout& source, const Args& args, ArraySpec& spec) {
+  if (source.rectilinear_grid_json.empty() || spec.zarr_format != 3 || args.has("--chunks") || args.has("--shards")) {
+    return;
+  }
+  spec.chunk_grid_json = source.rectilinear_grid_json;
+  if (!source.sharded()) spec.chunks.clear();  // with the grid, chunks are a shard's inner chunks
+}
+
 std::string copy_document(zarr_array* source, const std::string& source_url, const Args& args) {
   if (!changes_requested(args)) return array_metadata_json(source);
   const ArrayLayout layout = read_layout(source);
@@ -89,6 +99,7 @@ std::string copy_document(zarr_array* source, const std::string& source_url, con
   spec.chunks = args.has("--chunks") ? parse_extents(args.get("--chunks"), "--chunks")
                                      : (layout.sharded() ? layout.inner_chunk_shape : layout.storage_shape);
   if (args.has("--shards")) spec.shards = parse_extents(args.get("--shards"), "--shards");
+  carry_rectilinear_grid(layout, args, spec);
   spec.codec_json = carried_codecs(layout, spec, args);
   // A null fill value means "the type's zero" to v3 and "none" to v2: leave it
   // to the library's default.
@@ -125,10 +136,9 @@ void write_piece(zarr_array* array, const Box& box, const PieceData& piece, cons
 // number, reads that box from the source and writes it, so memory stays at
 // one chunk per thread and no destination chunk is read back and rewritten.
 void copy_chunks(zarr_array* source, zarr_array* copy, const std::string& source_url, const std::string& copy_url) {
-  const std::vector<uint64_t> shape = array_shape(source);
   const ArrayLayout layout = read_layout(copy);
-  const std::vector<uint64_t> grid = layout.storage_shape;
-  const uint64_t total = chunk_count(shape, grid);
+  const StorageGrid grid = storage_grid(copy, layout);
+  const uint64_t total = chunk_count(grid);
   Progress progress("zarrtool cp " + source_url, layout.sharded() ? "shards" : "chunks", total);
   std::atomic<uint64_t> next{0};
   std::atomic<bool> failed{false};
@@ -137,7 +147,7 @@ void copy_chunks(zarr_array* source, zarr_array* copy, const std::string& source
   auto worker = [&] {
     for (uint64_t i = next++; i < total && !failed; i = next++) {
       try {
-        const Box box = chunk_at(shape, grid, i).box;
+        const Box box = chunk_at(grid, i).box;
         const PieceData piece = read_piece(source, box, "cannot read " + source_url);
         write_piece(copy, box, piece, copy_url);
         progress.advance(piece.bytes.size());

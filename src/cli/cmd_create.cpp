@@ -12,7 +12,7 @@ namespace {
 
 const char kCreateHelp[] =
     "usage: zarrtool create URL --shape 100,100 --dtype int32 [--chunks 10,10] [--shards 50,50]\n"
-    "                       [--codec JSON] [--fill V] [--format 2|3] [--attrs JSON]\n\n"
+    "                       [--chunk-edges E] [--codec JSON] [--fill V] [--format 2|3] [--attrs JSON]\n\n"
     "       zarrtool create URL --group [--format 2|3] [--attrs JSON]\n\n"
     "Create an empty array, or with --group a group, at URL (missing parent groups\n"
     "inside an enclosing hierarchy are created).\n\n"
@@ -28,6 +28,10 @@ const char kCreateHelp[] =
     "                list for structured types (v2 only). See docs/dtypes.md\n"
     "  --chunks C    chunk shape (default: one chunk); with --shards, the inner chunks\n"
     "  --shards S    shard shape (Zarr v3 only): chunks are stored in shards of this shape\n"
+    "  --chunk-edges E  a rectilinear chunk grid (Zarr v3 only): per axis, separated by ';',\n"
+    "                an integer (a regular step) or comma-separated edge lengths, each N\n"
+    "                or NxC (C edges of N): '2,3,5;4' or '10x3,5;8'. With --chunks the\n"
+    "                edges are shards' holding chunks of that shape (not with --shards)\n"
     "  --codec JSON  v3: a list is the whole codec chain, an object a compressor after\n"
     "                'bytes', e.g. '{\"name\":\"zstd\",\"configuration\":{\"level\":3}}';\n"
     "                v2: the compressor, e.g. '{\"id\":\"zlib\",\"level\":1}' or null\n"
@@ -91,8 +95,8 @@ ArrayHandle create_array_at(const std::string& url, const std::optional<Parent>&
 int run_create(int argc, char** argv) {
   if (print_help_if_asked(argc, argv, kCreateHelp)) return kExitOk;
   Args args = parse_args(argc, argv,
-                         OptionSpec{{"--group"}, {"--shape", "--dtype", "--chunks", "--shards", "--codec", "--fill", "--format",
-                                         "--attrs"}});
+                         OptionSpec{{"--group"}, {"--shape", "--dtype", "--chunks", "--shards", "--chunk-edges", "--codec", "--fill",
+                                         "--format", "--attrs"}});
   require_positionals(args, 1, "zarrtool create URL --shape S --dtype T [options]");
   if (args.has("--group")) return run_create_group(args.positionals[0], args);
   if (!args.has("--shape") || !args.has("--dtype")) usage_error("create needs --shape and --dtype");
@@ -103,6 +107,7 @@ int run_create(int argc, char** argv) {
   spec.data_type = args.get("--dtype");
   if (args.has("--chunks")) spec.chunks = parse_extents(args.get("--chunks"), "--chunks");
   if (args.has("--shards")) spec.shards = parse_extents(args.get("--shards"), "--shards");
+  if (args.has("--chunk-edges")) spec.chunk_grid_json = chunk_edges_grid_json(args.get("--chunk-edges"), spec.shape.size());
   spec.codec_json = args.get("--codec");
   if (args.has("--fill")) spec.fill_value_json = fill_value_json(args.get("--fill"));
   if (args.has("--attrs")) {

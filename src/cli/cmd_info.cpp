@@ -39,6 +39,8 @@ void print_array_text(const rapidjson::Document& info) {
   print_row("Chunk shape", python_shape(extents_of(info["chunks"])));
   const bool sharded = info["shards"].IsArray();
   if (sharded) print_row("Shard shape", python_shape(extents_of(info["shards"])));
+  // A rectilinear grid: the shapes above are the largest edges; its edges as stored.
+  if (info.HasMember("chunk_grid")) print_row("Chunk grid", to_json(info["chunk_grid"]));
   print_row("Fill value", to_json(info["fill_value"]));
   print_row("Codecs", to_json(info["codecs"]));
   if (!info["dimension_names"].IsNull()) print_row("Dimension names", to_json(info["dimension_names"]));

@@ -65,15 +65,6 @@ std::optional<StoredChunks> stored_chunks(const std::string& url, const zarr_arr
   return stored;
 }
 
-Box box_of(const std::vector<uint64_t>& index, const std::vector<uint64_t>& shape, const std::vector<uint64_t>& grid) {
-  Box box{std::vector<uint64_t>(shape.size()), std::vector<uint64_t>(shape.size())};
-  for (size_t d = 0; d < shape.size(); ++d) {
-    box.start[d] = index[d] * grid[d];
-    box.count[d] = std::min(grid[d], shape[d] - box.start[d]);
-  }
-  return box;
-}
-
 void verify_chunk(const std::string& url, zarr_array* array, const ArrayLayout& layout,
                   const std::vector<uint64_t>& index, const Box& box, Tally& tally) {
   try {
@@ -87,13 +78,13 @@ void verify_chunk(const std::string& url, zarr_array* array, const ArrayLayout& 
 
 int verify_array(const std::string& url, zarr_array* array) {
   const ArrayLayout layout = read_layout(array);
-  const std::vector<uint64_t> shape = array_shape(array);
+  const StorageGrid grid = storage_grid(array, layout);
   Tally tally;
-  tally.chunks = chunk_count(shape, layout.storage_shape);
+  tally.chunks = chunk_count(grid);
   const std::optional<StoredChunks> stored = stored_chunks(url, array);
   if (stored) {
     for (const auto& index : stored->chunks) {
-      verify_chunk(url, array, layout, index, box_of(index, shape, layout.storage_shape), tally);
+      verify_chunk(url, array, layout, index, grid.box_of(index), tally);
     }
     tally.missing = tally.chunks - stored->chunks.size();
     tally.stray = stored->stray_keys.size();
@@ -101,7 +92,7 @@ int verify_array(const std::string& url, zarr_array* array) {
       std::printf("%s: stray key: %s\n", shown(url).c_str(), shown(key).c_str());
     }
   } else {
-    for_each_chunk(shape, layout.storage_shape, [&](const std::vector<uint64_t>& index, const Box& box) {
+    for_each_chunk(grid, [&](const std::vector<uint64_t>& index, const Box& box) {
       verify_chunk(url, array, layout, index, box, tally);
     });
   }

@@ -2,6 +2,7 @@
 // (metadata/array_description.h).
 #include "metadata/array_description.h"
 
+#include "base/checked_math.h"
 #include "base/error.h"
 #include "base/json.h"
 #include "base/text.h"
@@ -9,6 +10,7 @@
 #include "dtype/data_type.h"
 #include "grid/chunk_shape.h"
 #include "metadata/element_form.h"
+#include "metadata/rectilinear_grid.h"
 
 namespace zarr {
 namespace {
@@ -67,6 +69,47 @@ void check_shards_hold_chunks(const ArrayDescription& desc, const std::vector<ui
   }
 }
 
+// The rectilinear grid of chunk_edges: each axis's edges as runs of equal
+// neighbours, or the integer form of `grid` (the chunk or shard shape). Each
+// edge at least 1, holding whole inner chunks when sharded, the edges
+// reaching the axis' extent.
+std::string rectilinear_grid_of(const ArrayDescription& desc, const std::vector<uint64_t>& grid,
+                                const std::vector<uint64_t>& chunks) {
+  const auto& edges = *desc.chunk_edges;
+  std::vector<AxisEdges> axes;
+  for (size_t d = 0; d < edges.size(); ++d) {
+    const std::string field = "chunk_edges[" + std::to_string(d) + "]";
+    if (!edges[d]) {
+      axes.push_back(AxisEdges::regular(grid[d]));
+      continue;
+    }
+    if (edges[d]->empty()) bad_field(field, "has no edges; give at least one, or NULL for a regular axis");
+    std::vector<AxisEdges::Run> runs;
+    uint64_t covered = 0;
+    for (size_t i = 0; i < edges[d]->size(); ++i) {
+      const uint64_t edge = (*edges[d])[i];
+      const std::string item = field + "[" + std::to_string(i) + "]";
+      if (edge == 0) bad_field(item, "is 0; edges must be at least 1");
+      if (desc.shard_shape && edge % chunks[d] != 0) {
+        bad_field(item, std::to_string(edge) + " is not a multiple of the chunk extent " + std::to_string(chunks[d]) +
+                            " (with sharding the edges are the shards')");
+      }
+      covered = checked_add(covered, edge).value_or(UINT64_MAX);  // past 2^64 - 1 it reaches any extent
+      if (!runs.empty() && runs.back().size == edge) {
+        ++runs.back().count;
+      } else {
+        runs.push_back({edge, 1});
+      }
+    }
+    if (covered < desc.shape[d]) {
+      bad_field(field, "the edges sum to " + std::to_string(covered) + ", less than the extent " +
+                           std::to_string(desc.shape[d]));
+    }
+    axes.push_back(AxisEdges::from_runs(runs, "desc." + field));
+  }
+  return rectilinear_grid_json(axes);
+}
+
 // The compressor's JSON in the form of the target format ("null" for none,
 // "" for the format's default).
 std::string compressor_json(const ArrayDescription& desc, const DataType& type) {
@@ -110,10 +153,12 @@ std::string v3_codecs(const ArrayDescription& desc, const DataType& type, const 
 std::string v3_document(const ArrayDescription& desc, const DataType& type, const std::vector<uint64_t>& chunks,
                         const std::string& fill) {
   const std::vector<uint64_t>& grid = desc.shard_shape ? *desc.shard_shape : chunks;
+  const std::string chunk_grid =
+      desc.chunk_edges ? rectilinear_grid_of(desc, grid, chunks)
+                       : "{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" + list_text(grid, ",") + "}}";
   std::string doc = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":" + list_text(desc.shape, ",") +
                     ",\"data_type\":" + v3_element_form(type, "", "desc.data_type").data_type +
-                    ",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":" +
-                    list_text(grid, ",") + "}},\"codecs\":" + v3_codecs(desc, type, chunks);
+                    ",\"chunk_grid\":" + chunk_grid + ",\"codecs\":" + v3_codecs(desc, type, chunks);
   if (!fill.empty()) doc += ",\"fill_value\":" + fill;
   if (desc.dimension_names) doc += ",\"dimension_names\":" + dimension_names_json(*desc.dimension_names);
   return doc + "}";
@@ -163,6 +208,9 @@ std::string array_description_document(const ArrayDescription& desc) {
   if (desc.dimension_names && desc.dimension_names->size() != desc.shape.size()) {
     bad_field("dimension_names", "has " + std::to_string(desc.dimension_names->size()) + " names for " +
                                      std::to_string(desc.shape.size()) + " dimensions");
+  }
+  if (desc.chunk_edges && desc.zarr_format != 3) {
+    bad_field("chunk_edges", "a rectilinear chunk grid needs zarr_format 3 (Zarr v2 has regular chunks only)");
   }
   const DataType type = parse_data_type_text(desc.data_type, "desc.data_type");
   check_shard_shape(desc);

@@ -23,11 +23,16 @@ struct ArrayDescription {
   std::optional<std::string> fill_value;              // JSON value; nullopt: the format's default
   std::optional<std::vector<std::optional<std::string>>> dimension_names;
   char order = 'C';                                   // 'C' or 'F'
+  // v3 only: a rectilinear chunk grid, one entry per axis: its edge lengths
+  // (the shards' when sharded), or nullopt for a regular step of the chunk
+  // (shard) extent. nullopt: a regular grid.
+  std::optional<std::vector<std::optional<std::vector<uint64_t>>>> chunk_edges;
 };
 
 // The .zarray (zarr_format 2) or zarr.json (3) document for zarr_create:
 //   v3: data_type as zarr-python 3 names it; chunk_grid regular with the
-//       chunk shape, or the shard shape when sharded; codecs [transpose for
+//       chunk shape, or the shard shape when sharded (rectilinear with
+//       chunk_edges: equal neighbouring edges written as [value, count] runs); codecs [transpose for
 //       order F] + bytes (endian little; no configuration for 1-byte types) +
 //       the compressor (default zstd level 0, checksum false) for fixed-size
 //       types, vlen-utf8 / vlen-bytes + the compressor (default none) for

@@ -177,5 +177,42 @@ TEST(ShardIndex, EntriesLargerThanAnInnerChunkAreRefusedBeforeTheyAreFetched) {
   EXPECT_EQ(store->longest_range, kIndex) << "only the index was asked for";
 }
 
+// A rectilinear grid's shards differ in shape: int32 [48, 32] in shards of
+// rows [32, 16] and columns [16, 16], inner chunks [8, 8]. The smaller shards
+// take the same paths as the regular grid's: a small read or selection
+// fetches the shard's index and only the inner chunks it needs.
+const char* kRectilinearSharded = R"({"zarr_format": 3, "node_type": "array", "shape": [48, 32],
+  "data_type": "int32", "fill_value": 0,
+  "chunk_grid": {"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[32, 16], 16]}},
+  "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [8, 8]}}]})";
+
+TEST(RectilinearShards, SmallReadsOfASmallerShardFetchTheIndexAndOneInnerChunk) {
+  auto store = std::make_shared<CountingStore>();
+  std::unique_ptr<Array> array = Array::create(store, "", kRectilinearSharded, ArrayOptions{});
+  const auto all = iota(48 * 32, 1);
+  array->write_region({0, 0}, {48, 32}, all.data(), all.size() * 4, nullptr);
+  EXPECT_EQ(store->value("c/1/1").size(), 4 * kInnerBytes + 4 * 16 + 4);  // [16, 16]: 4 inner chunks
+  EXPECT_EQ(store->value("c/0/0").size(), 8 * kInnerBytes + 8 * 16 + 4);  // [32, 16]: 8
+  store->reset();
+  std::vector<int32_t> out(6);
+  array->read_region({40, 21}, {2, 3}, out.data(), out.size() * 4, nullptr);
+  EXPECT_EQ(out, (std::vector<int32_t>{all[40 * 32 + 21], all[40 * 32 + 22], all[40 * 32 + 23], all[41 * 32 + 21],
+                                       all[41 * 32 + 22], all[41 * 32 + 23]}));
+  EXPECT_EQ(store->gets, 0);
+  EXPECT_EQ(store->range_gets, 2);
+  EXPECT_EQ(store->bytes_read, 4 * 16 + 4 + kInnerBytes);
+  // An orthogonal selection of two elements of one inner chunk of shard (1, 0).
+  store->reset();
+  const uint64_t rows[] = {33, 38}, cols[] = {2};
+  SelectionRequest request;
+  request.indices = {rows, cols};
+  request.counts = {2, 1};
+  std::vector<int32_t> picked(2);
+  array->read_selection(request, picked.data(), picked.size() * 4);
+  EXPECT_EQ(picked, (std::vector<int32_t>{all[33 * 32 + 2], all[38 * 32 + 2]}));
+  EXPECT_EQ(store->gets, 0);
+  EXPECT_EQ(store->bytes_read, 4 * 16 + 4 + kInnerBytes);
+}
+
 }  // namespace
 }  // namespace zarr

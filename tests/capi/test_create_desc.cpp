@@ -2,6 +2,7 @@
 // against the stored metadata text (v3 zarr.json as zarr-python 3 writes it,
 // v2 .zarray as zarr-python 2.13 writes it), sharded create + write + read,
 // xarray's _ARRAY_DIMENSIONS on v2, and every error path.
+#include <filesystem>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -46,6 +47,23 @@ struct Desc {
   Desc& shard(std::vector<uint64_t> s) { shards = std::move(s); d.shard_shape = shards.data(); return *this; }
   Desc& dims(std::vector<const char*> n) { names = std::move(n); d.dimension_names = names.data(); return *this; }
   Desc& format(int f) { d.zarr_format = f; return *this; }
+  // Version 2's rectilinear grid: per axis its edges, or nullopt (a regular step).
+  std::vector<std::optional<std::vector<uint64_t>>> edge_lists;
+  std::vector<const uint64_t*> edge_pointers;
+  std::vector<size_t> edge_counts;
+  Desc& edges(std::vector<std::optional<std::vector<uint64_t>>> e) {
+    edge_lists = std::move(e);
+    edge_pointers.clear();
+    edge_counts.clear();
+    for (const auto& axis : edge_lists) {
+      static const uint64_t kNoEdges = 0;  // an empty list's data() may be NULL, which means "regular"
+      edge_pointers.push_back(axis ? (axis->empty() ? &kNoEdges : axis->data()) : nullptr);
+      edge_counts.push_back(axis ? axis->size() : 0);
+    }
+    d.chunk_edges = edge_pointers.data();
+    d.chunk_edge_counts = edge_counts.data();
+    return *this;
+  }
 };
 
 ArrayPtr create(const std::string& url, const Desc& desc) {
@@ -185,6 +203,75 @@ TEST(CreateFromDesc, ShardedWithoutChunkShapeChoosesDivisorsOfTheShard) {
   EXPECT_EQ(doc["chunk_grid"]["configuration"]["chunk_shape"], parsed(R"({"c": [2000, 2000]})")["c"]) << stored;
 }
 
+// Version 2's chunk_edges: a rectilinear grid, equal neighbouring edges
+// written as runs, a NULL axis as the integer form of the chunk extent.
+TEST(CreateFromDesc, ChunkEdgesMakeARectilinearGrid) {
+  TempDir dir;
+  Desc desc("int16", {10, 7});
+  desc.chunk({4, 3}).edges({std::vector<uint64_t>{2, 2, 2, 1, 3}, std::nullopt});
+  ArrayPtr a = create(dir / "a", desc);
+  const rapidjson::Document doc = parsed(file_text(dir / "a/zarr.json"));
+  EXPECT_EQ(doc["chunk_grid"], parsed(R"({"name": "rectilinear", "configuration": {"kind": "inline",
+      "chunk_shapes": [[[2, 3], 1, 3], 3]}})"));
+  std::vector<int16_t> values(70);
+  std::iota(values.begin(), values.end(), int16_t{1});
+  EXPECT_EQ(write_then_read_all<int16_t>(a, {0, 0}, {10, 7}, values), values);
+  EXPECT_TRUE(std::filesystem::exists(dir / "a/c/4/2"));  // rows 7..9, columns 6..8 (a whole edge chunk)
+  // Sharded: the edges are the shards', the chunk shape the inner chunks'.
+  Desc sharded("float32", {12, 8});
+  sharded.chunk({2, 4}).shard({4, 8}).edges({std::vector<uint64_t>{8, 2, 2}, std::nullopt});
+  ArrayPtr b = create(dir / "b", sharded);
+  const rapidjson::Document sdoc = parsed(file_text(dir / "b/zarr.json"));
+  EXPECT_EQ(sdoc["chunk_grid"]["configuration"]["chunk_shapes"], parsed(R"({"c": [[8, [2, 2]], 8]})")["c"]);
+  EXPECT_EQ(sdoc["codecs"][0]["configuration"]["chunk_shape"], parsed(R"({"c": [2, 4]})")["c"]);
+  std::vector<float> floats(96);
+  std::iota(floats.begin(), floats.end(), 0.5f);
+  EXPECT_EQ(write_then_read_all<float>(b, {0, 0}, {12, 8}, floats), floats);
+  // Version 1 ends before chunk_edges: whatever follows it is not read.
+  Desc old("int16", {10, 7});
+  old.chunk({4, 3});
+  old.d.version = 1;
+  old.d.chunk_edges = reinterpret_cast<const uint64_t* const*>(&dir);  // would crash if read
+  ArrayPtr c = create(dir / "c", old);
+  EXPECT_EQ(parsed(file_text(dir / "c/zarr.json"))["chunk_grid"]["name"], parsed(R"({"n": "regular"})")["n"]);
+}
+
+TEST(CreateFromDesc, BadChunkEdgesAreNamedByAxisAndEdge) {
+  TempDir dir;
+  const std::string url = dir / "bad";
+  auto expect_refused = [&](Desc& desc, int code, const std::string& fragment) {
+    zarr_array* a = nullptr;
+    EXPECT_STATUS(zarr_create_from_desc(&a, url.c_str(), &desc.d, nullptr), code, fragment);
+    EXPECT_EQ(a, nullptr);
+    EXPECT_EQ(list_files(url), std::vector<std::string>{}) << fragment;
+  };
+  Desc v2("int32", {8, 8});
+  v2.format(2).chunk({4, 4}).edges({std::vector<uint64_t>{4, 4}, std::nullopt});
+  expect_refused(v2, ZARR_ERR_INVALID_ARGUMENT, "desc.chunk_edges: a rectilinear chunk grid needs zarr_format 3");
+  Desc zero("int32", {8, 8});
+  zero.chunk({4, 4}).edges({std::nullopt, std::vector<uint64_t>{4, 0, 4}});
+  expect_refused(zero, ZARR_ERR_INVALID_ARGUMENT, "desc.chunk_edges[1][1]: is 0");
+  Desc empty("int32", {8, 8});
+  empty.chunk({4, 4}).edges({std::vector<uint64_t>{}, std::nullopt});
+  expect_refused(empty, ZARR_ERR_INVALID_ARGUMENT, "desc.chunk_edges[0]: has no edges");
+  Desc short_of("int32", {8, 8});
+  short_of.chunk({4, 4}).edges({std::vector<uint64_t>{3, 4}, std::nullopt});
+  expect_refused(short_of, ZARR_ERR_INVALID_ARGUMENT, "desc.chunk_edges[0]: the edges sum to 7, less than the extent 8");
+  Desc unsharded_multiple("int32", {8, 8});
+  unsharded_multiple.chunk({2, 4}).shard({4, 8}).edges({std::vector<uint64_t>{4, 3, 1}, std::nullopt});
+  expect_refused(unsharded_multiple, ZARR_ERR_INVALID_ARGUMENT,
+                 "desc.chunk_edges[0][1]: 3 is not a multiple of the chunk extent 2");
+  Desc huge("int32", {8});
+  huge.chunk({4}).edges({std::vector<uint64_t>{UINT64_MAX, UINT64_MAX}});  // a sum past 2^64 reaches any extent
+  ArrayPtr a;
+  EXPECT_STATUS(zarr_create_from_desc(a.out(), url.c_str(), &huge.d, nullptr), ZARR_ERR_INVALID_METADATA,
+                "one chunk's byte size overflows");
+  Desc no_counts("int32", {8, 8});
+  no_counts.chunk({4, 4}).edges({std::vector<uint64_t>{8}, std::nullopt});
+  no_counts.d.chunk_edge_counts = nullptr;
+  expect_refused(no_counts, ZARR_ERR_INVALID_ARGUMENT, "desc.chunk_edge_counts");
+}
+
 TEST(CreateFromDesc, CompressorNoneAndTheOtherFormatsForm) {
   TempDir dir;
   Desc none3("int32", {4});
@@ -287,8 +374,8 @@ TEST(CreateFromDesc, EveryBadFieldIsNamedAndNothingIsWritten) {
     change(d);
     return d;
   };
-  expect_refused(with([](Desc& d) { d.d.version = 2; }), ZARR_ERR_INVALID_ARGUMENT,
-                 "desc.version: 2 is not a version this library knows (1)");
+  expect_refused(with([](Desc& d) { d.d.version = 3; }), ZARR_ERR_INVALID_ARGUMENT,
+                 "desc.version: 3 is not a version this library knows (1 to 2)");
   expect_refused(with([](Desc& d) { d.d.version = 0; }), ZARR_ERR_INVALID_ARGUMENT, "desc.version: 0");
   expect_refused(with([](Desc& d) { d.d.zarr_format = 4; }), ZARR_ERR_INVALID_ARGUMENT, "desc.zarr_format");
   expect_refused(with([](Desc& d) { d.d.data_type = nullptr; }), ZARR_ERR_INVALID_ARGUMENT, "'desc.data_type' is NULL");

@@ -4,6 +4,7 @@
 // resize, sharding inside it, hostile run lengths, and zarr_chunk_boundaries
 // (which regular grids answer too).
 #include <cstdint>
+#include <filesystem>
 #include <numeric>
 #include <random>
 
@@ -233,7 +234,7 @@ TEST(Rectilinear, RegularGridsAnswerChunkBoundariesToo) {
   EXPECT_STATUS(zarr_chunk_boundaries(nullptr, 0, out, 3, &count), ZARR_ERR_INVALID_ARGUMENT, "array");
 }
 
-TEST(Rectilinear, InfoStoredChunksAndTheUnsupportedPathsSaySo) {
+TEST(Rectilinear, InfoAndStoredChunks) {
   TempDir dir;
   ArrayPtr a = create_array(dir / "a", rect_meta("[5, 4]", "[[2, 3], [[1, 4]]]"));
   ASSERT_OK(write_region<int32_t>(a, {1, 0}, {2, 1}, {1, 2}));
@@ -249,8 +250,186 @@ TEST(Rectilinear, InfoStoredChunksAndTheUnsupportedPathsSaySo) {
   ASSERT_OK(zarr_stored_chunks(a, &stored));
   EXPECT_STREQ(stored, R"({"chunks":[[0,0],[1,0]],"stray_keys":[]})");
   zarr_free(stored);
-  uint64_t start[] = {0, 0}, count[] = {2, 2}, step[] = {2, 1};
-  int32_t out[4];
-  EXPECT_STATUS(zarr_read_region_step(a, 2, start, count, step, out, sizeof out), ZARR_ERR_UNSUPPORTED,
-                "rectilinear chunk grid");
+}
+
+namespace {
+
+// The arrays of the selection tests: [23, 17] int32 over uneven chunks, with
+// each kind of codec chain (chunks of their own shape decoded into place, a
+// compressor, an array->array codec, shards of different shapes).
+std::vector<std::pair<std::string, std::string>> selection_arrays() {
+  const std::string rows = "[1, [3, 2], 5, [4, 3], 6]";
+  return {
+      {"bytes", rect_meta("[23, 17]", "[" + rows + ", [[2, 3], 1, 10]]")},
+      {"gzip", rect_meta("[23, 17]", "[" + rows + ", 5]", "int32",
+                         R"([{"name": "bytes", "configuration": {"endian": "big"}}, {"name": "gzip", "configuration": {"level": 1}}])")},
+      {"transpose", rect_meta("[23, 17]", "[[5, 7, 11], [[3, 6]]]", "int32",
+                              R"([{"name": "transpose", "configuration": {"order": [1, 0]}}, {"name": "bytes", "configuration": {"endian": "little"}}])")},
+      {"sharded", rect_meta("[23, 17]", "[[4, 8, [2, 6]], [6, 12]]", "int32",
+                            R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 3], "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 1}}]}}])")},
+  };
+}
+
+// Indices along an axis of `extent`: unsorted, repeated, crossing chunks.
+std::vector<uint64_t> scattered_indices(uint64_t extent, std::mt19937& rng, size_t n) {
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(rng() % extent);
+  return out;
+}
+
+}  // namespace
+
+// zarr_read_/zarr_write_orthogonal, _points and _region_step on rectilinear
+// grids, against a whole-array model (Model: what the C order array holds).
+TEST(Rectilinear, SelectionsReadAndWriteAsAWholeArrayModelSays) {
+  for (const auto& [name, meta] : selection_arrays()) {
+    SCOPED_TRACE(name);
+    TempDir dir;
+    ArrayPtr a = create_array(dir / "a", meta);
+    Model model(23, 17, 7);
+    std::vector<int32_t> all(23 * 17);
+    std::iota(all.begin(), all.end(), 1);
+    ASSERT_OK(write_region(a, {0, 0}, {23, 17}, all));
+    model.data = all;
+    std::mt19937 rng(11);
+    for (int round = 0; round < 6; ++round) {
+      // Orthogonal: read, then write new values at the same picks.
+      const std::vector<uint64_t> rows = scattered_indices(23, rng, 9), cols = scattered_indices(17, rng, 5);
+      const uint64_t* indices[] = {rows.data(), cols.data()};
+      const uint64_t counts[] = {rows.size(), cols.size()};
+      std::vector<int32_t> got(rows.size() * cols.size()), want;
+      ASSERT_OK(zarr_read_orthogonal(a, 2, indices, counts, got.data(), got.size() * 4));
+      for (uint64_t r : rows)
+        for (uint64_t c : cols) want.push_back(model.data[r * 17 + c]);
+      EXPECT_EQ(got, want) << "orthogonal read, round " << round;
+      std::vector<int32_t> put(got.size());
+      std::iota(put.begin(), put.end(), 1000 * (round + 1));
+      ASSERT_OK(zarr_write_orthogonal(a, 2, indices, counts, put.data(), put.size() * 4));
+      for (size_t i = 0; i < rows.size(); ++i)  // a repeated pick keeps the later value, as NumPy's
+        for (size_t j = 0; j < cols.size(); ++j) model.data[rows[i] * 17 + cols[j]] = put[i * cols.size() + j];
+      // Points.
+      std::vector<uint64_t> coords;
+      for (int p = 0; p < 12; ++p) {
+        coords.push_back(rng() % 23);
+        coords.push_back(rng() % 17);
+      }
+      std::vector<int32_t> points(12);
+      ASSERT_OK(zarr_read_points(a, 2, 12, coords.data(), points.data(), points.size() * 4));
+      for (int p = 0; p < 12; ++p) EXPECT_EQ(points[p], model.data[coords[2 * p] * 17 + coords[2 * p + 1]]) << p;
+      std::vector<int32_t> values(12);
+      std::iota(values.begin(), values.end(), -100 * (round + 1));
+      ASSERT_OK(zarr_write_points(a, 2, 12, coords.data(), values.data(), values.size() * 4));
+      for (int p = 0; p < 12; ++p) model.data[coords[2 * p] * 17 + coords[2 * p + 1]] = values[p];
+      // Steps.
+      const uint64_t start[] = {rng() % 5, rng() % 4}, step[] = {1 + rng() % 4, 1 + rng() % 5};
+      const uint64_t count[] = {(22 - start[0]) / step[0] + 1, (16 - start[1]) / step[1] + 1};
+      std::vector<int32_t> strided(count[0] * count[1]);
+      ASSERT_OK(zarr_read_region_step(a, 2, start, count, step, strided.data(), strided.size() * 4));
+      for (uint64_t i = 0; i < count[0]; ++i)
+        for (uint64_t j = 0; j < count[1]; ++j)
+          ASSERT_EQ(strided[i * count[1] + j], model.data[(start[0] + i * step[0]) * 17 + start[1] + j * step[1]]);
+      std::iota(strided.begin(), strided.end(), 5000 * (round + 1));
+      ASSERT_OK(zarr_write_region_step(a, 2, start, count, step, strided.data(), strided.size() * 4));
+      for (uint64_t i = 0; i < count[0]; ++i)
+        for (uint64_t j = 0; j < count[1]; ++j)
+          model.data[(start[0] + i * step[0]) * 17 + start[1] + j * step[1]] = strided[i * count[1] + j];
+      ASSERT_EQ(read_all<int32_t>(a), model.data) << "round " << round;
+    }
+    EXPECT_EQ(read_all<int32_t>(open_array(dir / "a")), model.data);
+  }
+}
+
+TEST(Rectilinear, SelectionsOutsideTheShapeAreRefusedByAxisAndWriteNothing) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "a", rect_meta("[5, 4]", "[[2, 3], [[1, 4]]]"));
+  const uint64_t rows[] = {0, 5}, cols[] = {1};
+  const uint64_t* indices[] = {rows, cols};
+  const uint64_t counts[] = {2, 1};
+  int32_t out[4] = {};
+  EXPECT_STATUS(zarr_read_orthogonal(a, 2, indices, counts, out, 8), ZARR_ERR_OUT_OF_BOUNDS,
+                "on axis 0 is index 5, outside the array's extent 5");
+  EXPECT_STATUS(zarr_write_orthogonal(a, 2, indices, counts, out, 8), ZARR_ERR_OUT_OF_BOUNDS, "axis 0");
+  const uint64_t coords[] = {4, 3, 1, 4};
+  EXPECT_STATUS(zarr_write_points(a, 2, 2, coords, out, 8), ZARR_ERR_OUT_OF_BOUNDS,
+                "point 1 on axis 1 is index 4");
+  const uint64_t start[] = {0, 0}, count[] = {3, 2}, step[] = {2, 0};
+  EXPECT_STATUS(zarr_read_region_step(a, 2, start, count, step, out, 24), ZARR_ERR_INVALID_ARGUMENT,
+                "step on axis 1 is 0");
+  const uint64_t far[] = {3, 1};
+  EXPECT_STATUS(zarr_write_region_step(a, 2, start, count, far, out, 24), ZARR_ERR_OUT_OF_BOUNDS,
+                "the last element on axis 0 is index 6");
+  EXPECT_EQ(list_files(dir / "a"), std::vector<std::string>{"zarr.json"});
+}
+
+// Strings over a rectilinear grid: regions and every _vlen selection, one
+// chunk of each shape encoded by its own chain.
+TEST(Rectilinear, VariableLengthStringsInRegionsAndSelections) {
+  TempDir dir;
+  const std::string meta = R"({"zarr_format": 3, "node_type": "array", "shape": [9, 7], "data_type": "string",
+    "chunk_grid": {"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[1, [3, 2], 2], [4, 3]]}},
+    "fill_value": "-", "codecs": [{"name": "vlen-utf8", "configuration": {}}, {"name": "zstd", "configuration": {"level": 1}}]})";
+  ArrayPtr a = create_array(dir / "a", meta);
+  const std::vector<std::string> strings = vlen_strings("s", 0, 9 * 7);
+  std::vector<std::string> model(9 * 7, "-");
+  ASSERT_OK(write_strings(a, {1, 2}, {7, 4}, std::vector<std::string>(strings.begin(), strings.begin() + 28)));
+  for (uint64_t i = 0; i < 7; ++i)
+    for (uint64_t j = 0; j < 4; ++j) model[(1 + i) * 7 + 2 + j] = strings[i * 4 + j];
+  EXPECT_EQ(read_strings(a, {0, 0}, {9, 7}), model);
+  EXPECT_EQ(read_strings(a, {3, 3}, {4, 3}),
+            (std::vector<std::string>{model[24], model[25], model[26], model[31], model[32], model[33], model[38],
+                                      model[39], model[40], model[45], model[46], model[47]}));
+  // Orthogonal write then read.
+  const uint64_t rows[] = {8, 0, 4}, cols[] = {6, 1};
+  const uint64_t* indices[] = {rows, cols};
+  const uint64_t counts[] = {3, 2};
+  const std::vector<std::string> put = {"a", "", "ccc", "dé", "e", "ffffff"};
+  const VlenItems items(put);
+  ASSERT_OK(zarr_write_orthogonal_vlen(a, 2, indices, counts, items.offsets.data(), items.offsets.size(),
+                                       items.data.data(), items.data.size()));
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < 2; ++j) model[rows[i] * 7 + cols[j]] = put[i * 2 + j];
+  std::vector<uint64_t> offsets(7);
+  std::string data(64, '\0');
+  size_t size = 0;
+  ASSERT_OK(zarr_read_orthogonal_vlen(a, 2, indices, counts, offsets.data(), offsets.size(), data.data(),
+                                      data.size(), &size));
+  for (size_t k = 0; k < 6; ++k) EXPECT_EQ(data.substr(offsets[k], offsets[k + 1] - offsets[k]), put[k]) << k;
+  // Points and steps.
+  const uint64_t coords[] = {5, 5, 1, 2, 8, 0};
+  const VlenItems three(std::vector<std::string>{"p0", "p1", "p2"});
+  ASSERT_OK(zarr_write_points_vlen(a, 2, 3, coords, three.offsets.data(), 4, three.data.data(), three.data.size()));
+  model[5 * 7 + 5] = "p0";
+  model[1 * 7 + 2] = "p1";
+  model[8 * 7 + 0] = "p2";
+  const uint64_t start[] = {0, 1}, count[] = {3, 2}, step[] = {4, 5};
+  std::vector<uint64_t> step_offsets(7);
+  ASSERT_OK(zarr_read_region_step_vlen(a, 2, start, count, step, step_offsets.data(), 7, data.data(), data.size(),
+                                       &size));
+  for (uint64_t i = 0; i < 3; ++i)
+    for (uint64_t j = 0; j < 2; ++j) {
+      const size_t k = i * 2 + j;
+      EXPECT_EQ(data.substr(step_offsets[k], step_offsets[k + 1] - step_offsets[k]), model[i * 4 * 7 + 1 + j * 5]);
+    }
+  EXPECT_EQ(read_strings(open_array(dir / "a"), {0, 0}, {9, 7}), model);
+  // Chunk (3, 1) holds rows 7..8, columns 4..6: stored at its own shape.
+  EXPECT_TRUE(std::filesystem::exists(dir / "a/c/3/1"));
+}
+
+// The cache_pool serves a rectilinear grid's chunks, each at its own shape:
+// after a first read, the chunk files can go and the values stay.
+TEST(Rectilinear, TheCachePoolKeepsChunksOfEveryShape) {
+  TempDir dir;
+  ArrayPtr a = create_array(dir / "a", rect_meta("[10, 6]", "[[1, 4, 5], [2, 4]]", "int32",
+                                                 R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 1}}])"));
+  std::vector<int32_t> all(60);
+  std::iota(all.begin(), all.end(), 0);
+  ASSERT_OK(write_region(a, {0, 0}, {10, 6}, all));
+  ArrayPtr cached;
+  ASSERT_OK(zarr_open_ex(cached.out(), (dir / "a").c_str(), "r", R"({"cache_pool": {"total_bytes_limit": 1048576}})"));
+  EXPECT_EQ(read_all<int32_t>(cached), all);
+  EXPECT_EQ(info_of(cached)["cache_pool"]["chunks_held"].GetUint64(), 6u);
+  std::filesystem::remove_all(dir / "a/c");
+  EXPECT_EQ(read_all<int32_t>(cached), all) << "every chunk from the cache";
+  EXPECT_EQ(read_region<int32_t>(cached, {4, 1}, {2, 3}), (std::vector<int32_t>{25, 26, 27, 31, 32, 33}));
+  EXPECT_EQ(read_all<int32_t>(open_array(dir / "a")), std::vector<int32_t>(60, 7)) << "without a cache: gone";
 }

@@ -9,7 +9,7 @@ from ._capi import lib
 from ._dtypes import numpy_dtype
 from ._handle import Handle
 from .codecs import get_codec
-from .errors import InvalidArgumentError, InvalidSelectionError
+from .errors import BufferSizeError, InvalidArgumentError, InvalidSelectionError
 from .storage import shown_url
 
 
@@ -252,9 +252,38 @@ class Array(Handle):
 
     # -- chunks ------------------------------------------------------------------
 
+    def chunk_boundaries(self, axis):
+        """Where each chunk along ``axis`` begins, then the axis' extent, as a tuple:
+        chunk i covers ``[b[i], b[i + 1])``. Any chunk grid, regular or rectilinear
+        (whose chunks differ in size); for a sharded array these are the shards."""
+        if not 0 <= axis < self.ndim:
+            raise InvalidArgumentError(f"axis {axis} is not below the array's {self.ndim} dimensions")
+        count = ctypes.c_size_t(0)
+        try:
+            self._call(lib.zarr_chunk_boundaries, axis, None, 0, ctypes.byref(count))
+        except BufferSizeError:
+            pass  # count says how many entries
+        out = (ctypes.c_uint64 * count.value)()
+        self._call(lib.zarr_chunk_boundaries, axis, out, count.value, ctypes.byref(count))
+        return tuple(out)
+
+    @property
+    def is_rectilinear(self):
+        """True when the chunk grid is the zarr-extensions "rectilinear" one."""
+        grid = self.metadata.get("chunk_grid") if self.metadata.get("zarr_format") == 3 else None
+        return isinstance(grid, dict) and grid.get("name") == "rectilinear"
+
+    def _block_grid(self):
+        """Per axis the chunk extent, or a rectilinear grid's chunk boundaries (blocks)."""
+        if self.is_rectilinear and not self._sharded:
+            return tuple(self.chunk_boundaries(d) for d in range(self.ndim))
+        return self.chunks
+
     @property
     def cdata_shape(self):
         """The chunk grid's shape: chunks along each axis."""
+        if self.is_rectilinear and not self._sharded:
+            return tuple(len(self.chunk_boundaries(d)) - 1 for d in range(self.ndim))
         return tuple(-(-n // c) if c else 0 for n, c in zip(self.shape, self.chunks))
 
     @property
@@ -469,10 +498,10 @@ class Array(Handle):
 
     def get_block_selection(self, selection, out=None, fields=None):
         """Whole chunks by grid index: integers and slices over ``cdata_shape``."""
-        return self._get(_selection.block_plan(selection, self.shape, self.chunks), out, fields)
+        return self._get(_selection.block_plan(selection, self.shape, self._block_grid()), out, fields)
 
     def set_block_selection(self, selection, value, fields=None):
-        self._set(_selection.block_plan(selection, self.shape, self.chunks), value, fields)
+        self._set(_selection.block_plan(selection, self.shape, self._block_grid()), value, fields)
 
     def read(self, selection=Ellipsis, out=None):
         """Read an orthogonal selection, into ``out`` when given.

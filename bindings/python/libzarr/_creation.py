@@ -86,6 +86,12 @@ def _v2_spec(shape, new_type, chunks, fill_value, order, compressor, filters, sh
 def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializer, codecs, shards,
              dimension_separator, chunk_key_encoding, dimension_names, attributes):
     data_type, endian = new_type.v3()
+    # Edges per axis (a list of lengths on some axis) make a rectilinear grid: of
+    # chunks, or of shards when sharded.
+    rectilinear = _is_rectilinear(shards if shards is not None else chunks)
+    if rectilinear and shards is None:
+        chunk_grid = _rectilinear_grid(chunks, shape)
+        chunks = tuple(max(c, default=1) if isinstance(c, (list, tuple)) else c for c in chunks)
     inner = normalize_chunks(chunks, shape, new_type)
     if codecs is None:
         before, after = _v3_filters(filters)
@@ -97,6 +103,9 @@ def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializ
         codecs = [_v3_codec(c, new_type) for c in codecs]
     grid = inner
     if shards is not None:
+        if rectilinear:
+            chunk_grid = _rectilinear_grid(shards, shape)
+            shards = tuple(max(s, default=1) if isinstance(s, (list, tuple)) else s for s in shards)
         grid, index_location = _shards_of(shards, shape, inner, new_type)
         inner = _inner_chunks(inner, grid) if chunks in _CHOOSE else inner
         codecs = [{"name": "sharding_indexed", "configuration": {
@@ -105,7 +114,8 @@ def _v3_spec(shape, new_type, chunks, fill_value, compressors, filters, serializ
                              {"name": "crc32c", "configuration": {}}],
             "index_location": index_location}}]
     metadata = {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": data_type,
-                "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(grid)}},
+                "chunk_grid": chunk_grid if rectilinear else
+                {"name": "regular", "configuration": {"chunk_shape": list(grid)}},
                 "codecs": codecs}
     if fill_value is not _NO_VALUE:
         metadata["fill_value"] = (struct_fill_value_json(fill_value, new_type.numpy) if _is_struct(new_type)
@@ -147,6 +157,32 @@ def normalize_chunks(chunks, shape, new_type):
     chunks = tuple(max(n, 1) if c is None or c == -1 else int(c) for c, n in zip(chunks, shape))
     _capi.check_u64(chunks, "chunks")
     return chunks
+
+
+def _is_rectilinear(chunks):
+    """Chunks (or shards) given as edge lengths on some axis: ((10, 20, 5), 8)."""
+    return isinstance(chunks, (list, tuple)) and any(isinstance(c, (list, tuple)) for c in chunks)
+
+
+def _rectilinear_grid(edges, shape):
+    """The zarr-extensions rectilinear chunk_grid of per-axis edges: a list of lengths
+    (equal neighbours written as [length, count] runs) or an int (a regular step).
+    The library checks the edges (each at least 1, reaching the extent)."""
+    if len(edges) != len(shape):
+        raise InvalidArgumentError(f"chunk edges give {len(edges)} axes for shape {shape}")
+    shapes = []
+    for axis in edges:
+        if not isinstance(axis, (list, tuple)):
+            shapes.append(int(axis))
+            continue
+        runs = []
+        for length in axis:
+            if runs and runs[-1][0] == int(length):
+                runs[-1][1] += 1
+            else:
+                runs.append([int(length), 1])
+        shapes.append([length if count == 1 else [length, count] for length, count in runs])
+    return {"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": shapes}}
 
 
 def auto_chunks(shape, new_type):

@@ -239,19 +239,24 @@ def mask_plan(mask, shape):
 
 
 def block_plan(key, shape, chunks):
-    """zarr-python's block selection: integers and slices (step 1) over the chunk grid."""
+    """zarr-python's block selection: integers and slices (step 1) over the chunk grid.
+    Each entry of chunks is an axis's chunk extent, or (a rectilinear grid) the axis's
+    chunk boundaries as Array.chunk_boundaries gives them."""
     items, _ = _expand(key, len(shape))
     regions = []
     for axis, (item, length, chunk) in enumerate(zip(items, shape, chunks)):
-        blocks = -(-length // chunk)
+        if isinstance(chunk, tuple):
+            blocks, begin = len(chunk) - 1, chunk.__getitem__
+        else:
+            blocks, begin = -(-length // chunk), lambda block, chunk=chunk, length=length: min(block * chunk, length)
         if isinstance(item, slice):
             start, stop, step = item.indices(blocks)
             if step != 1:
                 raise InvalidSelectionError(f"axis {axis}: block selection takes slices of step 1")
-            regions.append(slice(start * chunk, min(max(stop, start) * chunk, length)))
+            regions.append(slice(begin(start), begin(max(stop, start))))
         else:
             block = _in_bounds(_integer(item, axis), blocks, axis)
-            regions.append(slice(block * chunk, min((block + 1) * chunk, length)))
+            regions.append(slice(begin(block), begin(block + 1)))
     return plan(tuple(regions), shape)
 
 

@@ -80,13 +80,25 @@ class LibzarrDataStore(AbstractDataStore):
         self.group.close()
 
 
+def _preferred_chunks(array):
+    """Per axis the chunk extent, or for a rectilinear grid its chunks' sizes in order
+    (xarray and Dask then cut along the stored chunks)."""
+    if not array.is_rectilinear or array.shards is not None:
+        return array.chunks
+    sizes = []
+    for axis in range(array.ndim):
+        bounds = array.chunk_boundaries(axis)
+        sizes.append(tuple(end - begin for begin, end in zip(bounds, bounds[1:])))
+    return sizes
+
+
 def _variable(name, array):
     """An xarray Variable reading array lazily, with its dimension names and attributes."""
     attributes = array.attrs.asdict()
     dimensions = _dimensions_of(name, array, attributes)
     for hidden in [DIMENSION_KEY] + [key for key in attributes if key.startswith("_NC")]:
         attributes.pop(hidden, None)
-    encoding = {"chunks": array.chunks, "preferred_chunks": dict(zip(dimensions, array.chunks))}
+    encoding = {"chunks": array.chunks, "preferred_chunks": dict(zip(dimensions, _preferred_chunks(array)))}
     if array.zarr_format == 3:
         encoding["compressors"] = array.compressors
     else:

@@ -106,6 +106,17 @@ def test_a_v3_dataset_written_by_libzarr_opens_with_xarray(tmp_path, consolidate
     assert chunked.field.data.chunks == ((2, 2), (3,))  # one Dask chunk per Zarr chunk
 
 
+def test_dask_chunks_follow_a_rectilinear_grid(tmp_path):
+    path = str(tmp_path / "rect.zarr")
+    root = libzarr.group(path)
+    field = root.create_array("field", shape=(10, 6), chunks=([1, 4, 5], 4), dtype="f4",
+                              dimension_names=["time", "x"])
+    field[...] = np.arange(60, dtype="f4").reshape(10, 6)
+    chunked = xr.open_dataset(path, engine="libzarr", chunks={})
+    assert chunked.field.data.chunks == ((1, 4, 5), (4, 2))  # one Dask chunk per stored chunk
+    np.testing.assert_array_equal(chunked.field.values, np.arange(60).reshape(10, 6))
+
+
 def test_v2_arrays_libzarr_creates_with_dimension_names_open_in_xarrays_zarr_engine(tmp_path):
     path = str(tmp_path / "v2.zarr")
     root = libzarr.group(path, zarr_format=2)

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/checked_math.h"
+#include "base/error.h"
 #include "base/path.h"
 #include "grid/chunk_grid.h"
 
@@ -61,6 +63,9 @@ ChunkEngine::ChunkEngine(const ArrayMetadata& meta, std::shared_ptr<Store> chunk
       // For variable-length elements the fill "item" is the fill value's bytes.
       fill_item_(variable_length_ ? meta.codecs.decoded().fill_item : meta.fill_item()) {
   if (cache_bytes_ > 0 && !variable_length_) cache_ = std::make_unique<ChunkCache>(cache_bytes_);
+  // Not owned: meta_ (and so its codecs) outlives the engine.
+  largest_form_ = std::make_shared<const ChunkForm>(
+      make_form(meta_.chunks, std::shared_ptr<const CodecChain>(&meta_.codecs, [](const CodecChain*) {})));
 }
 
 ChunkEngine::~ChunkEngine() = default;
@@ -69,18 +74,35 @@ std::string ChunkEngine::chunk_key(const std::vector<uint64_t>& chunk_coords) co
   return path::join(chunk_path_, zarr::chunk_key(chunk_coords, meta_.key_encoding));
 }
 
-std::vector<int64_t> ChunkEngine::chunk_strides() const { return c_order_strides(meta_.chunks, item_size()); }
+ChunkEngine::ChunkForm ChunkEngine::make_form(const std::vector<uint64_t>& shape,
+                                              std::shared_ptr<const CodecChain> chain) const {
+  ChunkForm form;
+  form.shape = shape;
+  form.chain = std::move(chain);
+  // Variable-length chunks are handled as views of their elements.
+  form.strides = c_order_strides(shape, variable_length_ ? sizeof(std::string_view) : item_size());
+  form.elements = checked_product(shape, "chunk shape", ZARR_ERR_INVALID_METADATA);
+  form.bytes = variable_length_ ? 0 : meta_.chunk_bytes(shape);
+  return form;
+}
+
+std::shared_ptr<const ChunkEngine::ChunkForm> ChunkEngine::form_of(const ChunkOverlap& ov) const {
+  // Rectilinear chunks smaller than the largest have a chain of their own
+  // (ArrayMetadata::chain_for keeps one per shape).
+  if (!meta_.rectilinear || ov.chunk_shape == meta_.chunks) return largest_form_;
+  return std::make_shared<const ChunkForm>(make_form(ov.chunk_shape, meta_.chain_for(ov.chunk_shape)));
+}
 
 uint64_t ChunkEngine::chunk_read_limit() const {
   return meta_.codecs.max_stored_size().value_or(chunk_store_->value_limit());
 }
 
-Bytes ChunkEngine::decode_chunk(ByteView stored, const std::string& key) const {
-  return meta_.codecs.decode(stored, key);
+Bytes ChunkEngine::decode_chunk(const ChunkForm& form, ByteView stored, const std::string& key) const {
+  return form.chain->decode(stored, key);
 }
 
-Bytes ChunkEngine::filled_chunk() const {
-  Bytes chunk(meta_.chunk_bytes());
+Bytes ChunkEngine::filled_chunk(const ChunkForm& form) const {
+  Bytes chunk(form.bytes);
   strided_fill({chunk.size() / item_size()}, fill_item_, chunk.data(), {static_cast<int64_t>(item_size())});
   return chunk;
 }

@@ -4,6 +4,10 @@
 // array (array/array.h) checks a region against the shape and the caller's
 // buffer, holds its shape lock, and hands the engine a checked region.
 //
+// Every grid, regular or rectilinear, takes the same paths: the grid says
+// which chunks a region touches and each chunk's shape (ChunkOverlap), and
+// a chunk's shape decides its codec chain, strides and size (ChunkForm).
+//
 // Files: chunk_engine.cpp (what every path shares: keys, fill, locks),
 // read.cpp (whole chunks, pieces, scattered rows, batches of remote
 // chunks), read_shard.cpp (shards read in part or whole) and read_cache.cpp
@@ -102,19 +106,28 @@ class ChunkEngine {
 
  private:
   // Where a region read puts its elements: the caller's buffer and its byte
-  // strides, the strides of a C-order chunk, and how copies into the buffer
-  // store (streaming for regions far larger than the cache: read.cpp).
+  // strides, and how copies into the buffer store (streaming for regions far
+  // larger than the cache: read.cpp).
   struct RegionTarget {
     uint8_t* base;
     std::vector<int64_t> strides;
-    std::vector<int64_t> chunk_strides;
     MemoryWrites stores;
   };
   // Where a region write takes its elements from.
   struct RegionSource {
     const uint8_t* base;
     std::vector<int64_t> strides;
-    std::vector<int64_t> chunk_strides;
+  };
+  // What a chunk's shape decides: the codec chain built for that shape, the
+  // byte strides of the decoded C-order chunk and its size. Every chunk of a
+  // regular grid has the array's own (largest_form_); a rectilinear grid's
+  // chunks differ by shape (ArrayMetadata::chain_for).
+  struct ChunkForm {
+    std::vector<uint64_t> shape;
+    std::shared_ptr<const CodecChain> chain;
+    std::vector<int64_t> strides;  // of fixed-size items; vlen: of std::string_view
+    size_t bytes = 0;              // decoded, fixed-size items
+    uint64_t elements = 0;
   };
   // What a writer of one key holds while it reads, modifies and writes it
   // (concurrency/key_lock.h): the key's in-process lock and, with
@@ -124,30 +137,25 @@ class ChunkEngine {
   };
 
   // chunk_engine.cpp: what reads and writes share.
-  std::vector<int64_t> chunk_strides() const;
+  // The form of the chunk of `ov` (ov.chunk_shape, as the grid gave it).
+  std::shared_ptr<const ChunkForm> form_of(const ChunkOverlap& ov) const;
+  ChunkForm make_form(const std::vector<uint64_t>& shape, std::shared_ptr<const CodecChain> chain) const;
   // The limit of a chunk's store read: the most its codecs can write
   // (CodecChain::max_stored_size), else the chunk store's value_limit().
   uint64_t chunk_read_limit() const;
   // Stored bytes -> native-order C-order chunk (the codec chain).
-  Bytes decode_chunk(ByteView stored, const std::string& key) const;
-  Bytes filled_chunk() const;  // a whole chunk painted with the fill value
+  Bytes decode_chunk(const ChunkForm& form, ByteView stored, const std::string& key) const;
+  Bytes filled_chunk(const ChunkForm& form) const;  // a whole chunk painted with the fill value
   bool is_fill_everywhere(const uint8_t* chunk, size_t size) const;
   std::mutex& chunk_lock(const std::string& key) const;
   // A write changed the chunk: the cache must not serve its old bytes (nor,
   // for a shard, its old index).
   void forget_cached(const std::string& key) const;
 
-  // rectilinear.cpp: region I/O over a rectilinear grid, chunk by chunk.
-  void read_region_rectilinear(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint8_t* out,
-                               const std::vector<int64_t>& strides) const;
-  void write_region_rectilinear(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count,
-                                const uint8_t* data, const std::vector<int64_t>& strides);
-  // The decoded chunk of `ov` (its own shape), the fill value when absent.
-  Bytes read_rectilinear_chunk(const ChunkOverlap& ov, const CodecChain& chain, const std::string& key) const;
-
   // read.cpp: one chunk's part of a region read (a task of the thread pool).
+  // The functions below it take the chunk's form (form_of(ov)).
   void read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
-  void read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const;
+  void read_whole_chunk(const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const;
   // Remote stores: a batch of a region's overlaps (read_remote_batch), and
   // whole chunks fetched together (Store::get_each), each placed as it
   // arrives (engine/fetch_pipeline.h): for chunk i of the batch, task(i,
@@ -159,27 +167,31 @@ class ChunkEngine {
   void read_remote_batch(const std::vector<ChunkOverlap>& overlaps, const RegionTarget& target) const;
   void read_chunk_batch(const std::vector<ChunkOverlap>& overlaps, const ChunkTask& task) const;
   // Decode a stored chunk and put its part of the region in place.
-  void place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+  void place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
                    const RegionTarget& target) const;
-  bool place_in_pieces(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+  bool place_in_pieces(ByteView stored, const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
                        const RegionTarget& target) const;
-  bool read_in_pieces(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
-  bool read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
-  std::vector<Store::Piece> scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const;
-  PieceScatter piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const;
-  bool lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const;
-  void copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const;
+  bool read_in_pieces(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
+                      const RegionTarget& target) const;
+  bool read_scattered(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
+                      const RegionTarget& target) const;
+  std::vector<Store::Piece> scatter_pieces(const ChunkOverlap& ov, const ChunkForm& form,
+                                           const RegionTarget& target) const;
+  PieceScatter piece_scatter(const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const;
+  bool lands_contiguously(const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const;
+  void copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const ChunkForm& form,
+                const RegionTarget& target) const;
   void fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const;
 
   // read_shard.cpp: sharded chunks. Part of a shard through its index
   // (kept between calls: engine/shard_part_read.h), false when absent; a
   // shard the region covers, read whole.
-  bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+  bool read_chunk_part(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides, MemoryWrites stores) const;
-  bool read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
+  bool read_shard_part(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form, uint8_t* dst,
                        const std::vector<int64_t>& dst_strides, MemoryWrites stores) const;
-  void read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const;
-  void place_whole_shard(ByteView stored, const std::string& key, const ChunkOverlap& ov,
+  void read_whole_shard(const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const;
+  void place_whole_shard(ByteView stored, const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
                          const RegionTarget& target) const;
 
   // read_cache.cpp: the cache_pool: whether it takes this array's chunks
@@ -187,10 +199,11 @@ class ChunkEngine {
   // it (false on a miss), and a chunk read through it (fetched, decoded
   // whole, kept).
   bool caches_chunks() const;
-  bool read_cached(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const;
-  void read_chunk_through_cache(const ChunkOverlap& ov, const RegionTarget& target) const;
+  bool read_cached(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
+                   const RegionTarget& target) const;
+  void read_chunk_through_cache(const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const;
   void decode_and_cache(const std::optional<Bytes>& stored, const std::string& key, uint64_t generation,
-                        const ChunkOverlap& ov, const RegionTarget& target) const;
+                        const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const;
 
   // vlen.cpp: one chunk's picks of a variable-length selection read, put
   // into `items` as views of the returned copy of their bytes.
@@ -198,15 +211,16 @@ class ChunkEngine {
                         std::vector<std::string_view>& items) const;
   // vlen.cpp: one chunk's part of a variable-length selection write.
   void put_vlen_chunk(const Selection& selection, const SelectedChunk& chunk,
-                      const std::vector<std::string_view>& items, const std::vector<int64_t>& strides_in_chunk);
+                      const std::vector<std::string_view>& items);
 
   // write.cpp: one chunk's part of a region write (a task of the thread
   // pool): under the chunk's lock, read-modify-write, encode, set (or erase
   // when empty). `modify` puts the new elements into the decoded C-order
-  // chunk; the chunk is read first unless ov.covers_chunk.
-  using ChunkModifier = std::function<void(uint8_t* chunk)>;
+  // chunk, whose byte strides it is given; the chunk is read first unless
+  // ov.covers_chunk.
+  using ChunkModifier = std::function<void(uint8_t* chunk, const std::vector<int64_t>& chunk_strides)>;
   void write_chunk(const ChunkOverlap& ov, const ChunkModifier& modify);
-  void write_chunk_through_copies(const ChunkOverlap& ov, const ChunkModifier& modify);
+  void write_chunk_through_copies(const ChunkOverlap& ov, const ChunkForm& form, const ChunkModifier& modify);
   ChunkModifier region_modifier(const ChunkOverlap& ov, const RegionSource& source) const;
   bool overwrites_every_element(const ChunkOverlap& ov) const;
 
@@ -220,6 +234,7 @@ class ChunkEngine {
   bool variable_length_;
   Bytes fill_item_;  // for variable-length elements, the fill value's bytes
   std::unique_ptr<ChunkCache> cache_;  // null unless opened with "cache_pool"
+  std::shared_ptr<const ChunkForm> largest_form_;  // of meta_.chunks: every chunk of a regular grid
   // Indexes of shards read in part, checked against the shard's version on
   // use (engine/shard_part_read.h); 2 KiB each for 128 inner chunks.
   static constexpr uint64_t kShardIndexCacheBytes = uint64_t{16} << 20;

@@ -34,13 +34,9 @@ constexpr size_t kReadPieceBytes = size_t{512} << 10;
 
 void ChunkEngine::read_region(const std::vector<uint64_t>& start, const std::vector<uint64_t>& count, uint8_t* out,
                               std::vector<int64_t> strides, uint64_t region_bytes) const {
-  if (meta_.rectilinear) {
-    read_region_rectilinear(start, count, out, strides);
-    return;
-  }
-  const RegionTarget target{out, std::move(strides), chunk_strides(),
+  const RegionTarget target{out, std::move(strides),
                             region_bytes >= kStreamingRegionBytes ? MemoryWrites::Streaming : MemoryWrites::Cached};
-  ChunkGrid grid(meta_.shape, meta_.chunks);
+  const ChunkGrid grid = meta_.grid();
   if (chunk_store_->fetches_concurrently()) {
     // Remote stores: the store keeps many requests in flight, the pool
     // decodes each chunk as it arrives (read_chunk_batch).
@@ -56,86 +52,90 @@ void ChunkEngine::read_region(const std::vector<uint64_t>& start, const std::vec
 }
 
 void ChunkEngine::read_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+  const std::shared_ptr<const ChunkForm> form = form_of(ov);
   if (caches_chunks()) {
-    read_chunk_through_cache(ov, target);
-  } else if (!meta_.codecs.partial_reads()) {
-    read_whole_chunk(ov, target);
+    read_chunk_through_cache(ov, *form, target);
+  } else if (!form->chain->partial_reads()) {
+    read_whole_chunk(ov, *form, target);
   } else if (ov.covers_chunk) {
-    read_whole_shard(ov, target);
+    read_whole_shard(ov, *form, target);
   } else {
     // Sharded, in part: fetch the index and only the inner chunks this part needs.
     uint8_t* dst = target.base + byte_offset(ov.region_offset, target.strides);
-    if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, dst, target.strides, target.stores)) fill_overlap(ov, target);
+    if (!read_chunk_part(chunk_key(ov.chunk_coords), ov, *form, dst, target.strides, target.stores)) {
+      fill_overlap(ov, target);
+    }
   }
 }
 
-void ChunkEngine::read_whole_chunk(const ChunkOverlap& ov, const RegionTarget& target) const {
+void ChunkEngine::read_whole_chunk(const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const {
   const std::string key = chunk_key(ov.chunk_coords);
-  const CodecChain& chain = meta_.codecs;
+  const CodecChain& chain = *form.chain;
   ChunkScratch& scratch = thread_scratch();
   // Chunks stored as they are laid out in memory (no compressor) are read
   // straight into the region when they fit there, else into scratch.
   const bool stored_as_laid_out = chain.decodes_into() && chain.bytes_to_bytes().empty();
   uint8_t* const in_region = target.base + byte_offset(ov.region_offset, target.strides);
-  const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, target);
+  const bool read_in_region = stored_as_laid_out && lands_contiguously(ov, form, target);
   // The kernel's copy into scattered rows cannot stream: for a large region,
   // reading a chunk it covers in cache-sized pieces and streaming their rows
   // into place is faster. Part of a chunk is still read alone into its rows.
   const bool stream_from_scratch = target.stores == MemoryWrites::Streaming && ov.covers_chunk;
   if (!read_in_region && chain.stores_native_layout() &&
-      (stream_from_scratch ? read_in_pieces(key, ov, target) : read_scattered(key, ov, target))) {
+      (stream_from_scratch ? read_in_pieces(key, ov, form, target) : read_scattered(key, ov, form, target))) {
     return;
   }
   uint8_t* landed = nullptr;
   std::optional<size_t> size = chunk_store_->get_into(key, chunk_read_limit(), [&](size_t n) {
-    landed = read_in_region && n == meta_.chunk_bytes() ? in_region : scratch.stored.reserve(n);
+    landed = read_in_region && n == form.bytes ? in_region : scratch.stored.reserve(n);
     return landed;
   });
   if (!size) {
     fill_overlap(ov, target);
   } else if (stored_as_laid_out) {
     chain.decode_stored_in_place(landed, *size, key);
-    if (landed != in_region) copy_out(landed, ov, target);
+    if (landed != in_region) copy_out(landed, ov, form, target);
   } else {
-    place_chunk(ByteView(landed, *size), key, ov, target);
+    place_chunk(ByteView(landed, *size), key, ov, form, target);
   }
   scratch.release_above(kScratchKeepLimit);
 }
 
-void ChunkEngine::place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov,
-                        const RegionTarget& target) const {
-  const CodecChain& chain = meta_.codecs;
+void ChunkEngine::place_chunk(ByteView stored, const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
+                              const RegionTarget& target) const {
+  const CodecChain& chain = *form.chain;
   if (!chain.decodes_into()) {
-    copy_out(decode_chunk(stored, key).data(), ov, target);
+    copy_out(decode_chunk(form, stored, key).data(), ov, form, target);
     return;
   }
-  if (lands_contiguously(ov, target)) {
+  if (lands_contiguously(ov, form, target)) {
     chain.decode_into(stored, target.base + byte_offset(ov.region_offset, target.strides), key);
     return;
   }
   if (target.stores == MemoryWrites::Streaming && ov.covers_chunk && chain.may_decode_in_pieces() &&
-      place_in_pieces(stored, key, ov, target)) {
+      place_in_pieces(stored, key, ov, form, target)) {
     return;
   }
   ScratchBuffer& decoded = thread_scratch().decoded;
-  chain.decode_into(stored, decoded.reserve(meta_.chunk_bytes()), key);
-  copy_out(decoded.data(), ov, target);
+  chain.decode_into(stored, decoded.reserve(form.bytes), key);
+  copy_out(decoded.data(), ov, form, target);
 }
 
 // True when the overlap is a whole chunk whose elements lie in the region's
 // buffer exactly as in a C-order chunk: it can be decoded right there.
-bool ChunkEngine::lands_contiguously(const ChunkOverlap& ov, const RegionTarget& target) const {
+bool ChunkEngine::lands_contiguously(const ChunkOverlap& ov, const ChunkForm& form,
+                                     const RegionTarget& target) const {
   for (size_t d = 0; d < meta_.ndim(); ++d) {
-    if (ov.count[d] != meta_.chunks[d]) return false;
-    if (ov.count[d] > 1 && target.strides[d] != target.chunk_strides[d]) return false;
+    if (ov.count[d] != form.shape[d]) return false;
+    if (ov.count[d] > 1 && target.strides[d] != form.strides[d]) return false;
   }
   return true;
 }
 
-void ChunkEngine::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const RegionTarget& target) const {
-  strided_copy(ov.count, item_size(), chunk + byte_offset(ov.chunk_offset, target.chunk_strides),
-               target.chunk_strides, target.base + byte_offset(ov.region_offset, target.strides), target.strides,
-               target.stores);
+void ChunkEngine::copy_out(const uint8_t* chunk, const ChunkOverlap& ov, const ChunkForm& form,
+                           const RegionTarget& target) const {
+  strided_copy(ov.count, item_size(), chunk + byte_offset(ov.chunk_offset, form.strides), form.strides,
+               target.base + byte_offset(ov.region_offset, target.strides), target.strides, target.stores);
 }
 
 void ChunkEngine::fill_overlap(const ChunkOverlap& ov, const RegionTarget& target) const {
@@ -147,7 +147,7 @@ void ChunkEngine::fill_overlap(const ChunkOverlap& ov, const RegionTarget& targe
 // index, a task each.
 void ChunkEngine::read_remote_batch(const std::vector<ChunkOverlap>& batch, const RegionTarget& target) const {
   const ChunkTask into_region = [&](size_t, const ChunkPlacer& place) { place(target); };
-  if (!meta_.codecs.partial_reads()) {
+  if (!meta_.codecs.partial_reads()) {  // every chunk's chain has the codecs of the largest's
     read_chunk_batch(batch, into_region);
     return;
   }
@@ -168,7 +168,9 @@ void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const C
   for (size_t i = 0; i < all.size(); ++i) {
     std::string key = chunk_key(all[i].chunk_coords);
     bool cached = false;
-    if (caches_chunks()) task(i, [&](const RegionTarget& target) { return cached = read_cached(key, all[i], target); });
+    if (caches_chunks()) {
+      task(i, [&](const RegionTarget& target) { return cached = read_cached(key, all[i], *form_of(all[i]), target); });
+    }
     if (cached) continue;
     fetched.push_back(i);
     keys.push_back(std::move(key));
@@ -180,15 +182,16 @@ void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const C
   };
   const auto place = [&](size_t j, std::optional<Bytes>& stored) {
     const ChunkOverlap& ov = all[fetched[j]];
+    const std::shared_ptr<const ChunkForm> form = form_of(ov);
     task(fetched[j], [&](const RegionTarget& target) {
       if (caches_chunks()) {
-        decode_and_cache(stored, keys[j], generation, ov, target);
+        decode_and_cache(stored, keys[j], generation, ov, *form, target);
       } else if (!stored) {
         fill_overlap(ov, target);
-      } else if (meta_.codecs.partial_reads()) {
-        place_whole_shard(*stored, keys[j], ov, target);
+      } else if (form->chain->partial_reads()) {
+        place_whole_shard(*stored, keys[j], ov, *form, target);
       } else {
-        place_chunk(*stored, keys[j], ov, target);
+        place_chunk(*stored, keys[j], ov, *form, target);
       }
       return true;
     });
@@ -198,8 +201,9 @@ void ChunkEngine::read_chunk_batch(const std::vector<ChunkOverlap>& all, const C
 }
 
 // Copies a chunk handed over in pieces into its part of the region.
-PieceScatter ChunkEngine::piece_scatter(const ChunkOverlap& ov, const RegionTarget& target) const {
-  return PieceScatter(target.chunk_strides, ov.chunk_offset, ov.count, item_size(),
+PieceScatter ChunkEngine::piece_scatter(const ChunkOverlap& ov, const ChunkForm& form,
+                                        const RegionTarget& target) const {
+  return PieceScatter(form.strides, ov.chunk_offset, ov.count, item_size(),
                       target.base + byte_offset(ov.region_offset, target.strides), target.strides, target.stores);
 }
 
@@ -208,10 +212,10 @@ PieceScatter ChunkEngine::piece_scatter(const ChunkOverlap& ov, const RegionTarg
 // instead of the whole chunk decoded into scratch and read back from memory
 // (W2b of docs/performance.md). False when the codec decodes whole.
 bool ChunkEngine::place_in_pieces(ByteView stored, const std::string& key, const ChunkOverlap& ov,
-                            const RegionTarget& target) const {
-  PieceScatter scatter = piece_scatter(ov, target);
+                                  const ChunkForm& form, const RegionTarget& target) const {
+  PieceScatter scatter = piece_scatter(ov, form, target);
   if (!scatter.usable()) return false;
-  const bool placed = meta_.codecs.decode_in_pieces(
+  const bool placed = form.chain->decode_in_pieces(
       stored, key, [&](const uint8_t* data, uint64_t offset, size_t n) { scatter.put(data, offset, n); });
   scatter.finish();
   return placed;
@@ -221,18 +225,19 @@ bool ChunkEngine::place_in_pieces(ByteView stored, const std::string& key, const
 // stay in the cache and streamed from there into its rows: the kernel's copy
 // lands in the cache instead of memory (W1 of docs/performance.md). False when
 // the region's rows are single elements (then the chunk is read whole).
-bool ChunkEngine::read_in_pieces(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
-  PieceScatter scatter = piece_scatter(ov, target);
+bool ChunkEngine::read_in_pieces(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
+                                 const RegionTarget& target) const {
+  PieceScatter scatter = piece_scatter(ov, form, target);
   if (!scatter.usable()) return false;
   uint8_t* buffer = thread_scratch().stored.reserve(kReadPieceBytes);
   std::optional<size_t> size =
-      chunk_store_->get_in_pieces(key, meta_.chunk_bytes(), buffer, kReadPieceBytes,
+      chunk_store_->get_in_pieces(key, form.bytes, buffer, kReadPieceBytes,
                                   [&](const uint8_t* data, uint64_t offset, size_t n) { scatter.put(data, offset, n); });
   scatter.finish();
   if (!size) {
     fill_overlap(ov, target);
   } else {
-    meta_.codecs.check_stored_size(*size, key);
+    form.chain->check_stored_size(*size, key);
   }
   return true;
 }
@@ -241,14 +246,15 @@ bool ChunkEngine::read_in_pieces(const std::string& key, const ChunkOverlap& ov,
 // read by the store straight into place (one copy). False when the region's
 // layout would make the rows single elements (then the caller reads the
 // chunk into scratch instead).
-bool ChunkEngine::read_scattered(const std::string& key, const ChunkOverlap& ov, const RegionTarget& target) const {
-  const std::vector<Store::Piece> pieces = scatter_pieces(ov, target);
+bool ChunkEngine::read_scattered(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form,
+                                 const RegionTarget& target) const {
+  const std::vector<Store::Piece> pieces = scatter_pieces(ov, form, target);
   if (pieces.empty()) return false;
-  std::optional<size_t> size = chunk_store_->get_scattered(key, meta_.chunk_bytes(), pieces);
+  std::optional<size_t> size = chunk_store_->get_scattered(key, form.bytes, pieces);
   if (!size) {
     fill_overlap(ov, target);
   } else {
-    meta_.codecs.check_stored_size(*size, key);
+    form.chain->check_stored_size(*size, key);
   }
   return true;
 }
@@ -256,11 +262,12 @@ bool ChunkEngine::read_scattered(const std::string& key, const ChunkOverlap& ov,
 // The overlap as the rows (runs of bytes) it has in both the stored chunk
 // (C order) and the region, in increasing order of offset in the chunk.
 // Empty when the rows would be single elements.
-std::vector<Store::Piece> ChunkEngine::scatter_pieces(const ChunkOverlap& ov, const RegionTarget& target) const {
-  const BoxRows rows(ov.count, item_size(), target.chunk_strides, target.strides);
+std::vector<Store::Piece> ChunkEngine::scatter_pieces(const ChunkOverlap& ov, const ChunkForm& form,
+                                                      const RegionTarget& target) const {
+  const BoxRows rows(ov.count, item_size(), form.strides, target.strides);
   std::vector<Store::Piece> pieces;
   if (!rows.contiguous()) return pieces;
-  const uint64_t box_begin = static_cast<uint64_t>(byte_offset(ov.chunk_offset, target.chunk_strides));
+  const uint64_t box_begin = static_cast<uint64_t>(byte_offset(ov.chunk_offset, form.strides));
   uint8_t* const box_dst = target.base + byte_offset(ov.region_offset, target.strides);
   rows.for_each([&](int64_t in_chunk, int64_t in_region) {
     pieces.push_back({box_begin + static_cast<uint64_t>(in_chunk), box_dst + in_region, rows.row_bytes()});

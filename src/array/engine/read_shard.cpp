@@ -16,35 +16,35 @@ using engine::thread_scratch;
 // reads in a row it is read whole, in one request.
 constexpr int kShardReadAttempts = 3;
 
-bool ChunkEngine::read_chunk_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                            const std::vector<int64_t>& dst_strides, MemoryWrites stores) const {
+bool ChunkEngine::read_chunk_part(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form, uint8_t* dst,
+                                  const std::vector<int64_t>& dst_strides, MemoryWrites stores) const {
   // A writer in this process replaces the shard under this lock: hold it so
   // that stores which cannot tell versions never pair an old index with new bytes.
   std::lock_guard<std::mutex> chunk_guard(chunk_lock(key));
   try {
     for (int attempt = 0; attempt < kShardReadAttempts; ++attempt) {
       try {
-        return read_shard_part(key, ov, dst, dst_strides, stores);
+        return read_shard_part(key, ov, form, dst, dst_strides, stores);
       } catch (const ShardChanged&) {
         shard_indexes_.forget(key);  // so the next attempt reads the index afresh
       }
     }
     std::optional<Bytes> whole = chunk_store_->get(key, chunk_read_limit());
     if (!whole) return false;
-    meta_.codecs.array_to_bytes()->decode_box(ByteView(whole->data(), whole->size()), meta_.codecs.decoded(),
-                                              ov.chunk_offset, ov.count, dst, dst_strides, stores);
+    form.chain->array_to_bytes()->decode_box(ByteView(whole->data(), whole->size()), form.chain->decoded(),
+                                             ov.chunk_offset, ov.count, dst, dst_strides, stores);
     return true;
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }
 }
 
-bool ChunkEngine::read_shard_part(const std::string& key, const ChunkOverlap& ov, uint8_t* dst,
-                            const std::vector<int64_t>& dst_strides, MemoryWrites stores) const {
-  const auto& codec = meta_.codecs.array_to_bytes();
+bool ChunkEngine::read_shard_part(const std::string& key, const ChunkOverlap& ov, const ChunkForm& form, uint8_t* dst,
+                                  const std::vector<int64_t>& dst_strides, MemoryWrites stores) const {
+  const auto& codec = form.chain->array_to_bytes();
   ShardPartRead part(*chunk_store_, key, chunk_read_limit(), codec->locating_request(), &shard_indexes_,
                      cache_ != nullptr);
-  const bool found = codec->partial_decode(part.reader(), meta_.codecs.decoded(), ov.chunk_offset, ov.count, dst,
+  const bool found = codec->partial_decode(part.reader(), form.chain->decoded(), ov.chunk_offset, ov.count, dst,
                                            dst_strides, stores);
   part.keep_index();
   return found;
@@ -53,7 +53,7 @@ bool ChunkEngine::read_shard_part(const std::string& key, const ChunkOverlap& ov
 // A shard the region covers: one read into the thread's scratch (a single
 // get, so no lock is needed to pair its index with its inner chunks), then
 // its inner chunks decoded in parallel.
-void ChunkEngine::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& target) const {
+void ChunkEngine::read_whole_shard(const ChunkOverlap& ov, const ChunkForm& form, const RegionTarget& target) const {
   const std::string key = chunk_key(ov.chunk_coords);
   ChunkScratch& scratch = thread_scratch();
   uint8_t* landed = nullptr;
@@ -63,17 +63,17 @@ void ChunkEngine::read_whole_shard(const ChunkOverlap& ov, const RegionTarget& t
     fill_overlap(ov, target);
     return;
   }
-  place_whole_shard(ByteView(landed, *size), key, ov, target);
+  place_whole_shard(ByteView(landed, *size), key, ov, form, target);
   scratch.release_above(kScratchKeepLimit);
 }
 
 // A whole stored shard's part of the region: its inner chunks decoded in parallel.
 void ChunkEngine::place_whole_shard(ByteView stored, const std::string& key, const ChunkOverlap& ov,
-                                   const RegionTarget& target) const {
+                                    const ChunkForm& form, const RegionTarget& target) const {
   try {
-    meta_.codecs.array_to_bytes()->decode_box(stored, meta_.codecs.decoded(), ov.chunk_offset, ov.count,
-                                              target.base + byte_offset(ov.region_offset, target.strides),
-                                              target.strides, target.stores);
+    form.chain->array_to_bytes()->decode_box(stored, form.chain->decoded(), ov.chunk_offset, ov.count,
+                                             target.base + byte_offset(ov.region_offset, target.strides),
+                                             target.strides, target.stores);
   } catch (const Error& e) {
     fail(e.code(), "chunk '" + key + "': " + e.what());
   }

@@ -34,11 +34,6 @@ void copy_bytes(uint8_t* chunk_side, uint8_t* selection_side, size_t n, bool to_
   }
 }
 
-// The positions of chunk `chunk` along axis d that lie inside the shape.
-uint64_t in_bounds_extent(const ChunkGrid& grid, size_t d, uint64_t chunk) {
-  return extent_below(chunk * grid.chunks()[d], grid.chunks()[d], grid.shape()[d]);
-}
-
 // Picks along one axis: selection positions out .. out + length - 1 at the
 // in-chunk positions in, in + in_step, ...
 struct AxisRun {
@@ -96,36 +91,37 @@ bool picks_cover(const AxisPicks& axis, const AxisChunk& chunk, uint64_t extent)
   return static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin()) == extent;
 }
 
+// The grid's chunk holding each index along an axis (its start, its
+// position in it) comes from the grid: any chunk grid, regular or not.
 AxisPicks axis_from_indices(const ChunkGrid& grid, size_t d, const std::vector<uint64_t>& indices) {
-  const uint64_t chunk = grid.chunks()[d];
   const uint64_t n = indices.size();
   std::vector<uint64_t> order(n);
   std::iota(order.begin(), order.end(), uint64_t{0});
   // Sorted indices (the common case) are already grouped by chunk.
   if (!std::is_sorted(indices.begin(), indices.end())) {
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint64_t a, uint64_t b) { return indices[a] / chunk < indices[b] / chunk; });
+    std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
+      return grid.chunk_of(d, indices[a]) < grid.chunk_of(d, indices[b]);
+    });
   }
   AxisPicks axis;
   for (uint64_t out : order) {
-    const uint64_t c = indices[out] / chunk, in = indices[out] % chunk;
+    const uint64_t c = grid.chunk_of(d, indices[out]), in = indices[out] - grid.chunk_start(d, c);
     if (axis.chunks.empty() || axis.chunks.back().chunk != c) {
       axis.chunks.push_back({c, axis.runs.size(), axis.runs.size(), in, in, false});
     }
     add_pick(axis, out, in);
   }
-  for (AxisChunk& c : axis.chunks) c.covers = picks_cover(axis, c, in_bounds_extent(grid, d, c.chunk));
+  for (AxisChunk& c : axis.chunks) c.covers = picks_cover(axis, c, grid.in_bounds_extent(d, c.chunk));
   return axis;
 }
 
 // count elements from start, every step-th: one run per chunk touched.
 AxisPicks axis_from_step(const ChunkGrid& grid, size_t d, uint64_t start, uint64_t count, uint64_t step) {
-  const uint64_t chunk = grid.chunks()[d];
   AxisPicks axis;
   for (uint64_t i = 0; i < count;) {
     const uint64_t at = start + i * step;  // checked by the caller: inside the shape
-    const uint64_t c = at / chunk, in = at % chunk;
-    const uint64_t extent = in_bounds_extent(grid, d, c);
+    const uint64_t c = grid.chunk_of(d, at), in = at - grid.chunk_start(d, c);
+    const uint64_t extent = grid.in_bounds_extent(d, c);
     const uint64_t n = std::min(count - i, (extent - in - 1) / step + 1);
     // n distinct positions of [0, extent) cover it when there are extent of them.
     axis.chunks.push_back({c, axis.runs.size(), axis.runs.size() + 1, in, in + (n - 1) * step, n == extent});
@@ -179,6 +175,7 @@ class OuterSelection final : public Selection {
     c.box.chunk_coords.resize(n);
     c.box.chunk_offset.resize(n);
     c.box.count.resize(n);
+    c.box.chunk_shape.resize(n);
     c.box.region_offset.assign(n, 0);
     c.box.covers_chunk = true;
     c.picks_cover_chunk = true;
@@ -187,7 +184,8 @@ class OuterSelection final : public Selection {
       c.box.chunk_coords[d] = a.chunk;
       c.box.chunk_offset[d] = a.lo;
       c.box.count[d] = a.hi - a.lo + 1;
-      c.box.covers_chunk = c.box.covers_chunk && a.lo == 0 && a.hi + 1 == in_bounds_extent(grid_, d, a.chunk);
+      c.box.chunk_shape[d] = grid_.axis(d).size_of(a.chunk);
+      c.box.covers_chunk = c.box.covers_chunk && a.lo == 0 && a.hi + 1 == grid_.in_bounds_extent(d, a.chunk);
       c.picks_cover_chunk = c.picks_cover_chunk && a.covers;
     }
     return c;
@@ -239,7 +237,12 @@ class OuterSelection final : public Selection {
 class PointSelection final : public Selection {
  public:
   PointSelection(const ChunkGrid& grid, size_t item_size, uint64_t npoints, std::vector<uint64_t> coords)
-      : Selection(item_size), grid_(grid), coords_(std::move(coords)), order_(npoints), chunk_ids_(npoints) {
+      : Selection(item_size),
+        grid_(grid),
+        grid_shape_(grid.grid_shape()),
+        coords_(std::move(coords)),
+        order_(npoints),
+        chunk_ids_(npoints) {
     elements_ = npoints;
     const uint64_t chunks = grid_.chunk_count();  // C-order chunk numbers fit in 64 bits (else INVALID_METADATA)
     std::iota(order_.begin(), order_.end(), uint64_t{0});
@@ -280,7 +283,7 @@ class PointSelection final : public Selection {
       const uint64_t p = order_[k];
       int64_t offset = 0;
       for (size_t d = 0; d < n; ++d) {
-        const uint64_t in = coords_[p * n + d] - chunk.box.chunk_coords[d] * grid_.chunks()[d];
+        const uint64_t in = coords_[p * n + d] - grid_.chunk_start(d, chunk.box.chunk_coords[d]);
         offset += static_cast<int64_t>(in - origin[d]) * strides[d];
       }
       copy_bytes(chunk_side + offset, selection_side + p * item_size_, item_size_, to_selection);
@@ -291,7 +294,7 @@ class PointSelection final : public Selection {
   uint64_t chunk_id(uint64_t p) const {
     uint64_t id = 0;
     for (size_t d = 0; d < grid_.ndim(); ++d) {
-      id = id * ceil_div(grid_.shape()[d], grid_.chunks()[d]) + coords_[p * grid_.ndim() + d] / grid_.chunks()[d];
+      id = id * grid_shape_[d] + grid_.chunk_of(d, coords_[p * grid_.ndim() + d]);
     }
     return id;
   }
@@ -321,10 +324,16 @@ class PointSelection final : public Selection {
     c.box.chunk_offset.assign(n, UINT64_MAX);
     c.box.count.assign(n, 0);  // the greatest position until the end
     c.box.region_offset.assign(n, 0);
-    for (size_t d = 0; d < n; ++d) c.box.chunk_coords[d] = coords_[order_[begin] * n + d] / grid_.chunks()[d];
+    c.box.chunk_shape.resize(n);
+    std::vector<uint64_t> chunk_start(n);
+    for (size_t d = 0; d < n; ++d) {
+      c.box.chunk_coords[d] = grid_.chunk_of(d, coords_[order_[begin] * n + d]);
+      c.box.chunk_shape[d] = grid_.axis(d).size_of(c.box.chunk_coords[d]);
+      chunk_start[d] = grid_.chunk_start(d, c.box.chunk_coords[d]);
+    }
     for (size_t k = begin; k < end; ++k) {
       for (size_t d = 0; d < n; ++d) {
-        const uint64_t in = coords_[order_[k] * n + d] % grid_.chunks()[d];
+        const uint64_t in = coords_[order_[k] * n + d] - chunk_start[d];
         c.box.chunk_offset[d] = std::min(c.box.chunk_offset[d], in);
         c.box.count[d] = std::max(c.box.count[d], in);
       }
@@ -333,12 +342,13 @@ class PointSelection final : public Selection {
     for (size_t d = 0; d < n; ++d) {
       c.box.count[d] = c.box.count[d] - c.box.chunk_offset[d] + 1;
       c.box.covers_chunk = c.box.covers_chunk && c.box.chunk_offset[d] == 0 &&
-                           c.box.count[d] == in_bounds_extent(grid_, d, c.box.chunk_coords[d]);
+                           c.box.count[d] == grid_.in_bounds_extent(d, c.box.chunk_coords[d]);
     }
     return c;  // picks_cover_chunk stays false: a write reads the chunk first
   }
 
   ChunkGrid grid_;
+  std::vector<uint64_t> grid_shape_;  // chunks along each axis
   std::vector<uint64_t> coords_;  // the caller's, copied before they were checked
   std::vector<uint64_t> order_;
   std::vector<uint64_t> chunk_ids_;  // of order_'s points

@@ -15,7 +15,6 @@ using engine::thread_scratch;
 
 void ChunkEngine::read_selection(const Selection& selection, uint8_t* out) const {
   const bool batched = chunk_store_->fetches_concurrently() && !meta_.codecs.partial_reads();
-  const std::vector<int64_t> strides_in_chunk = chunk_strides();
   selection.for_each_chunk_batch(kOverlapsPerBatch, [&](const std::vector<SelectedChunk>& batch) {
     // Chunk i: its box read into this thread's scratch, then its picks
     // gathered into `out` (disjoint from every other chunk's).
@@ -24,7 +23,7 @@ void ChunkEngine::read_selection(const Selection& selection, uint8_t* out) const
       ScratchBuffer& buffer = thread_scratch().box;
       const std::vector<int64_t> box_strides = c_order_strides(box.count, item_size());
       const RegionTarget target{buffer.reserve(product_of(box.count).value_or(0) * item_size()), box_strides,
-                                strides_in_chunk, MemoryWrites::Cached};
+                                MemoryWrites::Cached};
       if (place(target)) selection.gather(batch[i], target.base, box.chunk_offset, box_strides, out);
       buffer.release_above(kScratchKeepLimit);
     };
@@ -45,14 +44,15 @@ void ChunkEngine::read_selection(const Selection& selection, uint8_t* out) const
 
 void ChunkEngine::write_selection(const Selection& selection, const uint8_t* in) {
   const std::vector<uint64_t> chunk_origin(meta_.ndim(), 0);
-  const std::vector<int64_t> strides_in_chunk = chunk_strides();
   selection.for_each_chunk_batch(kOverlapsPerBatch, [&](const std::vector<SelectedChunk>& batch) {
     parallel_for(batch.size(), [&](size_t i) {
       // The whole chunk is read (unless every element of it is picked) and
       // its picks put in, in selection order.
       ChunkOverlap ov = batch[i].box;
       ov.covers_chunk = batch[i].picks_cover_chunk;
-      write_chunk(ov, [&](uint8_t* chunk) { selection.scatter(batch[i], in, chunk, chunk_origin, strides_in_chunk); });
+      write_chunk(ov, [&](uint8_t* chunk, const std::vector<int64_t>& chunk_strides) {
+        selection.scatter(batch[i], in, chunk, chunk_origin, chunk_strides);
+      });
     });
   });
 }

@@ -95,9 +95,10 @@ Bytes ChunkEngine::pick_vlen_chunk(const Selection& selection, const SelectedChu
   const std::string key = chunk_key(box.chunk_coords);
   const std::optional<Bytes> stored = chunk_store_->get(key, chunk_read_limit());
   if (!stored) return {};
-  const Bytes decoded = box.covers_chunk ? decode_chunk(*stored, key)
-                                         : meta_.codecs.decode_part(*stored, key, box.chunk_offset, box.count);
-  const vlen::ChunkView view(decoded, ChunkGrid(meta_.shape, meta_.chunks).chunk_elements());
+  const std::shared_ptr<const ChunkForm> form = form_of(box);
+  const Bytes decoded = box.covers_chunk ? decode_chunk(*form, *stored, key)
+                                         : form->chain->decode_part(*stored, key, box.chunk_offset, box.count);
+  const vlen::ChunkView view(decoded, form->elements);
   // Which elements of the box are picked: the selection's own views (the
   // fill's, never null) scattered into a box of null views.
   uint64_t box_elements = 1;
@@ -106,12 +107,12 @@ Bytes ChunkEngine::pick_vlen_chunk(const Selection& selection, const SelectedChu
   const std::vector<int64_t> box_strides = c_order_strides(box.count, sizeof(std::string_view));
   selection.scatter(chunk, as_items(items), as_items(box_items), box.chunk_offset, box_strides);
   size_t picked_bytes = 0;
-  for_each_element(box, meta_.chunks, box.count, [&](size_t c, size_t b) {
+  for_each_element(box, form->shape, box.count, [&](size_t c, size_t b) {
     if (box_items[b].data()) picked_bytes += view.item(c).size();
   });
   Bytes picked(picked_bytes);
   size_t at = 0;
-  for_each_element(box, meta_.chunks, box.count, [&](size_t c, size_t b) {
+  for_each_element(box, form->shape, box.count, [&](size_t c, size_t b) {
     if (!box_items[b].data()) return;
     const std::string_view item = view.item(c);
     if (!item.empty()) std::memcpy(picked.data() + at, item.data(), item.size());
@@ -123,10 +124,9 @@ Bytes ChunkEngine::pick_vlen_chunk(const Selection& selection, const SelectedChu
 }
 
 void ChunkEngine::write_selection_vlen(const Selection& selection, const std::vector<std::string_view>& items) {
-  const std::vector<int64_t> strides_in_chunk = c_order_strides(meta_.chunks, sizeof(std::string_view));
   selection.for_each_chunk_batch(engine::kOverlapsPerBatch, [&](const std::vector<SelectedChunk>& batch) {
     // Chunks' picks are disjoint: one task each, as write_selection's.
-    parallel_for(batch.size(), [&](size_t i) { put_vlen_chunk(selection, batch[i], items, strides_in_chunk); });
+    parallel_for(batch.size(), [&](size_t i) { put_vlen_chunk(selection, batch[i], items); });
   });
 }
 
@@ -135,14 +135,14 @@ void ChunkEngine::write_selection_vlen(const Selection& selection, const std::ve
 // picked), the picks put in in selection order (the last of a repeat stays),
 // then encoded and set in one piece, or erased when only the fill is left.
 void ChunkEngine::put_vlen_chunk(const Selection& selection, const SelectedChunk& chunk,
-                                 const std::vector<std::string_view>& items,
-                                 const std::vector<int64_t>& strides_in_chunk) {
+                                 const std::vector<std::string_view>& items) {
   const std::string key = chunk_key(chunk.box.chunk_coords);
   const KeyWriteLock held(*this, key);
+  const std::shared_ptr<const ChunkForm> form = form_of(chunk.box);
   const std::optional<Bytes> stored =
       chunk.picks_cover_chunk ? std::nullopt : chunk_store_->get(key, chunk_read_limit());
-  const Bytes old = stored ? decode_chunk(*stored, key) : Bytes{};
-  const uint64_t per_chunk = ChunkGrid(meta_.shape, meta_.chunks).chunk_elements();
+  const Bytes old = stored ? decode_chunk(*form, *stored, key) : Bytes{};
+  const uint64_t per_chunk = form->elements;
   const std::string_view fill(reinterpret_cast<const char*>(fill_item_.data()), fill_item_.size());
   std::vector<std::string_view> chunk_items(static_cast<size_t>(per_chunk), fill);
   if (stored) {
@@ -150,13 +150,13 @@ void ChunkEngine::put_vlen_chunk(const Selection& selection, const SelectedChunk
     for (size_t i = 0; i < chunk_items.size(); ++i) chunk_items[i] = view.item(i);
   }
   selection.scatter(chunk, as_items(items), as_items(chunk_items), std::vector<uint64_t>(meta_.ndim(), 0),
-                    strides_in_chunk);
+                    form->strides);
   bool all_fill = true;
   for (auto item : chunk_items) all_fill = all_fill && item == fill;
   if (all_fill && !write_empty_chunks_) {
     chunk_store_->erase(key);
   } else {
-    chunk_store_->set(key, meta_.codecs.encode(vlen::pack(chunk_items)).view());
+    chunk_store_->set(key, form->chain->encode(vlen::pack(chunk_items)).view());
   }
   forget_cached(key);
 }

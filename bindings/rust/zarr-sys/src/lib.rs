@@ -43,7 +43,8 @@ pub struct zarr_codec {
 /// What a new array is (zarr.h's `zarr_array_desc`, version
 /// `ZARR_ARRAY_DESC_VERSION`): start from `zarr_array_desc::default()`, the
 /// header's `ZARR_ARRAY_DESC_INIT`. Fields are only ever added at the end.
-pub const ZARR_ARRAY_DESC_VERSION: u32 = 1;
+/// Version 2 added `chunk_edges` and `chunk_edge_counts` (a rectilinear grid).
+pub const ZARR_ARRAY_DESC_VERSION: u32 = 2;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -59,6 +60,10 @@ pub struct zarr_array_desc {
     pub fill_value: *const c_char,
     pub dimension_names: *const *const c_char,
     pub order: c_char,
+    /// Version 2: null for a regular grid, else `ndim` pointers to each axis's
+    /// edge lengths (null: a regular step of the chunk or shard extent).
+    pub chunk_edges: *const *const u64,
+    pub chunk_edge_counts: *const usize,
 }
 
 impl Default for zarr_array_desc {
@@ -75,6 +80,8 @@ impl Default for zarr_array_desc {
             fill_value: std::ptr::null(),
             dimension_names: std::ptr::null(),
             order: 0,
+            chunk_edges: std::ptr::null(),
+            chunk_edge_counts: std::ptr::null(),
         }
     }
 }

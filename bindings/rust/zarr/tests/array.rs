@@ -379,7 +379,39 @@ fn zarr_sys_creates_a_sharded_array_from_a_description() {
     assert_eq!(array.read::<f32>(&[0, 0], &[8, 8]).unwrap(), values);
 
     let mut bad = desc;
-    bad.version = 2;
+    bad.version = sys::ZARR_ARRAY_DESC_VERSION + 1; // a version from a newer header
     let status = unsafe { sys::zarr_create_from_desc(&mut raw, url.as_ptr(), &bad, std::ptr::null()) };
     assert_eq!(status, sys::ZARR_ERR_INVALID_ARGUMENT);
+}
+
+/// zarr-sys's version 2 fields: chunk_edges and chunk_edge_counts make a
+/// rectilinear grid (a null axis: a regular step of chunk_shape).
+#[test]
+fn zarr_sys_creates_a_rectilinear_array_from_a_description() {
+    let url = std::ffi::CString::new(memory_url("rectilinear-desc")).unwrap();
+    let data_type = std::ffi::CString::new("int32").unwrap();
+    let (shape, chunks, rows) = ([10u64, 6], [5u64, 4], [2u64, 2, 6]);
+    let edges = [rows.as_ptr(), std::ptr::null()];
+    let counts = [rows.len(), 0usize];
+    let desc = sys::zarr_array_desc {
+        data_type: data_type.as_ptr(),
+        ndim: 2,
+        shape: shape.as_ptr(),
+        chunk_shape: chunks.as_ptr(),
+        chunk_edges: edges.as_ptr(),
+        chunk_edge_counts: counts.as_ptr(),
+        ..Default::default()
+    };
+    assert_eq!(desc.version, 2);
+    let mut raw: *mut sys::zarr_array = std::ptr::null_mut();
+    let status = unsafe { sys::zarr_create_from_desc(&mut raw, url.as_ptr(), &desc, std::ptr::null()) };
+    assert_eq!(status, sys::ZARR_OK);
+    let array = Array::open(url.to_str().unwrap(), Mode::ReadWrite).unwrap();
+    assert_eq!(unsafe { sys::zarr_close(raw) }, sys::ZARR_OK);
+    let metadata = array.metadata().unwrap();
+    assert!(metadata.contains("\"rectilinear\""), "{}", metadata);
+    assert_eq!(array.chunk_shape().unwrap(), vec![6, 4]); // the largest edges
+    let values: Vec<i32> = (0..60).collect();
+    array.write_region(&[0, 0], &[10, 6], &values).unwrap();
+    assert_eq!(array.read::<i32>(&[0, 0], &[10, 6]).unwrap(), values);
 }
