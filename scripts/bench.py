@@ -9,7 +9,7 @@ Standard library only. A benchmark: it prints figures and never fails on speed
     python3 scripts/bench.py [--build build-bench] [--zarrita DIR] [--runs 5]
                              [--peer-runs 5] [--zarrita-runs 3] [--only W1,W5]
                              [--data-dir /dev/shm/libzarr-bench] [--keep-data]
-                             [--sel-runs 3] [--align]
+                             [--sel-runs 3] [--align] [--scaling [--threads 1,2]] [--all]
                              [--remote [--remote-runs 2] [--remote-mbs 200]
                                        [--remote-latencies 10,50]
                                        [--remote-concurrency 0] [--s3rver DIR]]
@@ -21,6 +21,15 @@ binding and zarr-python); they run after the region workloads by default.
 --align (issue 25) also reads W1, W2, W4 and W6r (those of --only) into buffers
 placed 16, 64 and 4096 bytes past a page boundary: malloc'd through the C API,
 NumPy arrays through libzarr's Python binding and zarr-python (not W6r: v3).
+
+--scaling (issue 25) also reads W1, W2, W4 and W6r (those of --only) through the C
+API at each thread count of --threads (ZARR_NUM_THREADS; default 1, 2 and the
+machine's CPUs when it has more) and prints the speed-up over one thread, then runs
+tests/bench/bench_pool (the thread pool's cost per task, the chunk lock table's per
+lock and a chunk buffer's allocation, at 1 to 64 threads: docs/scaling.md).
+
+--all runs everything issue 25 asks for in one run: the region workloads with their
+peers, ceilings and floors, --align, --scaling, the selections, then --remote.
 
 --remote (issue 25) runs the remote workloads alone: W2, W4 and W6r (those of
 --only) read whole over HTTP from Debian's nginx through a proxy that adds 10 ms,
@@ -180,6 +189,12 @@ def main():
     ap.add_argument("--sel-runs", type=int, default=3, help="runs per selection workload and library")
     ap.add_argument("--align", action="store_true",
                     help="also read W1/W2/W4/W6r into buffers at page offsets 16, 64 and 4096")
+    ap.add_argument("--scaling", action="store_true",
+                    help="also read W1/W2/W4/W6r at each thread count of --threads, and run bench_pool")
+    ap.add_argument("--threads", default=None,
+                    help="thread counts of --scaling (default 1,2 and the machine's CPUs)")
+    ap.add_argument("--all", action="store_true",
+                    help="everything in one run: the workloads, --align, --scaling, the selections, then --remote")
     ap.add_argument("--remote", action="store_true",
                     help="only the remote workloads: W2/W4/W6r over HTTP with 10 and 50 ms per request")
     ap.add_argument("--remote-runs", type=int, default=2, help="runs per remote workload, side and latency")
@@ -193,6 +208,8 @@ def main():
     ap.add_argument("--json", default=None, help="where to write every figure (default BUILD/bench-results.json)")
     args = ap.parse_args()
     args.remote_latencies = [int(v) for v in args.remote_latencies.split(",") if v.strip()]
+    if args.all:
+        args.align = args.scaling = True
 
     build = os.path.abspath(args.build)
     lib = os.path.join(build, "tests", "bench", "bench_region_io")
@@ -297,6 +314,7 @@ def main():
         rows[name] = row
 
     aligned = run_alignments(args, lib, d, [w[0] for w in wanted], expected, problems) if args.align else None
+    scaling = run_scaling(args, lib, d, [w[0] for w in wanted], expected, problems, info) if args.scaling else None
 
     # Stored sizes of what each library wrote (same codec, so they should be close).
     written = {}
@@ -436,6 +454,8 @@ def main():
               f"({'within' if rss['max_rss_bytes'] <= rss['bound_bytes'] else 'ABOVE'} the bound)")
     if aligned:
         print_alignments(aligned, info)
+    if scaling:
+        print_scaling(scaling, info)
     if selections:
         print_selections(selections, info, args)
     for p in problems:
@@ -445,11 +465,15 @@ def main():
     with open(out, "w") as f:
         json.dump({"machine": info, "load_average": [load_start, load_end], "elapsed_s": elapsed,
                    "ceilings": ceilings, "workloads": rows, "written_bytes": written, "rss": rss, "alignments": aligned,
-                   "selections": selections, "problems": problems}, f, indent=1)
+                   "scaling": scaling, "selections": selections, "problems": problems}, f, indent=1)
     print(f"\n(all figures: {out})")
+    status = 1 if problems else 0
+    if args.all:
+        args.json = os.path.join(build, "bench-results-remote.json") if not args.json else args.json + ".remote"
+        status = max(status, main_remote(args, lib, d, data_dir, info, [w[0] for w in wanted], build))
     if not args.keep_data:
         shutil.rmtree(data_dir, ignore_errors=True)
-    return 1 if problems else 0
+    return status
 
 
 def main_remote(args, lib, d, data_dir, info, names, build):
@@ -506,6 +530,76 @@ def run_alignments(args, lib, d, names, expected, problems):
             if best["checksum"] != expected:
                 problems.append(f"{name} at offset {offset} ({side}): checksum {best['checksum']}, data {expected}")
     return {"rows": rows, "load_average": [load_start, loadavg()], "runs": args.runs, "rounds": args.rounds}
+
+
+SCALING_DIRS = {"W1": "v2raw8", "W2": "v2zstd8", "W4": "v2zstd32", "W6r": "v3shard"}
+
+
+def thread_counts(args, info):
+    if args.threads:
+        return [int(v) for v in args.threads.split(",") if v.strip()]
+    return sorted({1, 2, int(info["nproc"])})
+
+
+def run_scaling(args, lib, d, names, expected, problems, info):
+    """Whole reads of W1/W2/W4/W6r through the C API with ZARR_NUM_THREADS at each
+    thread count (rounds alternate the counts), then bench_pool's costs per task."""
+    load_start = loadavg()
+    counts = thread_counts(args, info)
+    rows = {}
+    for name in (n for n in SCALING_DIRS if n in names):
+        log(f"bench.py: {name} at ZARR_NUM_THREADS {counts}")
+        found = {t: [] for t in counts}
+        for _ in range(max(1, args.rounds)):
+            for t in counts:
+                env = dict(os.environ, ZARR_NUM_THREADS=str(t))
+                log(f"  $ ZARR_NUM_THREADS={t} {lib} read {d(SCALING_DIRS[name])} {args.runs}")
+                p = subprocess.run([lib, "read", d(SCALING_DIRS[name]), str(args.runs)], capture_output=True,
+                                   text=True, timeout=1800, env=env)
+                res = next((json.loads(l[7:]) for l in p.stdout.splitlines() if l.startswith("RESULT ")), None)
+                if p.returncode != 0 or res is None:
+                    raise SystemExit(f"bench.py: {name} at {t} threads failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+                found[t].append(res)
+        for t, results in found.items():
+            best = merged(results)
+            rows[f"{name} {t}"] = dict(best, name=name, threads=t)
+            if best["checksum"] != expected:
+                problems.append(f"{name} at {t} threads: checksum {best['checksum']}, data {expected}")
+    pool = os.path.join(os.path.dirname(lib), "bench_pool")
+    pool_threads = ",".join(str(t) for t in sorted(set(counts) | {8, 64}))
+    log(f"  $ {pool} 3 {pool_threads}")
+    p = subprocess.run([pool, "3", pool_threads], capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        problems.append(f"bench_pool failed ({p.returncode}): {p.stderr[-2000:]}")
+    return {"rows": rows, "counts": counts, "pool": p.stdout, "load_average": [load_start, loadavg()],
+            "runs": args.runs, "rounds": args.rounds}
+
+
+def print_scaling(scaling, info):
+    print()
+    print(f"scaling (issue 25): whole reads through the C API at ZARR_NUM_THREADS = "
+          f"{', '.join(map(str, scaling['counts']))}; {info['cpu']}, {info['nproc']} CPUs; best of "
+          f"{scaling['rounds']} rounds of {scaling['runs']}; load average {scaling['load_average'][0]} at start, "
+          f"{scaling['load_average'][1]} at end")
+    print()
+    header = ("workload", "threads", "best s", "MB/s", "speed-up over 1 thread", "per thread")
+    rows = scaling["rows"]
+    table = []
+    for name in SCALING_DIRS:
+        one = rows.get(f"{name} 1")
+        for t in scaling["counts"]:
+            r = rows.get(f"{name} {t}")
+            if not r:
+                continue
+            speedup = one["best_s"] / r["best_s"] if one else None
+            table.append((name, str(t), f"{r['best_s']:.3f}", f"{ARRAY_BYTES / r['best_s'] / 1e6:.0f}",
+                          f"{speedup:.2f}" if speedup else "n/a",
+                          f"{speedup / min(t, info['nproc']):.2f}" if speedup else "n/a"))
+    print_table(header, table)
+    print()
+    print("per thread: the speed-up over the threads that can run at once (at most the CPUs).")
+    print()
+    print("tests/bench/bench_pool (docs/scaling.md): " + scaling["pool"].rstrip())
 
 
 def print_alignments(aligned, info):

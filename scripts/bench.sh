@@ -37,7 +37,7 @@ fi
 
 # s3rver for the S3 rows of --remote (tests/stores/s3rver_setup.sh, first time only).
 s3rver_arg=()
-if [[ " $* " == *" --remote "* ]]; then
+if [[ " $* " == *" --remote "* || " $* " == *" --all "* ]]; then
   if bash tests/stores/s3rver_setup.sh "$PWD/build-bench/s3rver-peer" >build-bench-s3rver.log 2>&1; then
     s3rver_arg=(--s3rver "$PWD/build-bench/s3rver-peer")
   else
