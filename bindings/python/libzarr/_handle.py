@@ -86,6 +86,10 @@ def reopen_location(kind, location):
     return _api.open_location(kind, location)
 
 
+# The addresses of the C handles a Handle owns: one owner each.
+_owned = set()
+_owned_lock = threading.Lock()
+
 # Every handle still open: closed at interpreter exit (close_all_at_exit).
 _open_handles = HandleSet()
 
@@ -119,8 +123,28 @@ class Handle:
     def _close_handle(handle):
         raise NotImplementedError
 
+    _handle_type = None  # the ctypes type of the C handle: ArrayHandle / GroupHandle
+
     def _adopt(self, handle, location):
-        """Take ownership of an open C handle reached at location."""
+        """Take ownership of an open C handle reached at location.
+
+        Only a handle of the C API's own type, opened (not null), is taken: a number or
+        None given to Array(...) or Group(...) reached the library as a pointer and
+        crashed the interpreter.
+        """
+        if not isinstance(handle, self._handle_type) or not handle.value:
+            raise TypeError(f"libzarr.{self._kind.capitalize()}() wraps an open {self._handle_type.__name__} of "
+                            f"the C API, not {handle!r}: open nodes with libzarr.open(), open_array(), "
+                            "open_group() or create them with create(), group()...")
+        with _owned_lock:
+            if handle.value in _owned:  # a second owner would close it twice: a double free
+                raise TypeError(f"libzarr.{self._kind.capitalize()}(): {handle!r} belongs to another "
+                                f"{self._kind} already (copy.copy() gives another handle)")
+            if isinstance(location, Location):
+                _owned.add(handle.value)
+        if not isinstance(location, Location):
+            raise TypeError(f"libzarr.{self._kind.capitalize()}(): location must be a Location, "
+                            f"not {type(location).__name__}")
         self._handle = handle
         self._location = location
         self._calls_in_flight = 0
@@ -194,6 +218,8 @@ class Handle:
             handle, self._handle = self._handle, None
         _open_handles.discard(self)
         if handle:
+            with _owned_lock:
+                _owned.discard(handle.value)
             self._close_handle(handle)
 
     def __enter__(self):
