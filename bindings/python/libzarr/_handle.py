@@ -56,6 +56,12 @@ class Location:
                 f"cannot pickle libzarr.{kind.capitalize()} {shown_url(self.url)!r}: a memory:// store exists "
                 "in this process only. Write it to a file, zip or S3 store (or read it into "
                 "NumPy) to hand it to another process")
+        if "|zip:" in self.store.url and self.mode != "r":
+            raise TypeError(
+                f"cannot pickle libzarr.{kind.capitalize()} {shown_url(self.url)!r} opened for writing: a zip "
+                "archive is written by the one process that holds it, when its last handle closes (another "
+                "process would find it missing or stale, and its writes would replace this one's). Write "
+                "it with a folder store, or close the archive and hand over a read-only handle (mode='r')")
         return (kind, self.store.url, self.path, self.mode, self.options, self.spec)
 
     def check_reopenable(self, kind):
