@@ -642,6 +642,9 @@ def library_version():
 def set_thread_count(n):
     """Threads that work on one region read or write (0: the default, ZARR_NUM_THREADS
     or the processors available)."""
+    n = int(n)
+    if not 0 <= n < 2**64:  # ctypes wraps -1 and 2**64 around (2**64 became 0: the default)
+        raise InvalidArgumentError(f"set_thread_count: n ({n}) is {'negative' if n < 0 else 'not below 2**64'}")
     lib.zarr_set_thread_count(n)
 
 

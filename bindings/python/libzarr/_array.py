@@ -43,6 +43,7 @@ class Array(Handle):
         self._sharded = sharding is not None
 
     _kind = "array"
+    _handle_type = _capi.ArrayHandle
     is_view = False  # zarr-python 2: views are astype() here
     _close_handle = staticmethod(lambda handle: lib.zarr_close(handle))
 

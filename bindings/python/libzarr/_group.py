@@ -27,6 +27,7 @@ class Group(Handle, MutableMapping):
         self._adopt(handle, location)
 
     _kind = "group"
+    _handle_type = GroupHandle
     _close_handle = staticmethod(lambda handle: lib.zarr_group_close(handle))
 
     def __repr__(self):

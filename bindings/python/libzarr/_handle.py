@@ -56,6 +56,12 @@ class Location:
                 f"cannot pickle libzarr.{kind.capitalize()} {shown_url(self.url)!r}: a memory:// store exists "
                 "in this process only. Write it to a file, zip or S3 store (or read it into "
                 "NumPy) to hand it to another process")
+        if "|zip:" in self.store.url and self.mode != "r":
+            raise TypeError(
+                f"cannot pickle libzarr.{kind.capitalize()} {shown_url(self.url)!r} opened for writing: a zip "
+                "archive is written by the one process that holds it, when its last handle closes (another "
+                "process would find it missing or stale, and its writes would replace this one's). Write "
+                "it with a folder store, or close the archive and hand over a read-only handle (mode='r')")
         return (kind, self.store.url, self.path, self.mode, self.options, self.spec)
 
     def check_reopenable(self, kind):
@@ -85,6 +91,10 @@ def reopen_location(kind, location):
     from . import _api
     return _api.open_location(kind, location)
 
+
+# The addresses of the C handles a Handle owns: one owner each.
+_owned = set()
+_owned_lock = threading.Lock()
 
 # Every handle still open: closed at interpreter exit (close_all_at_exit).
 _open_handles = HandleSet()
@@ -119,8 +129,28 @@ class Handle:
     def _close_handle(handle):
         raise NotImplementedError
 
+    _handle_type = None  # the ctypes type of the C handle: ArrayHandle / GroupHandle
+
     def _adopt(self, handle, location):
-        """Take ownership of an open C handle reached at location."""
+        """Take ownership of an open C handle reached at location.
+
+        Only a handle of the C API's own type, opened (not null), is taken: a number or
+        None given to Array(...) or Group(...) reached the library as a pointer and
+        crashed the interpreter.
+        """
+        if not isinstance(handle, self._handle_type) or not handle.value:
+            raise TypeError(f"libzarr.{self._kind.capitalize()}() wraps an open {self._handle_type.__name__} of "
+                            f"the C API, not {handle!r}: open nodes with libzarr.open(), open_array(), "
+                            "open_group() or create them with create(), group()...")
+        with _owned_lock:
+            if handle.value in _owned:  # a second owner would close it twice: a double free
+                raise TypeError(f"libzarr.{self._kind.capitalize()}(): {handle!r} belongs to another "
+                                f"{self._kind} already (copy.copy() gives another handle)")
+            if isinstance(location, Location):
+                _owned.add(handle.value)
+        if not isinstance(location, Location):
+            raise TypeError(f"libzarr.{self._kind.capitalize()}(): location must be a Location, "
+                            f"not {type(location).__name__}")
         self._handle = handle
         self._location = location
         self._calls_in_flight = 0
@@ -194,6 +224,8 @@ class Handle:
             handle, self._handle = self._handle, None
         _open_handles.discard(self)
         if handle:
+            with _owned_lock:
+                _owned.discard(handle.value)
             self._close_handle(handle)
 
     def __enter__(self):

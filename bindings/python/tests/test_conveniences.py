@@ -123,3 +123,16 @@ def test_a_fill_value_given_to_zeros_ones_empty_is_a_type_error(name, value):
     with pytest.raises(TypeError, match=f"{name}\\(\\) got multiple values for argument 'fill_value'"):
         getattr(libzarr, name)((5,), dtype="f4", fill_value=np.nan)
     assert libzarr.full((2,), fill_value=np.nan, dtype="f4")[...].tolist() != [0.0, 0.0]
+
+
+@pytest.mark.parametrize("n", [-1, 2**64], ids=["negative", "2**64"])
+def test_a_thread_count_out_of_size_t_is_a_value_error_naming_it(n):
+    """ctypes wrapped -1 to 2**64 - 1 (refused with that number) and 2**64 to 0, silently
+    the default."""
+    libzarr.set_thread_count(3)
+    try:
+        with pytest.raises(ValueError, match=rf"set_thread_count: n \({n}\) is (negative|not below 2\*\*64)"):
+            libzarr.set_thread_count(n)
+        assert libzarr.thread_count() == 3
+    finally:
+        libzarr.set_thread_count(0)

@@ -78,6 +78,21 @@ def test_a_memory_array_cannot_go_to_another_process():
     assert float(lazy.sum().compute(scheduler="threads")) == 0.0
 
 
+
+def test_a_zip_archive_open_for_writing_cannot_go_to_another_process(tmp_path):
+    """Storing into a zip array on the processes scheduler pickled it as its URL: the
+    workers found no array (the archive is written when its last handle closes) and raised
+    NotFoundError from inside Dask. Now a TypeError that says why, before any task runs;
+    a closed archive reopened read-only goes to other processes."""
+    store = libzarr.ZipStore(str(tmp_path / "w.zip"), mode="w")
+    target = libzarr.zeros((20, 20), chunks=(5, 5), dtype="f8", store=store, zarr_format=2)
+    with pytest.raises(TypeError, match="opened for writing: a zip archive is written by the one process"):
+        da.store(da.ones((20, 20), chunks=(5, 5)), target, lock=False, scheduler="processes")
+    da.store(da.ones((20, 20), chunks=(5, 5)), target, lock=False, scheduler="threads")
+    store.close()
+    written = libzarr.open_array(libzarr.ZipStore(str(tmp_path / "w.zip"), mode="r"), mode="r")
+    assert float(da.from_array(written, chunks=(5, 5)).sum().compute(scheduler="processes")) == 400.0
+
 def test_xarray_chunks_compute_in_other_processes(tmp_path, with_installed_metadata):
     xr = pytest.importorskip("xarray")
     path = str(tmp_path / "x.zarr")

@@ -315,3 +315,30 @@ def test_zip_store_close_closes_twin_handles(tmp_path):
     store.close()
     assert first.closed and second.closed
     assert _zip_names(tmp_path / "t.zip") == [".zarray", "0", "1"]
+
+
+def test_constructing_a_node_from_anything_but_an_open_handle_is_a_type_error(tmp_path):
+    """Array(12345, location) or Group(12345, location) handed 12345 to the library as a
+    pointer, and a second Array on another's handle closed it twice: segmentation faults
+    (run isolated so that the old code fails the test)."""
+    printed = run_isolated("""
+        import libzarr
+        from libzarr._capi import ArrayHandle, GroupHandle
+        from libzarr._handle import Location
+        here = Location(libzarr.storage.Store("x.zarr"))
+        for make in (lambda: libzarr.Array(12345, here), lambda: libzarr.Group(12345, here),
+                     lambda: libzarr.Array(None, here), lambda: libzarr.Array(ArrayHandle(), here),
+                     lambda: libzarr.Group(GroupHandle(), here), lambda: libzarr.Array(GroupHandle(1), here),
+                     lambda: libzarr.zeros(2).__class__(libzarr.zeros(2)._handle, "not a location"),
+                     lambda: (lambda a: libzarr.Array(a._handle, a._location))(libzarr.zeros(2))):
+            try:
+                node = make()
+                print("made", node.attrs.asdict())
+            except TypeError as error:
+                print(str(error).split(",")[0].split(":")[0])
+        """, tmp_path)
+    assert printed.splitlines() == ["libzarr.Array() wraps an open ArrayHandle of the C API",
+                                    "libzarr.Group() wraps an open GroupHandle of the C API"] + \
+        ["libzarr.Array() wraps an open ArrayHandle of the C API"] * 2 + \
+        ["libzarr.Group() wraps an open GroupHandle of the C API",
+         "libzarr.Array() wraps an open ArrayHandle of the C API", "libzarr.Array()", "libzarr.Array()"]
