@@ -319,12 +319,41 @@ TEST(Optional, MetadataErrorsNameTheField) {
   EXPECT_STATUS(zarr_create(&a, (tmp / "p").c_str(), plain.c_str()), ZARR_ERR_INVALID_METADATA,
                 "codec 'optional' needs an \"optional\" data type");
   zarr_close(a);
+  // The type stored by another array->bytes codec than optional.
+  const std::string raw = R"({"zarr_format":3,"node_type":"array","shape":[4],"data_type":)" + kOptionalUint8 +
+                          R"(,"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[2]}},)"
+                          R"("chunk_key_encoding":{"name":"default"},"fill_value":null,"codecs":[{"name":"bytes"}]})";
+  EXPECT_STATUS(zarr_create(&a, (tmp / "raw").c_str(), raw.c_str()), ZARR_ERR_INVALID_METADATA,
+                "is stored by the \"optional\" codec, not 'bytes'");
+  zarr_close(a);
   // Flags other than 0 and 1 in the caller's buffer.
   ArrayPtr ok = create_array(tmp / "ok", metadata(kOptionalUint8, "null", kBytes));
   const std::vector<uint8_t> two = {2, 5};
   const uint64_t start[] = {0, 0}, count[] = {1, 1};
   EXPECT_STATUS(zarr_write_region(ok, 2, start, count, two.data(), two.size()), ZARR_ERR_INVALID_ARGUMENT,
                 "flag byte 2");
+}
+
+// Inside a shard: the inner chunks' codec is optional.
+TEST(Optional, RoundTripsInsideShards) {
+  EnvironmentGuard env;
+  env.set(kFlag, "1");
+  TempDir tmp;
+  const std::string meta =
+      R"({"zarr_format":3,"node_type":"array","shape":[8],"data_type":)" + kOptionalUint8 +
+      R"(,"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[8]}},"chunk_key_encoding":{"name":"default"},)"
+      R"("fill_value":[3],"codecs":[{"name":"sharding_indexed","configuration":{"chunk_shape":[2],"codecs":[)"
+      R"({"name":"optional","configuration":{"mask_codecs":[{"name":"packbits"}],"data_codecs":[{"name":"bytes"}]}}],)"
+      R"("index_codecs":[{"name":"bytes","configuration":{"endian":"little"}},{"name":"crc32c"}]}}]})";
+  ArrayPtr a = create_array(tmp / "a", meta);
+  const std::vector<Element> region = {{1, 10}, {0, 0}, {1, 30}, {0, 0}, {1, 50}};
+  const std::vector<uint8_t> data = flatten(region);
+  const uint64_t start[] = {2}, count[] = {5};
+  ASSERT_OK(zarr_write_region(a, 1, start, count, data.data(), data.size()));
+  std::vector<Element> expected = {{1, 3}, {1, 3}};
+  expected.insert(expected.end(), region.begin(), region.end());
+  expected.push_back({1, 3});
+  EXPECT_EQ(read_elements(open_array(tmp / "a"), {0}, {8}), expected);
 }
 
 Bytes le64(uint64_t v) {
