@@ -104,7 +104,9 @@ class DataType {
   // "string" (VarString) and "variable_length_bytes" or "bytes" (VarBytes);
   // {"name": "struct", "configuration": {"fields": [{"name": "x", "data_type":
   // <any fixed-size v3 type, struct included>}, ...]}} (Structured, packed in
-  // field order), and the legacy "structured" with fields as [name, type].
+  // field order), and the legacy "structured" with fields as [name, type];
+  // zarrs' experimental {"name": "optional", "configuration": <inner type>}
+  // (Optional; optional_type.cpp), whose fill value may be null.
   // A name may be given as a short-hand string or as {"name": ...} with an
   // optional "configuration". The result is in host byte order (v3 keeps the
   // stored byte order in the bytes codec).

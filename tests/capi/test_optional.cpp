@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include "capi_helpers.h"
 #include "support/test_support.h"
 #include "zarr/zarr.h"
@@ -354,6 +357,30 @@ TEST(Optional, RoundTripsInsideShards) {
   expected.insert(expected.end(), region.begin(), region.end());
   expected.push_back({1, 3});
   EXPECT_EQ(read_elements(open_array(tmp / "a"), {0}, {8}), expected);
+}
+
+// zarr_data_type_form: the serializer is the optional codec around the
+// inner type's own (bytes with its byte order); Zarr v2 has no form.
+TEST(Optional, DataTypeForm) {
+  const std::string nested_int16 =
+      R"({"name":"optional","configuration":{"name":"optional","configuration":{"name":"int16"}}})";
+  char* json = nullptr;
+  ASSERT_OK(zarr_data_type_form(nested_int16.c_str(), nullptr, 3, &json));
+  const std::string inner_bytes = R"({"name":"bytes","configuration":{"endian":"little"}})";
+  const auto optional_of = [](const std::string& data) {
+    return R"({"name":"optional","configuration":{"mask_codecs":[{"name":"packbits","configuration":{}}],)"
+           R"("data_codecs":[)" + data + "]}}";
+  };
+  rapidjson::Document doc;
+  doc.Parse(json);
+  zarr_free(json);
+  ASSERT_TRUE(doc.IsObject());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  doc["serializer"].Accept(writer);
+  EXPECT_EQ(std::string(buffer.GetString()), optional_of(optional_of(inner_bytes)));
+  EXPECT_STATUS(zarr_data_type_form(kOptionalUint8.c_str(), nullptr, 2, &json), ZARR_ERR_UNSUPPORTED,
+                "has no Zarr v2 form");
 }
 
 Bytes le64(uint64_t v) {
