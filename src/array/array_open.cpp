@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/path.h"
+#include "codecs/experimental.h"
 #include "metadata/nodes.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
@@ -81,6 +82,7 @@ std::unique_ptr<Array> Array::create(std::shared_ptr<Store> store, const std::st
   }
   ArrayMetadata meta = format == 3 ? parse_v3_array_metadata_for_create(metadata_json, where)
                                    : parse_v2_array_metadata_for_create(metadata_json, where);
+  if (meta.dtype.kind() == DTypeKind::Optional) require_optional_writes(where);
   validate_node_names(path, format, where);
   require_absent(*store, path);
   create_parent_groups(*store, path, format, "array");

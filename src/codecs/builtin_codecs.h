@@ -64,6 +64,8 @@ V3Codec make_zfp_v3(const V3CodecRequest& request);            // zfp_codec.cpp
 V3Codec make_zfpy_v3(const V3CodecRequest& request);           // zfpy_codec.cpp
 V3Codec make_n5_default_v3(const V3CodecRequest& request);     // n5_default_codec.cpp
 V3Codec make_conditional_v3(const V3CodecRequest& request);    // conditional_codec.cpp
+// zarrs' experimental "optional" (array->bytes), for the optional data type.
+V3Codec make_optional_v3(const V3CodecRequest& request);       // optional_codec.cpp
 
 // make_blosc_codec as if c-blosc offered only `available` (a comma-separated
 // list like blosc_list_compressors() returns): lets tests check what happens

@@ -118,6 +118,8 @@ void add_builtins() {
   add_v3("packbits", CodecKind::ArrayToBytes, codecs::make_packbits_v3);
   add_v3("n5_default", CodecKind::ArrayToBytes, codecs::make_n5_default_v3);
   add_v3("conditional", CodecKind::BytesToBytes, codecs::make_conditional_v3);
+  // zarrs' experimental proposal: read always, written only when enabled (codecs/experimental.h).
+  add_v3("optional", CodecKind::ArrayToBytes, codecs::make_optional_v3);
   for (const char* name : {"bitround", "numcodecs.bitround"}) {
     add_v3(name, CodecKind::ArrayToArray, [name](const V3CodecRequest& r) { return codecs::make_bitround_v3(r, name); });
   }

@@ -175,6 +175,21 @@ std::shared_ptr<const BytesCodec> make_v3_bytes_codec(const rapidjson::Value& it
   return make_codec(spec, ArrayRepr{}, repr).bytes_to_bytes;
 }
 
+namespace {
+
+// zarrs' optional elements (a flag byte, then the value) have a stored form
+// only through the optional codec: "bytes" would store the flag bytes and
+// the missing elements' zeros, which no other reader takes for optional data.
+void check_optional_serializer(const ArrayRepr& input, const ArrayToBytesCodec& codec, const std::string& where) {
+  if (input.dtype.kind() != DTypeKind::Optional) return;
+  const std::string name = codec.name();
+  if (name == "optional" || name == "sharding_indexed") return;
+  fail(ZARR_ERR_INVALID_METADATA, where + ": data type " + input.dtype.to_v3_json() +
+                                      " is stored by the \"optional\" codec, not '" + name + "'");
+}
+
+}  // namespace
+
 CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& decoded, const std::string& where) {
   if (!codecs.IsArray()) fail(ZARR_ERR_INVALID_METADATA, where + " must be a list of codecs");
   std::vector<std::shared_ptr<const ArrayToArrayCodec>> array_to_array;
@@ -207,6 +222,7 @@ CodecChain make_v3_codec_chain(const rapidjson::Value& codecs, const ArrayRepr& 
       current = array_to_array.back()->encoded_repr(current);
     } else if (kind == CodecKind::ArrayToBytes) {
       array_to_bytes = codec.array_to_bytes;
+      check_optional_serializer(current, *array_to_bytes, spec.where);
     } else {
       bytes_to_bytes.push_back(codec.bytes_to_bytes);
     }

@@ -353,6 +353,9 @@ std::optional<DataType> DataType::from_v3_name(const std::string& name) {
 
 std::string DataType::to_v2_json() const {
   if (kind_ == DTypeKind::Structured) return fields_to_json();
+  // No v2 form: its v3 JSON stands for it (zarr_data_type, messages); v2
+  // metadata refuses the type (element_form.cpp, fill_value.cpp).
+  if (kind_ == DTypeKind::Optional) return optional_json();
   return json::quote(typestr_);
 }
 

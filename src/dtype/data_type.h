@@ -46,6 +46,10 @@ enum class DTypeKind {
   SubByteInt,  // "int2", "int4": 1 byte holding the value sign-extended (TensorStore's
                // Int4Padded); sub_byte_bits() says 2 or 4
   SubByteUInt, // "uint2", "uint4": 1 byte holding the value zero-extended
+  // zarrs' experimental "optional" (v3 only; optional_type.cpp): a flag byte
+  // (1 present, 0 missing) followed by the inner type's item
+  // (optional_inner()), so item_size() is 1 + the inner item size.
+  Optional,
 };
 
 // Region buffers of the variable-length kinds (VarString, VarBytes) are to
@@ -100,7 +104,9 @@ class DataType {
   // "string" (VarString) and "variable_length_bytes" or "bytes" (VarBytes);
   // {"name": "struct", "configuration": {"fields": [{"name": "x", "data_type":
   // <any fixed-size v3 type, struct included>}, ...]}} (Structured, packed in
-  // field order), and the legacy "structured" with fields as [name, type].
+  // field order), and the legacy "structured" with fields as [name, type];
+  // zarrs' experimental {"name": "optional", "configuration": <inner type>}
+  // (Optional; optional_type.cpp), whose fill value may be null.
   // A name may be given as a short-hand string or as {"name": ...} with an
   // optional "configuration". The result is in host byte order (v3 keeps the
   // stored byte order in the bytes codec).
@@ -166,6 +172,9 @@ class DataType {
   // What each half of a Complex type is: Float (IEEE binary16/32/64 by
   // size), BFloat16, or Float8 of float8_format(). Meaningless for other kinds.
   DTypeKind complex_component_kind() const { return complex_component_; }
+  // The type an Optional wraps (itself Optional for optional<optional<T>>);
+  // nullptr for other kinds.
+  const DataType* optional_inner() const { return optional_inner_.get(); }
 
   // True for Object and for structured types with an Object field anywhere:
   // such items are pointers in numpy and need an object codec to store.
@@ -175,6 +184,9 @@ class DataType {
   // JSON form; the v3 spelling of a raw type, "r16" or "raw_bytes", is not
   // part of it).
   bool operator==(const DataType& other) const {
+    if (kind_ == DTypeKind::Optional || other.kind_ == DTypeKind::Optional) {
+      return kind_ == other.kind_ && *optional_inner_ == *other.optional_inner_;
+    }
     return kind_ == other.kind_ && big_endian_ == other.big_endian_ && to_v2_json() == other.to_v2_json();
   }
   bool operator!=(const DataType& other) const { return !(*this == other); }
@@ -274,6 +286,7 @@ class DataType {
   dtype_detail::Float8Format float8_format_ = dtype_detail::Float8Format::E4M3FN;
   int sub_byte_bits_ = 4;
   DTypeKind complex_component_ = DTypeKind::Float;
+  std::shared_ptr<const DataType> optional_inner_;  // Optional only
 
   static DataType parse_typestr(const std::string& text, const std::string& where);
   static DataType parse_fields(const rapidjson::Value& list, const std::string& where);
@@ -296,6 +309,12 @@ class DataType {
   // v2 and v3 alike; std::nullopt for other names.
   static std::optional<DataType> from_tensorstore_name(const std::string& name);
   static DataType make_variable(DTypeKind kind);
+  // zarrs' "optional" (optional_type.cpp): the configuration is the inner
+  // type's {"name", "configuration"}; its JSON back, its fill values.
+  static DataType parse_v3_optional(const rapidjson::Value* configuration, const std::string& where);
+  std::string optional_json() const;
+  Bytes optional_fill(const rapidjson::Value& fill, const std::string& where) const;
+  std::string optional_fill_json(const uint8_t* data) const;
   // The registry's complex types by name ("complex_float16", "complex_bfloat16",
   // "complex_float8_e4m3", the aliases "complex_float32" / "complex_float64"),
   // in host byte order; std::nullopt for other names.

@@ -333,6 +333,7 @@ std::optional<Bytes> DataType::parse_fill_value_v2(const rapidjson::Value& fill,
       return void_fill(fill, *this, where);
     case DTypeKind::Object: return std::nullopt;  // opaque without an object codec
     case DTypeKind::BFloat16:
+    case DTypeKind::Optional:
     case DTypeKind::VarString:
     case DTypeKind::VarBytes: break;  // v3 types: see parse_fill_value_v3
   }
@@ -342,7 +343,7 @@ std::optional<Bytes> DataType::parse_fill_value_v2(const rapidjson::Value& fill,
 std::string DataType::fill_value_to_v2_json(const std::optional<Bytes>& fill) const {
   if (!fill) return "null";
   if (kind_ == DTypeKind::Object) fail(ZARR_ERR_INVALID_ARGUMENT, "object dtypes have no byte fill value");
-  if (kind_ == DTypeKind::BFloat16 || is_variable_length()) {
+  if (kind_ == DTypeKind::BFloat16 || kind_ == DTypeKind::Optional || is_variable_length()) {
     fail(ZARR_ERR_UNSUPPORTED, "data type " + to_v2_json() + " has no Zarr v2 fill value form in libzarr");
   }
   if (fill->size() != item_size_) {
@@ -379,6 +380,7 @@ std::string DataType::fill_value_to_v2_json(const std::optional<Bytes>& fill) co
     }
     case DTypeKind::Object:
     case DTypeKind::BFloat16:
+    case DTypeKind::Optional:
     case DTypeKind::VarString:
     case DTypeKind::VarBytes: break;
   }

@@ -440,6 +440,7 @@ Bytes DataType::parse_fill_value_v3(const rapidjson::Value& fill, const std::str
   if (kind_ == DTypeKind::Object) {
     fail(ZARR_ERR_UNSUPPORTED, where + ": data type " + excerpt(to_v2_json()) + " has no Zarr v3 fill value form in libzarr");
   }
+  if (kind_ == DTypeKind::Optional) return optional_fill(fill, where);
   if (fill.IsNull()) bad_fill(where, fill, *this, "Zarr v3 requires a fill value (null is not one)");
   switch (kind_) {
     case DTypeKind::Bool:
@@ -469,6 +470,7 @@ Bytes DataType::parse_fill_value_v3(const rapidjson::Value& fill, const std::str
       bad_fill(where, fill, *this, "expected a base64 string or a list of integers in [0, 255]");
     }
     case DTypeKind::Structured: return struct_fill(fill, *this, where);
+    case DTypeKind::Optional:
     case DTypeKind::Object: break;
   }
   fail(ZARR_ERR_UNSUPPORTED, where + ": no Zarr v3 fill value form for this data type");
@@ -515,6 +517,7 @@ std::string DataType::fill_value_to_v3_json(const Bytes& fill) const {
       if (v3_form_ == V3Form::RawBits) return list_text(data, item_size_, ",");
       return json::quote(dtype_detail::base64_encode(data, item_size_));
     case DTypeKind::Structured: return struct_fill_json(data, *this);
+    case DTypeKind::Optional: return optional_fill_json(data);
     case DTypeKind::VarString:
     case DTypeKind::VarBytes:
     case DTypeKind::Object: break;

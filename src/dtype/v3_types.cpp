@@ -185,6 +185,9 @@ DataType DataType::parse_v3_struct(const std::string& name, const rapidjson::Val
     const std::string field_where = type_where + ": field " + json::quote(field.name);
     if (names.count(field.name)) invalid(type_where, "duplicate field name " + json::quote(field.name));
     field.type = std::make_shared<DataType>(parse_v3(type_json, field_where));
+    if (field.type->kind() == DTypeKind::Optional) {
+      unsupported(field_where, "an \"optional\" struct field is not supported (only the optional codec stores optional elements)");
+    }
     if (field.type->is_variable_length()) {
       invalid(field_where, "data type " + field.type->to_v3_json() + " has no fixed size, as a struct field needs");
     }
@@ -343,6 +346,7 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
   const std::string typestr = length_typestr(name, configuration, quoted, where);
   if (!typestr.empty()) return parse_typestr(typestr, where);
   if (name == "struct" || name == "structured") return parse_v3_struct(name, configuration, where);
+  if (name == "optional") return parse_v3_optional(configuration, where);
   unsupported(where, "data type " + quoted + " is not supported" +
                          registered_but_unimplemented_note(ExtensionPoint::DataType, name));
 }
@@ -379,6 +383,7 @@ std::string DataType::to_v3_json() const {
              "\",\"configuration\":{\"unit\":" + json::quote(unit) + ",\"scale_factor\":" + scale + "}}";
     }
     case DTypeKind::Structured: return struct_json();
+    case DTypeKind::Optional: return optional_json();
     case DTypeKind::Object: break;
   }
   fail(ZARR_ERR_UNSUPPORTED, "data type " + excerpt(to_v2_json()) + " has no Zarr v3 form in libzarr");

@@ -78,6 +78,12 @@ V3ElementForm v3_element_form(const DataType& type, const std::string& object_co
     if (id == "json2") fail(ZARR_ERR_UNSUPPORTED, where + ": the json2 object codec has no Zarr v3 form");
     return {json::quote(object_codec_v3_name(id)), "{\"name\":\"" + id + "\",\"configuration\":{}}"};
   }
+  if (type.kind() == DTypeKind::Optional) {
+    // zarrs' layout: the mask packed to bits, the present values as the inner type stores them.
+    const std::string data = v3_element_form(*type.optional_inner(), "", where).serializer;
+    return {type.to_v3_json(), "{\"name\":\"optional\",\"configuration\":{\"mask_codecs\":[{\"name\":\"packbits\","
+                               "\"configuration\":{}}],\"data_codecs\":[" + data + "]}}"};
+  }
   if (type.kind() == DTypeKind::VarString) return {type.to_v3_json(), "{\"name\":\"vlen-utf8\",\"configuration\":{}}"};
   if (type.kind() == DTypeKind::VarBytes) return {type.to_v3_json(), "{\"name\":\"vlen-bytes\",\"configuration\":{}}"};
   if (!type.has_byte_order()) return {type.to_v3_json(), "{\"name\":\"bytes\"}"};
@@ -87,6 +93,9 @@ V3ElementForm v3_element_form(const DataType& type, const std::string& object_co
 }
 
 V2ElementForm v2_element_form(const DataType& type, const std::string& object_codec_json, const std::string& where) {
+  if (type.kind() == DTypeKind::Optional) {
+    fail(ZARR_ERR_UNSUPPORTED, where + ": data type " + type.to_v3_json() + " (zarrs' optional) has no Zarr v2 form");
+  }
   if (type.kind() == DTypeKind::VarString) return {type.to_v2_json(), "{\"id\":\"vlen-utf8\"}"};
   if (type.kind() == DTypeKind::VarBytes) return {type.to_v2_json(), "{\"id\":\"vlen-bytes\"}"};
   if (type.kind() != DTypeKind::Object) return {type.to_v2_json(), ""};

@@ -380,8 +380,8 @@ TEST(V3Metadata, KeyEncodingErrors) {
 TEST(V3Metadata, DataTypeErrors) {
   expect_error(ZARR_ERR_UNSUPPORTED, [] { parse(with("data_type", "\"float8_e6m1\"")); },
                {"a/zarr.json: field 'data_type'", "\"float8_e6m1\""});
-  expect_error(ZARR_ERR_UNSUPPORTED, [] { parse(with("data_type", R"({"name":"optional","configuration":{}})")); },
-               {"field 'data_type'", "\"optional\""});
+  expect_error(ZARR_ERR_INVALID_METADATA, [] { parse(with("data_type", R"({"name":"optional","configuration":{}})")); },
+               {"field 'data_type'", "\"optional\"", "the inner data type"});
   expect_error(ZARR_ERR_INVALID_METADATA, [] { parse(with("data_type", "5")); }, {"field 'data_type'"});
   expect_error(ZARR_ERR_INVALID_METADATA, [] { parse(with("data_type", R"({"name":"int8","must_understand":false})")); },
                {"field 'data_type'", "must_understand"});

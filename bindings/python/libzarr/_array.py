@@ -6,7 +6,7 @@ import numpy as np
 from . import _capi, _info, _selection
 from ._attributes import Attributes
 from ._capi import lib
-from ._dtypes import numpy_dtype
+from ._dtypes import from_masked, is_masked_optional, numpy_dtype, to_masked
 from ._handle import Handle
 from .codecs import get_codec
 from .errors import BufferSizeError, InvalidArgumentError, InvalidSelectionError
@@ -409,9 +409,13 @@ class Array(Handle):
             if out is not None:
                 self._check_out(out, plan.shape, self._dtype)
             result = plan.read(self, out)
+            if out is None and is_masked_optional(self._dtype):
+                result = to_masked(result)  # zarrs' optional<T>: missing elements masked
         return result[()] if plan.scalar and out is None else result
 
     def _set(self, plan, value, fields=None):
+        if fields is None and is_masked_optional(self._dtype):
+            value = from_masked(value, self._dtype)
         if fields is not None:
             current = plan.read(self)
             current[fields] = value

@@ -49,12 +49,55 @@ def numpy_dtype(type_name, load_metadata):
         return np.dtype(f"V{_RAW_V3_TYPES[type_name]}"), None
     if type_name.startswith("r") and type_name[1:].isdigit():
         return np.dtype(f"V{int(type_name[1:]) // 8}"), None
+    if type_name.startswith("{"):
+        return _optional_dtype(json.loads(type_name)), None
     if type_name[:1] in '"[':
         description = json.loads(type_name)
         if description == "|O":
             return np.dtype(object), _object_codec_kind(load_metadata())
         return np.dtype(_numpy_description(description)).newbyteorder("="), None
     return np.dtype(type_name), None  # "int16", "float64", "bool", "complex64"...
+
+
+def _optional_dtype(description):
+    """zarrs' experimental "optional" type: its elements as the C API lays them out, a
+    flag byte (1 present, 0 missing) then the inner type's item, as a packed
+    structured dtype [("present", u1), ("value", inner)] (nested for optional of
+    optional). Inner types are those named without a configuration."""
+    if description.get("name") != "optional":
+        raise UnsupportedError(f"data type {json.dumps(description)} has no NumPy form in this binding")
+    inner = description["configuration"]
+    if inner.get("name") == "optional":
+        value = _optional_dtype(inner)
+    elif inner.get("configuration"):
+        raise UnsupportedError(f"optional of {json.dumps(inner)} has no NumPy form in this binding")
+    else:
+        value, kind = numpy_dtype(inner["name"], dict)
+        if kind is not None:
+            raise UnsupportedError(f"optional of {inner['name']} has no NumPy form in this binding")
+    return np.dtype([("present", "u1"), ("value", value)])
+
+
+def is_masked_optional(dtype):
+    """True for the dtype of optional<T> with T not itself optional: such arrays read
+    as numpy.ma.MaskedArray of T (missing elements masked)."""
+    return dtype.names == ("present", "value") and dtype["value"].names is None
+
+
+def to_masked(records):
+    """Records of is_masked_optional's dtype as a MaskedArray of their values."""
+    return np.ma.MaskedArray(records["value"], mask=records["present"] == 0)
+
+
+def from_masked(value, dtype):
+    """A MaskedArray (or plain values: all present) as records of an optional dtype."""
+    if isinstance(value, np.ndarray) and value.dtype == dtype:
+        return value
+    masked = np.ma.asarray(value)
+    records = np.zeros(masked.shape, dtype=dtype)
+    records["present"] = ~np.ma.getmaskarray(masked)
+    records["value"] = masked.filled(0) if masked.dtype.kind != "V" else masked.data
+    return records
 
 
 def _numpy_description(description):
