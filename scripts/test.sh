@@ -12,9 +12,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # How long each phase took, on stderr (CI must stay under 30 minutes).
+# They are printed again just before the summary, so that a CI log that keeps
+# only its last lines still shows where the time went.
 phase_start=$SECONDS
+phase_times=()
 phase_done() {
-  echo "test.sh: $1 took $((SECONDS - phase_start)) s" >&2
+  phase_times+=("test.sh: $1 took $((SECONDS - phase_start)) s")
+  echo "${phase_times[-1]}" >&2
   phase_start=$SECONDS
 }
 scripts/setup.sh || exit 1
@@ -68,5 +72,6 @@ if [ "${ZARR_SANITIZE:-1}" != 0 ]; then
   phase_done "thread sanitizer build and tests"
 fi
 
+printf '%s\n' "${phase_times[@]}" "test.sh: all phases took $SECONDS s"
 python3 scripts/test_summary.py "${logs[@]}" || status=1
 exit $status
