@@ -11,7 +11,9 @@ $refs to the registry's GitHub URLs resolve to the local files. One line per che
 stdout: "ok <kind> <name> <file>", "fail <kind> <name> <file>: <why>", "schema-invalid <kind>
 <name>: <why>" (a schema that is not valid JSON Schema itself) or "schema-defect <kind>
 <name>: <why>" (a schema of a data type written as a bare name that rejects that name): the last two are reported,
-not held against libzarr. Exit status 1 when any check fails, 2 when jsonschema is missing.
+not held against libzarr. A name with no folder in the registry is reported as
+"unregistered <kind> <name> <file>" (the test decides which it accepts). Exit status 1 when
+any check fails, 2 when jsonschema is missing.
 """
 import glob
 import json
@@ -84,6 +86,8 @@ def main(registry, folder):
             name = name_of(entry)
             schema = schemas.get((KINDS[kind], name))
             if schema is None:
+                if not os.path.isdir(os.path.join(registry, KINDS[kind], str(name))):
+                    print(f"unregistered {kind} {name} {rel}")
                 continue
             cls = jsonschema.validators.validator_for(schema)
             try:

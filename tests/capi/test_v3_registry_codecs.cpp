@@ -421,6 +421,17 @@ std::vector<Written> arrays_using_every_extension() {
   return out;
 }
 
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> lines_starting_with(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    if (text.compare(at, prefix.size(), prefix) == 0) lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return lines;
+}
+
 }  // namespace
 
 TEST(RegistrySchemas, WhatLibzarrWritesValidates) {
@@ -447,8 +458,10 @@ TEST(RegistrySchemas, WhatLibzarrWritesValidates) {
   EXPECT_GT(ok, 40u) << out;
   EXPECT_EQ(out.find("\nfail"), std::string::npos) << out;
   std::cout << "[ schemas ] " << ok << " entries valid against the registry's schemas\n";
-  for (size_t at = out.find("schema-"); at != std::string::npos; at = out.find("\nschema-", at + 1)) {
-    at += out[at] == '\n';
-    std::cout << "[ schemas ] " << out.substr(at, out.find('\n', at) - at) << "\n";
-  }
+  for (const std::string& line : lines_starting_with(out, "schema-")) std::cout << "[ schemas ] " << line << "\n";
+  // The one name libzarr writes that the registry lacks: the registry's "bytes" type is
+  // written as zarr-python 3's "variable_length_bytes" (DataType::to_v3_json), so the
+  // registry's bytes schema checks nothing here. Any other unregistered name fails.
+  EXPECT_EQ(lines_starting_with(out, "unregistered "),
+            std::vector<std::string>{"unregistered data_type variable_length_bytes vlen-bytes/zarr.json"});
 }
