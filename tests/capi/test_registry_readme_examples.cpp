@@ -447,9 +447,11 @@ TEST(RegistryExamples, DatetimeAndTimedeltaReadmeExamplesRoundTrip) {
     ASSERT_TRUE(fragment.IsObject());
     EXPECT_EQ(json_text(fragment["data_type"]["configuration"]), R"({"unit":"us","scale_factor":10})");
     const std::string typestr = std::string(name) == "numpy.datetime64" ? "\"<M8[10us]\"" : "\"<m8[10us]\"";
-    for (const char* fill : {"\"NaT\"", "-9223372036854775808", "42"}) {
+    const char* const fills[] = {"\"NaT\"", "-9223372036854775808", "42"};
+    for (size_t f = 0; f < 3; ++f) {
+      const char* fill = fills[f];
       SCOPED_TRACE(fill);
-      const std::string folder = tmp / (std::string(name) + fill);
+      const std::string folder = tmp / (std::string(name) + "-fill" + std::to_string(f));
       const std::string document =
           completed_array_document(fragment, std::string(R"({"shape": [6], "fill_value": )") + fill + "}");
       ArrayPtr a = create_array(folder, document);
