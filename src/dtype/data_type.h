@@ -129,7 +129,8 @@ class DataType {
   // {"name":"fixed_length_utf32","configuration":{"length_bytes":16}},
   // {"name":"null_terminated_bytes",...} for S, {"name":"raw_bytes",...} for V).
   // A type parsed from v3 keeps the spelling it was read with ("r16" stays
-  // "r16", "bytes" becomes "variable_length_bytes", "datetime64" becomes
+  // "r16", the registry's "bytes" stays "bytes" while v3_name() and
+  // zarr_data_type say "variable_length_bytes", "datetime64" becomes
   // "numpy.datetime64"). Structured types give "struct" (never the legacy
   // "structured") with each field's v3 type. ZARR_ERR_UNSUPPORTED for types v3
   // cannot express (object; a structured type with a subarray field, naming it).
@@ -274,6 +275,7 @@ class DataType {
     Default,      // the only / zarr-python 3's preferred spelling
     RawBits,      // Void read as "r<bits>"
     ComplexAlias, // complex64 / complex128 read as "complex_float32" / "complex_float64"
+    RegistryBytes,  // VarBytes read as the registry's "bytes" (not zarr-python 3's "variable_length_bytes")
   };
   DTypeKind kind_ = DTypeKind::UInt;
   size_t item_size_ = 1;

@@ -323,7 +323,9 @@ DataType DataType::parse_v3_name(const std::string& name, const rapidjson::Value
   }
   if (name == "variable_length_bytes" || name == "bytes") {
     no_configuration();
-    return make_variable(DTypeKind::VarBytes);
+    DataType t = make_variable(DTypeKind::VarBytes);
+    if (name == "bytes") t.v3_form_ = V3Form::RegistryBytes;  // written back as the registry names it
+    return t;
   }
   if (name.size() > 1 && name[0] == 'r' && all_digits(name.substr(1))) {
     no_configuration();
@@ -365,8 +367,8 @@ std::string DataType::to_v3_json() const {
     case DTypeKind::Float8:
     case DTypeKind::SubByteInt:
     case DTypeKind::SubByteUInt:
-    case DTypeKind::VarString:
-    case DTypeKind::VarBytes: return json::quote(*v3_name());
+    case DTypeKind::VarString: return json::quote(*v3_name());
+    case DTypeKind::VarBytes: return json::quote(v3_form_ == V3Form::RegistryBytes ? "bytes" : *v3_name());
     case DTypeKind::Void:
       if (v3_form_ == V3Form::RawBits) return json::quote(*v3_name());
       return with_length("raw_bytes", item_size_);

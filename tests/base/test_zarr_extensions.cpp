@@ -4,7 +4,6 @@
 // until the table and the docs list it.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -12,29 +11,12 @@
 
 #include "base/zarr_extensions.h"
 #include "support/test_support.h"
+#include "support/zarr_extensions_registry.h"
 
-namespace fs = std::filesystem;
 using namespace zarr;
+using namespace zarr::test;
 
 namespace {
-
-const ExtensionPoint kPoints[] = {ExtensionPoint::DataType, ExtensionPoint::Codec, ExtensionPoint::ChunkGrid,
-                                  ExtensionPoint::ChunkKeyEncoding, ExtensionPoint::StorageTransformer};
-
-std::string registry_dir() {
-  return (fs::path(ZARR_SOURCE_ROOT) / ".." / "shared" / "specs" / "zarr-extensions").lexically_normal().string();
-}
-
-// The extension folders of one point (each holds a README.md).
-std::set<std::string> folder_names(ExtensionPoint point) {
-  std::set<std::string> names;
-  const fs::path dir = fs::path(registry_dir()) / extension_point_folder(point);
-  if (!fs::is_directory(dir)) return names;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_directory()) names.insert(entry.path().filename().string());
-  }
-  return names;
-}
 
 std::set<std::string> table_names(ExtensionPoint point) {
   const std::vector<std::string>& names = registered_extension_names(point);
@@ -68,20 +50,20 @@ std::map<std::pair<std::string, std::string>, std::string> docs_table() {
 }  // namespace
 
 TEST(ZarrExtensions, TheTableHoldsEveryRegisteredNameAndNoOther) {
-  if (!fs::is_directory(registry_dir())) GTEST_SKIP() << "no registry at " << registry_dir();
-  for (ExtensionPoint point : kPoints) {
+  if (!zarr_extensions_registry_present()) GTEST_SKIP() << "no registry at " << zarr_extensions_registry_dir();
+  for (ExtensionPoint point : registry_extension_points()) {
     SCOPED_TRACE(extension_point_folder(point));
-    EXPECT_EQ(table_names(point), folder_names(point));
+    EXPECT_EQ(table_names(point), registry_extension_folders(point));
   }
 }
 
 TEST(ZarrExtensions, DocsV3ListsEveryRegisteredExtensionWithYesOrNo) {
   const auto rows = docs_table();
   ASSERT_FALSE(rows.empty()) << "docs/v3.md has no <!-- registry table --> section";
-  const bool have_registry = fs::is_directory(registry_dir());
-  for (ExtensionPoint point : kPoints) {
+  const bool have_registry = zarr_extensions_registry_present();
+  for (ExtensionPoint point : registry_extension_points()) {
     // With the registry at hand its folders are the list; without it, the table in source.
-    const std::set<std::string> names = have_registry ? folder_names(point) : table_names(point);
+    const std::set<std::string> names = have_registry ? registry_extension_folders(point) : table_names(point);
     for (const std::string& name : names) {
       const auto row = rows.find({extension_point_noun(point), name});
       if (row == rows.end()) {
@@ -92,7 +74,7 @@ TEST(ZarrExtensions, DocsV3ListsEveryRegisteredExtensionWithYesOrNo) {
           << extension_point_noun(point) << " " << name << ": " << row->second;
     }
   }
-  if (!have_registry) GTEST_SKIP() << "no registry at " << registry_dir() << ": checked against the source table only";
+  if (!have_registry) GTEST_SKIP() << "no registry at " << zarr_extensions_registry_dir() << ": checked against the source table only";
 }
 
 TEST(ZarrExtensions, UnimplementedNoteNamesRegisteredExtensionsOnly) {

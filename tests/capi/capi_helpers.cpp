@@ -37,6 +37,13 @@ std::string v3_array_meta(const std::string& shape, const std::string& chunks) {
          "\"fill_value\": 0, \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]}";
 }
 
+std::string v3_one_chunk_meta(const std::string& type, const std::string& shape, const std::string& codecs,
+                              const std::string& fill) {
+  return R"({"zarr_format": 3, "node_type": "array", "shape": )" + shape + R"(, "data_type": ")" + type +
+         R"(", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": )" + shape +
+         R"(}}, "chunk_key_encoding": {"name": "default"}, "fill_value": )" + fill + R"(, "codecs": )" + codecs + "}";
+}
+
 ArrayPtr create_array(const std::string& url, const std::string& metadata_json, const char* options) {
   ArrayPtr a;
   int status = zarr_create_ex(a.out(), url.c_str(), metadata_json.c_str(), options);

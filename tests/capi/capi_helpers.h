@@ -90,6 +90,11 @@ inline constexpr const char* kV2Group = "{\"zarr_format\": 2}";
 // A v3 zarr.json document of an int32 array with the bytes codec.
 std::string v3_array_meta(const std::string& shape, const std::string& chunks);
 
+// A v3 zarr.json document of `shape` in one chunk: data_type `type` (a
+// name), `codecs` and `fill` as JSON text.
+std::string v3_one_chunk_meta(const std::string& type, const std::string& shape, const std::string& codecs,
+                              const std::string& fill = "0");
+
 // Create an array (asserting success).
 ArrayPtr create_array(const std::string& url, const std::string& metadata_json, const char* options = nullptr);
 ArrayPtr open_array(const std::string& url, const char* mode = "r");

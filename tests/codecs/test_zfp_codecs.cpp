@@ -20,6 +20,7 @@
 #include "codecs/codec.h"
 #include "codecs/zfp_stream.h"
 #include "support/test_support.h"
+#include "support/zarr_extensions_registry.h"
 #include "dtype/float_text.h"
 #include "v3_chain_helpers.h"
 
@@ -45,11 +46,7 @@ std::string zfp(const std::string& configuration) {
   return R"([{"name": "zfp", "configuration": )" + configuration + "}]";
 }
 
-std::string registry_dir() {
-  return (std::filesystem::path(ZARR_SOURCE_ROOT) / ".." / "shared" / "specs" / "zarr-extensions" / "codecs" / "zfp")
-      .lexically_normal()
-      .string();
-}
+std::string registry_dir() { return zarr::test::registry_extension_dir(zarr::ExtensionPoint::Codec, "zfp"); }
 
 std::string read_text(const std::string& path) {
   std::ifstream f(path);

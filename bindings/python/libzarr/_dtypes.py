@@ -183,7 +183,8 @@ class NewDataType:
                                    f"structured data type {self.numpy} has no Zarr v3 struct form "
                                    f"({_struct_problem(self.numpy)}): use zarr_format=2")
         if self.kind:
-            return ("string" if self.kind == STRING else "bytes"), None
+            # zarr-python 3's names (libzarr writes the registry's "bytes" as given)
+            return ("string" if self.kind == STRING else "variable_length_bytes"), None
         if self.numpy is None:
             return self.v3_name, None
         dtype = self.numpy
