@@ -1,6 +1,7 @@
 #include "array_layout.h"
 
 #include <filesystem>
+#include <utility>
 
 #include "array_walk.h"
 #include "cli_common.h"
@@ -95,6 +96,49 @@ ArrayLayout read_layout(const zarr_array* array) {
   }
   if (layout.storage_shape.size() != zarr_ndim(array)) layout.storage_shape = array_chunk_shape(array);
   return layout;
+}
+
+namespace {
+
+// One axis' chunk_shapes entry as runs of equal edges: [[2, 2], 1, 1, 5]
+// gives (2, 2), (1, 2), (5, 1). A count that would pass 2^64 - 1 starts a
+// new run.
+std::vector<std::pair<uint64_t, uint64_t>> edge_runs(const rapidjson::Value& axis) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  for (const auto& item : axis.GetArray()) {
+    const bool is_run = item.IsArray() && item.Size() == 2;
+    const uint64_t edge = is_run ? item[0].GetUint64() : item.GetUint64();
+    const uint64_t count = is_run ? item[1].GetUint64() : 1;
+    if (!runs.empty() && runs.back().first == edge && runs.back().second <= UINT64_MAX - count) {
+      runs.back().second += count;
+    } else {
+      runs.emplace_back(edge, count);
+    }
+  }
+  return runs;
+}
+
+std::string axis_edges_text(const rapidjson::Value& axis) {
+  if (axis.IsUint64()) return std::to_string(axis.GetUint64());
+  std::string text = "[";
+  for (const auto& [edge, count] : edge_runs(axis)) {
+    if (text.size() > 1) text += ", ";
+    text += std::to_string(edge) + (count > 1 ? "x" + std::to_string(count) : "");
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+std::string rectilinear_shape_text(const std::string& chunk_grid_json) {
+  const rapidjson::Document grid = parse_json(chunk_grid_json, "the chunk grid");
+  const rapidjson::Value& axes = grid["configuration"]["chunk_shapes"];
+  std::string text = "(";
+  for (const auto& axis : axes.GetArray()) {
+    if (text.size() > 1) text += ", ";
+    text += axis_edges_text(axis);
+  }
+  return text + (axes.Size() == 1 ? ",)" : ")");
 }
 
 StorageGrid storage_grid(zarr_array* array, const ArrayLayout& layout) {
