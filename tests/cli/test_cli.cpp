@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -558,14 +559,37 @@ TEST(Cli, TreeAndVerifyPrintC1BidiAndInvalidBytesEscaped) {
 
 namespace {
 
-// The manual page documents every subcommand the tool has.
+// The options a help text's usage (its first paragraph) names, as a manual
+// page writes them: "--chunk-edges" is "\-\-chunk\-edges".
+std::vector<std::string> usage_options_in_roff(const std::string& help) {
+  const std::string usage = help.substr(0, help.find("\n\n"));
+  std::vector<std::string> options;
+  for (size_t at = usage.find("--"); at != std::string::npos; at = usage.find("--", at + 2)) {
+    std::string option;
+    for (size_t i = at; i < usage.size() && (std::islower(static_cast<unsigned char>(usage[i])) || usage[i] == '-'); ++i) {
+      option += usage[i] == '-' ? "\\-" : std::string(1, usage[i]);
+    }
+    options.push_back(option);
+  }
+  return options;
+}
+
+// The manual page documents every subcommand the tool has, and its SYNOPSIS
+// line of each subcommand every option of the subcommand's usage.
 TEST(Cli, ManualPageCoversEverySubcommand) {
   const std::string page = read_text(fs::path(ZARR_SOURCE_ROOT) / "docs" / "zarrtool.1");
   ASSERT_FALSE(page.empty()) << "docs/zarrtool.1 is missing";
   for (const char* command : {"info", "dump", "tree", "cat", "create", "cp", "verify", "rm", "consolidate", "migrate"}) {
-    EXPECT_NE(page.find(std::string(".B zarrtool ") + command), std::string::npos) << command << " in SYNOPSIS";
+    const size_t synopsis = page.find(std::string(".B zarrtool ") + command + "\n");
+    EXPECT_NE(synopsis, std::string::npos) << command << " in SYNOPSIS";
     EXPECT_NE(page.find(std::string(".TP\n.B ") + command + "\n"), std::string::npos) << command << " in COMMANDS";
-    EXPECT_EQ(run_tool({command, "--help"}).exit_code, 0) << command;
+    const RunResult help = run_tool({command, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << command;
+    if (synopsis == std::string::npos) continue;
+    const std::string line = page.substr(synopsis, page.find("\n.br", synopsis) - synopsis);
+    for (const std::string& option : usage_options_in_roff(help.out)) {
+      EXPECT_NE(line.find(option), std::string::npos) << command << " " << option << " in SYNOPSIS";
+    }
   }
 }
 

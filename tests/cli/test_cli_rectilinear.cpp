@@ -82,11 +82,12 @@ TEST(Cli, RectilinearCreateInfoVerifyAndCopy) {
   EXPECT_NE(r.out.find("c/3/2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[5:10, 6:8]"), std::string::npos) << "the chunk's own box: " << r.out;
   fill_with_counting(url, 10, 8);
-  // A verbatim copy, and one with another codec, both keep the grid; a v2 copy cannot.
+  // A verbatim copy, and one with another codec, both keep the grid; a v2
+  // copy needs regular chunks (CliRectilinear.CopyRefusalsNameTheArrayOrOptionAndWriteNothing).
   ASSERT_EQ(run_tool({"cp", url, dir / "same"}).exit_code, 0);
   r = run_tool({"cp", url, dir / "gzip", "--codec", R"({"name":"gzip","configuration":{"level":1}})"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run_tool({"cp", url, dir / "v2", "--format", "2"});
+  r = run_tool({"cp", url, dir / "v2", "--format", "2", "--chunks", "5,3"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* copy : {"same", "gzip", "v2"}) {
     EXPECT_EQ(read_all_int16(dir / copy, 10, 8), values) << copy;
@@ -222,4 +223,109 @@ TEST(CliRectilinear, InfoShowsTheGridPerAxisAndShardsToo) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("Shards initialized : 2/2"), std::string::npos) << r.out;
+}
+
+namespace {
+
+// A 10 x 8 int16 array of 0..79 in regular chunks of 5 x 4.
+std::string make_regular(const std::string& url) {
+  const RunResult r = run_tool({"create", url, "--shape", "10,8", "--dtype", "int16", "--chunks", "5,4"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  fill_with_counting(url, 10, 8);
+  return url;
+}
+
+std::string chunk_shapes_of(const std::string& url) {
+  const std::string text = text_of_file(fs::path(url) / "zarr.json");
+  const size_t at = text.find("\"chunk_shapes\":");
+  return at == std::string::npos ? "" : text.substr(at, text.find('}', at) - at);
+}
+
+}  // namespace
+
+// cp --chunk-edges: a regular array into a rectilinear grid, into rectilinear
+// shards of regular inner chunks (with --chunks), and a rectilinear array
+// into another grid, every value kept.
+TEST(CliRectilinear, CopyIntoTheGridChunkEdgesGives) {
+  TempDir dir;
+  const std::vector<int16_t> values = fill_with_counting(make_regular(dir / "regular"), 10, 8);
+  RunResult r = run_tool({"cp", dir / "regular", dir / "r", "--chunk-edges", "3,7;2x4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(chunk_shapes_of(dir / "r"), R"("chunk_shapes":[[3,7],[[2,4]]])");
+  EXPECT_TRUE(fs::exists(fs::path(dir / "r") / "c" / "1" / "3")) << "the 7 x 2 chunk";
+  EXPECT_EQ(read_all_int16(dir / "r", 10, 8), values);
+  r = run_tool({"cp", dir / "regular", dir / "s", "--chunk-edges", "4,6;8", "--chunks", "2,4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(run_tool({"dump", dir / "s"}).out.find("chunk shape: (2, 4)\n    shard shape: ([4, 6], 8)\n"),
+            std::string::npos);
+  EXPECT_EQ(read_all_int16(dir / "s", 10, 8), values);
+  r = run_tool({"cp", dir / "r", dir / "again", "--chunk-edges", "5x2;8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(chunk_shapes_of(dir / "again"), R"("chunk_shapes":[[[5,2]],8])");
+  EXPECT_EQ(read_all_int16(dir / "again", 10, 8), values);
+}
+
+// A group: --chunk-edges applies to every array; an array of another rank is
+// refused by name before anything is written; a rectilinear member copied
+// with other options keeps its grid.
+TEST(CliRectilinear, CopyOfAGroupGivesEveryArrayTheEdgesOrRefusesAnotherRankByName) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group"}).exit_code, 0);
+  const std::vector<int16_t> values = fill_with_counting(make_regular(group + "/a"), 10, 8);
+  make_rectilinear(group + "/b", "2x2,1,5;3");
+  RunResult r = run_tool({"cp", group, dir / "edges", "--chunk-edges", "5x2;4x2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"a", "b"}) {
+    EXPECT_EQ(chunk_shapes_of(dir / ("edges/" + std::string(name))), R"("chunk_shapes":[[[5,2]],[[4,2]]])") << name;
+    EXPECT_EQ(read_all_int16(dir / ("edges/" + std::string(name)), 10, 8), values) << name;
+  }
+  r = run_tool({"cp", group, dir / "zstd", "--codec", R"({"name":"zstd","configuration":{"level":1}})"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(chunk_shapes_of(dir / "zstd/b"), R"("chunk_shapes":[[[2,2],1,5],3])");
+  EXPECT_EQ(read_all_int16(dir / "zstd/b", 10, 8), values);
+  ASSERT_EQ(run_tool({"create", group + "/line", "--shape", "7", "--dtype", "uint8"}).exit_code, 0);
+  r = run_tool({"cp", group, dir / "refused", "--chunk-edges", "5x2;4x2"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot copy " + group + "/line with --chunk-edges 5x2;4x2: it is 1-D and --chunk-edges "
+                       "gives 2 axes"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "refused"));
+}
+
+// Every refusal of cp's grid options names the array or the option at
+// fault, and leaves no destination behind.
+TEST(CliRectilinear, CopyRefusalsNameTheArrayOrOptionAndWriteNothing) {
+  TempDir dir;
+  const std::string rectilinear = make_rectilinear(dir / "r", "2x2,1,5;3");
+  const std::string regular = make_regular(dir / "regular");
+  ASSERT_EQ(run_tool({"create", dir / "g", "--group"}).exit_code, 0);
+  make_rectilinear(dir / "g/inner", "2x2,1,5;3");
+  struct Case {
+    std::vector<std::string> args;
+    int exit_code;
+    std::string fragment;
+  };
+  const std::vector<Case> cases = {
+      {{rectilinear, "--format", "2"}, 2,
+       "cannot copy " + rectilinear + " to --format 2: its chunk grid is rectilinear and Zarr v2 has regular chunks "
+       "only; give --chunks"},
+      {{dir / "g", "--format", "2"}, 2, "cannot copy " + (dir / "g/inner") + " to --format 2"},
+      {{regular, "--chunk-edges", "5x2;8", "--format", "2"}, 2, "--chunk-edges needs --format 3"},
+      {{regular, "--chunk-edges", "5x2;8", "--shards", "5,8", "--chunks", "5,8"}, 2, "--shards and --chunk-edges"},
+      {{regular, "--chunk-edges", "5x2;0"}, 2, "--chunk-edges axis 1: edge lengths and counts must be at least 1"},
+      {{regular, "--chunk-edges", "5x2"}, 2, "it is 2-D and --chunk-edges gives 1 axes"},
+      {{regular, "--chunk-edges", "2,3;8"}, 1,
+       "cannot copy " + regular + " with these options (nothing was written)"},
+      {{regular, "--chunk-edges", "2,3;8"}, 1, "the edge lengths sum to 5, less than the extent 10"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"cp", c.args[0], dir / "copy"};
+    args.insert(args.end(), c.args.begin() + 1, c.args.end());
+    const RunResult r = run_tool(args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.fragment << ": " << r.err;
+    EXPECT_NE(r.err.find(c.fragment), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "copy")) << c.fragment;
+  }
 }
