@@ -166,6 +166,17 @@ std::string make_rectilinear(const std::string& url, const std::string& edges,
   return url;
 }
 
+bool have_numpy() { return std::system((python() + " -c 'import numpy' >/dev/null 2>&1").c_str()) == 0; }
+
+// NumPy's np.arange(80, dtype=int16).reshape(10, 8)[region] as cat prints
+// it: CSV rows (a 0-d or 1-D result on one line), then the JSON line.
+const char kNumpyModel[] =
+    "import sys, json, numpy as np\n"
+    "a = np.arange(80, dtype=np.int16).reshape(10, 8)\n"
+    "v = a[eval('np.s_[' + (sys.argv[1] or ':') + ']')]\n"
+    "print('\\n'.join(','.join(str(x) for x in row) for row in np.atleast_2d(v)) if v.size else '')\n"
+    "print(json.dumps(v.tolist(), separators=(',', ':')))\n";
+
 }  // namespace
 
 // dump shows a rectilinear grid per axis, repeated edges as NxC (the
@@ -223,6 +234,34 @@ TEST(CliRectilinear, InfoShowsTheGridPerAxisAndShardsToo) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("Shards initialized : 2/2"), std::string::npos) << r.out;
+}
+
+// cat over chunks of different shapes: regions across chunk boundaries,
+// negative steps, dropped dimensions and the whole array, as NumPy selects them.
+TEST(CliRectilinear, CatSelectsAsNumpyDoes) {
+  if (!have_numpy()) GTEST_SKIP() << python() << " has no numpy";
+  TempDir dir;
+  const std::vector<std::string> arrays = {make_rectilinear(dir / "r", "1,3x2,2,1;3,1,4"),
+                                           make_rectilinear(dir / "s", "4,6;8", {"--chunks", "2,4"})};
+  const std::vector<std::string> regions = {"",         "3:7,1:6",   "::-1,::-3", "8:1:-2,7:0:-2", "4,2:7",
+                                            "-1,-1",    "1:9:3,::-1", "9:0:-4,5",  "::-1",          "5:4"};
+  for (const std::string& url : arrays) {
+    for (const std::string& region : regions) {
+      std::string expected;
+      ASSERT_EQ(run_python(kNumpyModel, {region}, &expected), 0) << expected;
+      const size_t json_start = expected.rfind('\n', expected.size() - 2) + 1;
+      const std::string csv = expected.substr(0, json_start), json = expected.substr(json_start);
+      std::vector<std::string> text_args = {"cat", url}, json_args = {"cat", url, "--json"};
+      if (!region.empty()) {
+        for (auto* args : {&text_args, &json_args}) args->insert(args->end(), {"--region", region});
+      }
+      RunResult r = run_tool(text_args);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out, csv == "\n" ? "" : csv) << url << " --region " << region;
+      r = run_tool(json_args);
+      EXPECT_EQ(r.out, json) << url << " --region " << region << " --json";
+    }
+  }
 }
 
 namespace {
