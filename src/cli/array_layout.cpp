@@ -1,6 +1,7 @@
 #include "array_layout.h"
 
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "array_walk.h"
@@ -141,21 +142,30 @@ std::string rectilinear_shape_text(const std::string& chunk_grid_json) {
   return text + (axes.Size() == 1 ? ",)" : ")");
 }
 
+std::optional<std::vector<uint64_t>> axis_boundaries(zarr_array* array, size_t axis, size_t* chunks) {
+  const std::string what = "cannot read the chunk boundaries of axis " + std::to_string(axis);
+  size_t count = 0;
+  const int status = zarr_chunk_boundaries(array, axis, nullptr, 0, &count);
+  if (status != ZARR_ERR_BUFFER_SIZE) check(status, what);
+  *chunks = count - 1;
+  if (count - 1 > kMaxWalkedChunks) return std::nullopt;
+  std::vector<uint64_t> bounds(count);
+  check(zarr_chunk_boundaries(array, axis, bounds.data(), bounds.size(), &count), what);
+  return bounds;
+}
+
 StorageGrid storage_grid(zarr_array* array, const ArrayLayout& layout) {
   StorageGrid grid{array_shape(array), layout.storage_shape, {}};
   if (layout.rectilinear_grid_json.empty()) return grid;
   for (size_t d = 0; d < grid.ndim(); ++d) {
-    size_t count = 0;
-    const int status = zarr_chunk_boundaries(array, d, nullptr, 0, &count);
-    if (status != ZARR_ERR_BUFFER_SIZE) check(status, "cannot read the chunk boundaries of axis " + std::to_string(d));
-    if (count - 1 > kMaxWalkedChunks) {
-      throw CliError(kExitOther, "axis " + std::to_string(d) + " has " + (count == SIZE_MAX ? std::string("2^64 or more") : std::to_string(count - 1)) +
+    size_t chunks = 0;
+    std::optional<std::vector<uint64_t>> bounds = axis_boundaries(array, d, &chunks);
+    if (!bounds) {
+      throw CliError(kExitOther, "axis " + std::to_string(d) + " has " +
+                                     (chunks == SIZE_MAX - 1 ? std::string("2^64 or more") : std::to_string(chunks)) +
                                      " chunks, more than zarrtool walks (" + std::to_string(kMaxWalkedChunks) + ")");
     }
-    std::vector<uint64_t> bounds(count);
-    check(zarr_chunk_boundaries(array, d, bounds.data(), bounds.size(), &count),
-          "cannot read the chunk boundaries of axis " + std::to_string(d));
-    grid.boundaries.push_back(std::move(bounds));
+    grid.boundaries.push_back(std::move(*bounds));
   }
   return grid;
 }

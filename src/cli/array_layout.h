@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,10 @@ std::string rectilinear_shape_text(const std::string& chunk_grid_json);
 // CliError naming it.
 constexpr uint64_t kMaxWalkedChunks = uint64_t{1} << 26;
 StorageGrid storage_grid(zarr_array* array, const ArrayLayout& layout);
+
+// One axis' chunk boundaries (zarr_chunk_boundaries: n + 1 entries), or
+// nullopt when its n chunks are more than kMaxWalkedChunks; *chunks is set
+// to n either way (SIZE_MAX - 1 when n does not fit in a size_t).
+std::optional<std::vector<uint64_t>> axis_boundaries(zarr_array* array, size_t axis, size_t* chunks);
 
 }  // namespace zarrtool

@@ -264,6 +264,20 @@ TEST(CliRectilinear, CatSelectsAsNumpyDoes) {
   }
 }
 
+// cat reads a rectilinear array one row of its chunks at a time: with edges
+// 1 and 9 rows 1..9 are one read (a garbled chunk there is named with that
+// box). It read rows in groups of the largest edge, [0:9] then [9:10], so the
+// 9-row chunk was read and decoded twice.
+TEST(CliRectilinear, CatReadsEachRowOfChunksOnce) {
+  TempDir dir;
+  const std::string url = make_rectilinear(dir / "r", "1,9;8");
+  std::ofstream(fs::path(url) / "c" / "1" / "0", std::ios::binary | std::ios::trunc) << "short";
+  const RunResult r = run_tool({"cat", url});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.out, "0,1,2,3,4,5,6,7\n") << "row 0, its own chunk, before the garbled one";
+  EXPECT_NE(r.err.find("cannot read " + url + " [1:10, 0:8]"), std::string::npos) << r.err;
+}
+
 namespace {
 
 // A 10 x 8 int16 array of 0..79 in regular chunks of 5 x 4.
