@@ -85,9 +85,10 @@ void check_rank(const std::string& source_url, size_t ndim, const Args& args) {
     if (!args.has(option)) continue;
     const size_t given = dimensions_given(option, args.get(option));
     if (given == ndim) continue;
+    const char* entries = std::string(option) == "--chunk-edges" ? " axes" : " extents";
     throw CliError(kExitUsage, "cannot copy " + source_url + " with " + option + " " + args.get(option) + ": it is " +
                                    std::to_string(ndim) + "-D and " + option + " gives " + std::to_string(given) +
-                                   (std::string(option) == "--chunk-edges" ? " axes" : " extents") + "; copy arrays of another rank one by one (zarrtool cp ARRAY DST " +
+                                   entries + "; copy arrays of another rank one by one (zarrtool cp ARRAY DST " +
                                    option + " ...)");
   }
 }
