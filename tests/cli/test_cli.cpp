@@ -566,9 +566,8 @@ std::vector<std::string> usage_options_in_roff(const std::string& help) {
   std::vector<std::string> options;
   for (size_t at = usage.find("--"); at != std::string::npos; at = usage.find("--", at + 2)) {
     std::string option;
-    for (size_t i = at; i < usage.size() && (std::islower(static_cast<unsigned char>(usage[i])) || usage[i] == '-'); ++i) {
-      option += usage[i] == '-' ? "\\-" : std::string(1, usage[i]);
-    }
+    auto in_name = [&](size_t i) { return std::islower(static_cast<unsigned char>(usage[i])) || usage[i] == '-'; };
+    for (size_t i = at; i < usage.size() && in_name(i); ++i) option += usage[i] == '-' ? "\\-" : std::string(1, usage[i]);
     options.push_back(option);
   }
   return options;
