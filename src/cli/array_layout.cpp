@@ -1,6 +1,8 @@
 #include "array_layout.h"
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "array_walk.h"
 #include "cli_common.h"
@@ -97,21 +99,73 @@ ArrayLayout read_layout(const zarr_array* array) {
   return layout;
 }
 
+namespace {
+
+// One axis' chunk_shapes entry as runs of equal edges: [[2, 2], 1, 1, 5]
+// gives (2, 2), (1, 2), (5, 1). A count that would pass 2^64 - 1 starts a
+// new run.
+std::vector<std::pair<uint64_t, uint64_t>> edge_runs(const rapidjson::Value& axis) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  for (const auto& item : axis.GetArray()) {
+    const bool is_run = item.IsArray() && item.Size() == 2;
+    const uint64_t edge = is_run ? item[0].GetUint64() : item.GetUint64();
+    const uint64_t count = is_run ? item[1].GetUint64() : 1;
+    if (!runs.empty() && runs.back().first == edge && runs.back().second <= UINT64_MAX - count) {
+      runs.back().second += count;
+    } else {
+      runs.emplace_back(edge, count);
+    }
+  }
+  return runs;
+}
+
+std::string axis_edges_text(const rapidjson::Value& axis) {
+  if (axis.IsUint64()) return std::to_string(axis.GetUint64());
+  std::string text = "[";
+  for (const auto& [edge, count] : edge_runs(axis)) {
+    if (text.size() > 1) text += ", ";
+    text += std::to_string(edge) + (count > 1 ? "x" + std::to_string(count) : "");
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+std::string rectilinear_shape_text(const std::string& chunk_grid_json) {
+  const rapidjson::Document grid = parse_json(chunk_grid_json, "the chunk grid");
+  const rapidjson::Value& axes = grid["configuration"]["chunk_shapes"];
+  std::string text = "(";
+  for (const auto& axis : axes.GetArray()) {
+    if (text.size() > 1) text += ", ";
+    text += axis_edges_text(axis);
+  }
+  return text + (axes.Size() == 1 ? ",)" : ")");
+}
+
+std::optional<std::vector<uint64_t>> axis_boundaries(zarr_array* array, size_t axis, size_t* chunks) {
+  const std::string what = "cannot read the chunk boundaries of axis " + std::to_string(axis);
+  size_t count = 0;
+  const int status = zarr_chunk_boundaries(array, axis, nullptr, 0, &count);
+  if (status != ZARR_ERR_BUFFER_SIZE) check(status, what);
+  *chunks = count - 1;
+  if (count - 1 > kMaxWalkedChunks) return std::nullopt;
+  std::vector<uint64_t> bounds(count);
+  check(zarr_chunk_boundaries(array, axis, bounds.data(), bounds.size(), &count), what);
+  return bounds;
+}
+
 StorageGrid storage_grid(zarr_array* array, const ArrayLayout& layout) {
   StorageGrid grid{array_shape(array), layout.storage_shape, {}};
   if (layout.rectilinear_grid_json.empty()) return grid;
   for (size_t d = 0; d < grid.ndim(); ++d) {
-    size_t count = 0;
-    const int status = zarr_chunk_boundaries(array, d, nullptr, 0, &count);
-    if (status != ZARR_ERR_BUFFER_SIZE) check(status, "cannot read the chunk boundaries of axis " + std::to_string(d));
-    if (count - 1 > kMaxWalkedChunks) {
-      throw CliError(kExitOther, "axis " + std::to_string(d) + " has " + (count == SIZE_MAX ? std::string("2^64 or more") : std::to_string(count - 1)) +
+    size_t chunks = 0;
+    std::optional<std::vector<uint64_t>> bounds = axis_boundaries(array, d, &chunks);
+    if (!bounds) {
+      throw CliError(kExitOther, "axis " + std::to_string(d) + " has " +
+                                     (chunks == SIZE_MAX - 1 ? std::string("2^64 or more") : std::to_string(chunks)) +
                                      " chunks, more than zarrtool walks (" + std::to_string(kMaxWalkedChunks) + ")");
     }
-    std::vector<uint64_t> bounds(count);
-    check(zarr_chunk_boundaries(array, d, bounds.data(), bounds.size(), &count),
-          "cannot read the chunk boundaries of axis " + std::to_string(d));
-    grid.boundaries.push_back(std::move(bounds));
+    grid.boundaries.push_back(std::move(*bounds));
   }
   return grid;
 }

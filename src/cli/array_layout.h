@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,11 +37,24 @@ struct ArrayLayout {
 
 ArrayLayout read_layout(const zarr_array* array);
 
+// A rectilinear chunk_grid member (ArrayLayout::rectilinear_grid_json, or
+// zarr_info's "chunk_grid") as zarrtool shows a grid's shape: a Python tuple
+// of one entry per axis, an integer for a regular step, else the axis' edge
+// lengths as a list with repeated lengths as NxC (C edges of N, as
+// --chunk-edges takes them): chunk_shapes [[[2, 2], 1, 5], 3] gives
+// "([2x2, 1, 5], 3)". Read from the metadata only: no axis is expanded.
+std::string rectilinear_shape_text(const std::string& chunk_grid_json);
+
 // The array's grid of stored objects: layout.storage_shape for a regular
 // grid, each axis's chunk boundaries (zarr_chunk_boundaries) for a
 // rectilinear one. An axis of more than kMaxWalkedChunks chunks is a
 // CliError naming it.
 constexpr uint64_t kMaxWalkedChunks = uint64_t{1} << 26;
 StorageGrid storage_grid(zarr_array* array, const ArrayLayout& layout);
+
+// One axis' chunk boundaries (zarr_chunk_boundaries: n + 1 entries), or
+// nullopt when its n chunks are more than kMaxWalkedChunks; *chunks is set
+// to n either way (SIZE_MAX - 1 when n does not fit in a size_t).
+std::optional<std::vector<uint64_t>> axis_boundaries(zarr_array* array, size_t axis, size_t* chunks);
 
 }  // namespace zarrtool

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "array_layout.h"
 #include "array_walk.h"
 #include "cli_common.h"
 #include "commands.h"
@@ -47,6 +49,28 @@ Output output_of(const Args& args) {
   return args.has("--csv") ? Output::kCsv : Output::kText;
 }
 
+// Which chunk row of dimension 0 holds an index.
+using ChunkRowOf = std::function<uint64_t(uint64_t)>;
+
+// A regular grid's rows are the index over the chunk height (the inner
+// chunks' when sharded, which tile a rectilinear grid's shards too); an
+// unsharded rectilinear grid's are found among axis 0's boundaries, so that a
+// chunk is not read for two rows. An axis of more chunks than zarrtool walks
+// is read in rows of its largest edge.
+ChunkRowOf chunk_row_of(zarr_array* array) {
+  const std::vector<uint64_t> chunks = array_chunk_shape(array);
+  const uint64_t height = chunks.empty() ? 1 : chunks[0];
+  const ChunkRowOf regular = [height](uint64_t index) { return index / height; };
+  const ArrayLayout layout = read_layout(array);
+  if (chunks.empty() || layout.rectilinear_grid_json.empty() || layout.sharded()) return regular;
+  size_t count = 0;
+  std::optional<std::vector<uint64_t>> bounds = axis_boundaries(array, 0, &count);
+  if (!bounds) return regular;
+  return [bounds = std::move(*bounds)](uint64_t index) {
+    return static_cast<uint64_t>(std::upper_bound(bounds.begin(), bounds.end(), index) - bounds.begin() - 1);
+  };
+}
+
 // Visits every selected element in output order: k holds each dimension's
 // position in its selection, offset the element's place in piece. Reads one
 // chunk row of dimension 0 at a time (in the selection's order, backwards for
@@ -72,7 +96,7 @@ void visit_rows(zarr_array* array, const std::vector<DimSelection>& region, cons
   }
 }
 
-void walk_selection(zarr_array* array, const std::vector<DimSelection>& region, uint64_t row_height,
+void walk_selection(zarr_array* array, const std::vector<DimSelection>& region, const ChunkRowOf& row_of,
                     const std::string& what, const ElementVisit& visit) {
   const Box whole = bounding_box(region);
   if (region.empty()) {  // 0-d: one element
@@ -81,9 +105,9 @@ void walk_selection(zarr_array* array, const std::vector<DimSelection>& region, 
   }
   const DimSelection& rows = region[0];
   for (uint64_t k0 = 0; k0 < rows.count;) {
-    const uint64_t chunk_row = rows.index(k0) / row_height;
+    const uint64_t chunk_row = row_of(rows.index(k0));
     uint64_t k_end = k0 + 1;
-    while (k_end < rows.count && rows.index(k_end) / row_height == chunk_row) ++k_end;
+    while (k_end < rows.count && row_of(rows.index(k_end)) == chunk_row) ++k_end;
     Box box = whole;
     box.start[0] = std::min(rows.index(k0), rows.index(k_end - 1));
     box.count[0] = std::max(rows.index(k0), rows.index(k_end - 1)) - box.start[0] + 1;
@@ -183,8 +207,7 @@ int run_cat(int argc, char** argv) {
   }
   const ElementFormatter formatter(zarr_data_type(array.get()), zarr_item_size(array.get()), style_of(output));
   SelectionPrinter printer(region, output);
-  const std::vector<uint64_t> chunks = array_chunk_shape(array.get());
-  walk_selection(array.get(), region, chunks.empty() ? 1 : chunks[0], "cannot read " + url,
+  walk_selection(array.get(), region, chunk_row_of(array.get()), "cannot read " + url,
                  [&](const std::vector<uint64_t>& k, const PieceData& piece, uint64_t i) {
                    if (output == Output::kRaw) {
                      std::fwrite(piece.element(i), 1, piece.element_size(i), stdout);

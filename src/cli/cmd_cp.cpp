@@ -21,24 +21,33 @@ namespace zarrtool {
 namespace {
 
 const char kCpHelp[] =
-    "usage: zarrtool cp SRC DST [--format 2|3] [--chunks C] [--shards S] [--codec JSON]\n\n"
+    "usage: zarrtool cp SRC DST [--format 2|3] [--chunks C] [--shards S] [--chunk-edges E]\n"
+    "                   [--codec JSON]\n\n"
     "Copy the array at SRC to a new array at DST. Without options the metadata is copied\n"
     "as it is; any option rebuilds it from the source's shape, data type, fill value,\n"
     "attributes and dimension names with the changes asked for (codecs then take\n"
     "zarr_create's defaults unless --codec is given or the format and chunking stay).\n"
     "Every data type converts between the formats as zarr_migrate_v2_to_v3 converts it\n"
     "(docs/dtypes.md); what the target format cannot hold is refused by name.\n"
-    "--chunks and --shards apply to every array of a group: an array of another rank\n"
-    "is refused before anything is written (copy it alone: zarrtool cp ARRAY DST).\n"
+    "A rectilinear chunk grid is kept (Zarr v3) unless --chunks, --shards or --chunk-edges\n"
+    "give another; a copy of one to --format 2 needs --chunks (v2 has regular chunks only).\n"
+    "--chunks, --shards and --chunk-edges apply to every array of a group: an array of\n"
+    "another rank is refused before anything is written (copy it alone: zarrtool cp\n"
+    "ARRAY DST).\n"
     "Data moves one row of destination chunks at a time, so memory stays bounded.\n"
     "Progress goes to stderr when it is a terminal.\n\n"
     "  --format F    Zarr format of the copy, 2 or 3\n"
-    "  --chunks C    chunk shape of the copy (inner chunks with --shards)\n"
+    "  --chunks C    chunk shape of the copy (inner chunks with --shards or --chunk-edges)\n"
     "  --shards S    shard shape of the copy (Zarr v3)\n"
+    "  --chunk-edges E  a rectilinear chunk grid for the copy (Zarr v3), as for zarrtool\n"
+    "                create: per axis, separated by ';', a regular step or edge lengths N\n"
+    "                or NxC ('2,3,5;4', '10x3,5;8'); with --chunks the edges are the\n"
+    "                shards' (not with --shards)\n"
     "  --codec JSON  codecs of the copy, as for zarrtool create\n";
 
 bool changes_requested(const Args& args) {
-  return args.has("--format") || args.has("--chunks") || args.has("--shards") || args.has("--codec");
+  return args.has("--format") || args.has("--chunks") || args.has("--shards") || args.has("--chunk-edges") ||
+         args.has("--codec");
 }
 
 // A v2 object ("|O") array's object codec: its first filter, which says what
@@ -61,29 +70,52 @@ std::string carried_codecs(const ArrayLayout& source, const ArraySpec& spec, con
   return codecs.Size() == skipped + 1 ? to_json(codecs[skipped]) : "";
 }
 
-// --chunks and --shards give one extent per dimension: an array of another
-// rank (a 1-D coordinate in a group of 2-D arrays) is refused by name, as
-// chunks cannot be guessed for it.
+// The dimensions a grid option gives: extents, or --chunk-edges' axes
+// (each axis' entry is checked when the array's edges are made).
+size_t dimensions_given(const std::string& option, const std::string& text) {
+  if (option == "--chunk-edges") return static_cast<size_t>(std::count(text.begin(), text.end(), ';')) + 1;
+  return parse_extents(text, option).size();
+}
+
+// --chunks, --shards and --chunk-edges give one entry per dimension: an
+// array of another rank (a 1-D coordinate in a group of 2-D arrays) is
+// refused by name, as its grid cannot be guessed.
 void check_rank(const std::string& source_url, size_t ndim, const Args& args) {
-  for (const char* option : {"--chunks", "--shards"}) {
+  for (const char* option : {"--chunks", "--shards", "--chunk-edges"}) {
     if (!args.has(option)) continue;
-    const size_t given = parse_extents(args.get(option), option).size();
+    const size_t given = dimensions_given(option, args.get(option));
     if (given == ndim) continue;
+    const char* entries = std::string(option) == "--chunk-edges" ? " axes" : " extents";
     throw CliError(kExitUsage, "cannot copy " + source_url + " with " + option + " " + args.get(option) + ": it is " +
                                    std::to_string(ndim) + "-D and " + option + " gives " + std::to_string(given) +
-                                   " extents; copy arrays of another rank one by one (zarrtool cp ARRAY DST " +
+                                   entries + "; copy arrays of another rank one by one (zarrtool cp ARRAY DST " +
                                    option + " ...)");
   }
 }
 
-// A v3 copy keeps a rectilinear grid unless --chunks or --shards give a new
-// one (a v2 copy gets regular chunks of the largest edges).
-void carry_rectilinear_grid(const ArrayLayout& source, const Args& args, ArraySpec& spec) {
-  if (source.rectilinear_grid_json.empty() || spec.zarr_format != 3 || args.has("--chunks") || args.has("--shards")) {
+// The copy's grid: --chunk-edges' rectilinear one (--chunks then the inner
+// chunks of its shards), else --chunks and --shards, else the source's. A
+// rectilinear source keeps its grid, which Zarr v2 cannot hold: a v2 copy of
+// it needs --chunks, else it is refused naming the array.
+void choose_grid(const ArrayLayout& source, const std::string& source_url, const Args& args, ArraySpec& spec) {
+  if (args.has("--chunks")) spec.chunks = parse_extents(args.get("--chunks"), "--chunks");
+  if (args.has("--shards")) spec.shards = parse_extents(args.get("--shards"), "--shards");
+  if (args.has("--chunk-edges")) {
+    spec.chunk_grid_json = chunk_edges_grid_json(args.get("--chunk-edges"), spec.shape.size());
     return;
   }
-  spec.chunk_grid_json = source.rectilinear_grid_json;
-  if (!source.sharded()) spec.chunks.clear();  // with the grid, chunks are a shard's inner chunks
+  const bool keeps_grid = !args.has("--chunks") && !args.has("--shards");
+  if (keeps_grid && !source.rectilinear_grid_json.empty()) {
+    if (spec.zarr_format == 2) {
+      throw CliError(kExitUsage, "cannot copy " + source_url +
+                                     " to --format 2: its chunk grid is rectilinear and Zarr v2 has regular chunks "
+                                     "only; give --chunks for the copy's chunk shape");
+    }
+    spec.chunk_grid_json = source.rectilinear_grid_json;
+    spec.chunks = source.inner_chunk_shape;  // with the grid, chunks are a shard's inner chunks
+    return;
+  }
+  if (!args.has("--chunks")) spec.chunks = source.sharded() ? source.inner_chunk_shape : source.storage_shape;
 }
 
 std::string copy_document(zarr_array* source, const std::string& source_url, const Args& args) {
@@ -96,10 +128,7 @@ std::string copy_document(zarr_array* source, const std::string& source_url, con
   check_rank(source_url, spec.shape.size(), args);
   spec.data_type = display_data_type(source);
   spec.object_codec_json = object_codec_of(layout, spec.data_type);
-  spec.chunks = args.has("--chunks") ? parse_extents(args.get("--chunks"), "--chunks")
-                                     : (layout.sharded() ? layout.inner_chunk_shape : layout.storage_shape);
-  if (args.has("--shards")) spec.shards = parse_extents(args.get("--shards"), "--shards");
-  carry_rectilinear_grid(layout, args, spec);
+  choose_grid(layout, source_url, args, spec);
   spec.codec_json = carried_codecs(layout, spec, args);
   // A null fill value means "the type's zero" to v3 and "none" to v2: leave it
   // to the library's default.
@@ -290,7 +319,7 @@ void remove_partial_copy(const std::string& copy_url, const CliError& failure) {
 
 int run_cp(int argc, char** argv) {
   if (print_help_if_asked(argc, argv, kCpHelp)) return kExitOk;
-  Args args = parse_args(argc, argv, OptionSpec{{}, {"--format", "--chunks", "--shards", "--codec"}});
+  Args args = parse_args(argc, argv, OptionSpec{{}, {"--format", "--chunks", "--shards", "--chunk-edges", "--codec"}});
   require_positionals(args, 2, "zarrtool cp SRC DST [options]");
   if (args.has("--format") && args.get("--format") != "2" && args.get("--format") != "3") {
     usage_error("--format must be 2 or 3");

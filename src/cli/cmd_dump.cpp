@@ -58,8 +58,7 @@ class Dumper {
     check(zarr_get_dimension_names(array, &names), "cannot read the dimension names of " + path);
     const std::string names_json = take_json(names);
     if (names_json != "null") print_field("dimension names", names_json);
-    print_field("chunk shape", python_shape(layout.sharded() ? layout.inner_chunk_shape : layout.storage_shape));
-    if (layout.sharded()) print_field("shard shape", python_shape(layout.storage_shape));
+    print_grid(layout);
     print_field("fill value", layout.fill_value_json);
     print_field("codecs", layout.codecs_json);
     print_attributes(attributes_json);
@@ -77,6 +76,17 @@ class Dumper {
 
   static void print_field(const char* name, const std::string& value) {
     std::printf("    %s: %s\n", name, value.c_str());
+  }
+
+  // The chunk (and shard) shape; a rectilinear grid's per axis, as its own
+  // line says. The grid of stored objects is the shards' when sharded.
+  static void print_grid(const ArrayLayout& layout) {
+    const bool rectilinear = !layout.rectilinear_grid_json.empty();
+    if (rectilinear) print_field("chunk grid", "rectilinear");
+    const std::string storage =
+        rectilinear ? rectilinear_shape_text(layout.rectilinear_grid_json) : python_shape(layout.storage_shape);
+    print_field("chunk shape", layout.sharded() ? python_shape(layout.inner_chunk_shape) : storage);
+    if (layout.sharded()) print_field("shard shape", storage);
   }
 
   // Each attribute as `name = JSON value`, as ncdump prints `:name = value ;`.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "array_layout.h"
 #include "cli_common.h"
 #include "base/json.h"
 #include "commands.h"
@@ -31,16 +32,26 @@ std::vector<uint64_t> extents_of(const rapidjson::Value& list) {
 
 std::string text_of(const rapidjson::Value& v) { return v.IsString() ? zarr::json::text(v) : to_json(v); }
 
+// Chunk (and shard) shape. zarr_info gives a rectilinear grid's largest
+// edges as "chunks" (or "shards"): its edges per axis are shown instead, from
+// its "chunk_grid".
+void print_grid_rows(const rapidjson::Document& info, bool sharded) {
+  const bool rectilinear = info.HasMember("chunk_grid");
+  const std::string storage_key = sharded ? "shards" : "chunks";
+  const std::string storage = rectilinear ? rectilinear_shape_text(to_json(info["chunk_grid"]))
+                                          : python_shape(extents_of(info[storage_key.c_str()]));
+  if (rectilinear) print_row("Chunk grid", "rectilinear");
+  print_row("Chunk shape", sharded ? python_shape(extents_of(info["chunks"])) : storage);
+  if (sharded) print_row("Shard shape", storage);
+}
+
 void print_array_text(const rapidjson::Document& info) {
   print_row("Type", "Array");
   print_row("Zarr format", std::to_string(info["zarr_format"].GetInt()));
   print_row("Data type", text_of(info["data_type"]));
   print_row("Shape", python_shape(extents_of(info["shape"])));
-  print_row("Chunk shape", python_shape(extents_of(info["chunks"])));
   const bool sharded = info["shards"].IsArray();
-  if (sharded) print_row("Shard shape", python_shape(extents_of(info["shards"])));
-  // A rectilinear grid: the shapes above are the largest edges; its edges as stored.
-  if (info.HasMember("chunk_grid")) print_row("Chunk grid", to_json(info["chunk_grid"]));
+  print_grid_rows(info, sharded);
   print_row("Fill value", to_json(info["fill_value"]));
   print_row("Codecs", to_json(info["codecs"]));
   if (!info["dimension_names"].IsNull()) print_row("Dimension names", to_json(info["dimension_names"]));

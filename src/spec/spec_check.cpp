@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/text.h"
+#include "grid/axis_edges.h"
 #include "grid/chunk_shape.h"
 #include "spec/spec_request.h"
 
@@ -88,14 +89,21 @@ ViewFigures view_figures(const Array& array, const FieldArray* field) {
 }
 
 // The chunk layout's hard shape against the stored chunks (-1: the full
-// extent, 0: any).
-void check_chunk_layout(const ChunkLayoutRequest& layout, const ViewFigures& view) {
+// extent, 0: any). An axis of a rectilinear grid whose edges differ has no
+// one chunk extent (stored_chunks holds its largest edge): only 0 holds there.
+void check_chunk_layout(const ChunkLayoutRequest& layout, const ViewFigures& view,
+                        const std::optional<std::vector<AxisEdges>>& rectilinear) {
   const std::vector<uint64_t>& stored_chunks = view.chunks;
   const std::vector<int64_t>& hard = layout.shape;
   if (hard.empty()) return;
   if (hard.size() != stored_chunks.size()) {
     contradicts("schema.chunk_layout shape", "rank " + std::to_string(hard.size()),
                 "rank " + std::to_string(stored_chunks.size()));
+  }
+  for (size_t i = 0; rectilinear && i < rectilinear->size(); ++i) {
+    if (hard[i] != kChooseChunkSize && !(*rectilinear)[i].is_regular()) {
+      contradicts("schema.chunk_layout shape", list_text(hard), "a rectilinear axis " + std::to_string(i));
+    }
   }
   for (size_t i = 0; i < hard.size(); ++i) {
     const uint64_t want =
@@ -153,7 +161,7 @@ void check_against_stored(const SpecRequest& spec, const Array& array, const Fie
                   stored_fill == stored.MemberEnd() ? "nothing" : text(stored_fill->value));
     }
   }
-  check_chunk_layout(spec.chunk_layout, view);
+  check_chunk_layout(spec.chunk_layout, view, array.metadata().rectilinear);
 }
 
 }  // namespace zarr::spec_detail

@@ -433,3 +433,88 @@ TEST(Rectilinear, TheCachePoolKeepsChunksOfEveryShape) {
   EXPECT_EQ(read_region<int32_t>(cached, {4, 1}, {2, 3}), (std::vector<int32_t>{25, 26, 27, 31, 32, 33}));
   EXPECT_EQ(read_all<int32_t>(open_array(dir / "a")), std::vector<int32_t>(60, 7)) << "without a cache: gone";
 }
+
+namespace {
+
+// {"driver": "zarr3", "kvstore": {"driver": "file", "path": url}, <extra>}
+std::string zarr3_spec(const std::string& url, const std::string& extra = "") {
+  return R"({"driver": "zarr3", "kvstore": {"driver": "file", "path": ")" + url + "\"}" +
+         (extra.empty() ? "" : ", " + extra) + "}";
+}
+
+}  // namespace
+
+// zarr_open_spec on a rectilinear array: reads and writes across chunks of
+// every shape match a model, the boundaries are the grid's, and the spec's
+// constraints are checked against the stored grid.
+TEST(Rectilinear, OpenSpecReadsAndWritesAcrossTheGrid) {
+  TempDir dir;
+  const std::string grid = R"({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": )"
+                           R"([[1, [3, 2], 5, [4, 3], 6], [[2, 3], 1, 10]]}})";
+  create_array(dir / "a", rect_meta("[23, 17]", "[[1, [3, 2], 5, [4, 3], 6], [[2, 3], 1, 10]]"));
+  ArrayPtr a;
+  ASSERT_OK(zarr_open_spec(a.out(), zarr3_spec(dir / "a", R"("dtype": "int32", "rank": 2)").c_str()));
+  EXPECT_EQ(boundaries(a, 0), (std::vector<uint64_t>{0, 1, 4, 7, 12, 16, 20, 23}));
+  EXPECT_EQ(boundaries(a, 1), (std::vector<uint64_t>{0, 2, 4, 6, 7, 17}));
+  check_against_model(a, 23, 17, 4);
+  ArrayPtr same;
+  ASSERT_OK(zarr_open_spec(same.out(), zarr3_spec(dir / "a", R"("metadata": {"chunk_grid": )" + grid + "}").c_str()));
+  EXPECT_EQ(read_all<int32_t>(same), read_all<int32_t>(a));
+  ArrayPtr other;
+  EXPECT_STATUS(zarr_open_spec(other.out(), zarr3_spec(dir / "a", R"("metadata": {"chunk_grid": )"
+                                                                  R"({"name": "regular", "configuration": )"
+                                                                  R"({"chunk_shape": [6, 10]}}})")
+                                                  .c_str()),
+                ZARR_ERR_INVALID_METADATA, "metadata.chunk_grid");
+}
+
+// A spec creates a rectilinear array from its metadata's chunk_grid.
+TEST(Rectilinear, OpenSpecCreatesFromTheMetadatasGrid) {
+  TempDir dir;
+  ArrayPtr a;
+  ASSERT_OK(zarr_open_spec(a.out(), zarr3_spec(dir / "a", R"("create": true, "metadata": {"shape": [10], )"
+                                                          R"("data_type": "int32", "chunk_grid": {"name": )"
+                                                          R"("rectilinear", "configuration": {"kind": "inline", )"
+                                                          R"("chunk_shapes": [[3, 7]]}}})")
+                                        .c_str()));
+  EXPECT_EQ(boundaries(a, 0), (std::vector<uint64_t>{0, 3, 10}));
+  std::vector<int32_t> values(10);
+  std::iota(values.begin(), values.end(), 1);
+  EXPECT_EQ(write_then_read_all<int32_t>(a, {0}, {10}, values), values);
+  EXPECT_TRUE(std::filesystem::exists(dir / "a/c/1")) << "the 7-element chunk";
+}
+
+// "field" on a v3 struct array of a rectilinear grid: the field's elements
+// across chunks of different lengths, the other field untouched.
+TEST(Rectilinear, OpenSpecFieldOfAStructArray) {
+  TempDir dir;
+  create_array(dir / "a", R"({"zarr_format": 3, "node_type": "array", "shape": [10], "data_type": {"name": "struct",
+      "configuration": {"fields": [{"name": "x", "data_type": "float32"}, {"name": "y", "data_type": "float32"}]}},
+      "chunk_grid": {"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[3, 2, 5]]}},
+      "chunk_key_encoding": {"name": "default"}, "fill_value": {"x": 1.0, "y": 0.0},
+      "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]})");
+  ArrayPtr y;
+  ASSERT_OK(zarr_open_spec(y.out(), zarr3_spec(dir / "a", R"("field": "y")").c_str()));
+  ASSERT_OK(write_region<float>(y, {2}, {5}, {2, 3, 4, 5, 6}));
+  EXPECT_EQ(read_region<float>(y, {1}, {7}), (std::vector<float>{0, 2, 3, 4, 5, 6, 0}));
+  ArrayPtr whole = open_array(dir / "a");
+  EXPECT_EQ(read_region<float>(whole, {1}, {6}), (std::vector<float>{1, 0, 1, 2, 1, 3, 1, 4, 1, 5, 1, 6}));
+}
+
+// schema.chunk_layout's hard chunk shape holds along an axis of a regular
+// step only: a rectilinear axis has no one chunk extent (its largest edge,
+// which zarr_chunk_shape gives, is not the shape of every chunk).
+TEST(Rectilinear, OpenSpecChunkLayoutHoldsOnlyAlongRegularAxes) {
+  TempDir dir;
+  create_array(dir / "a", rect_meta("[23, 17]", "[[1, [3, 2], 5, [4, 3], 6], 5]"));
+  auto layout = [&](const std::string& shape) {
+    return zarr3_spec(dir / "a", R"("schema": {"chunk_layout": {"chunk": {"shape": )" + shape + "}}}");
+  };
+  ArrayPtr a;
+  ASSERT_OK(zarr_open_spec(a.out(), layout("[0, 5]").c_str()));
+  ASSERT_OK(zarr_open_spec(a.out(), layout("[0, 0]").c_str()));
+  EXPECT_STATUS(zarr_open_spec(a.out(), layout("[6, 5]").c_str()), ZARR_ERR_INVALID_METADATA,
+                "but stored a rectilinear axis 0");
+  EXPECT_STATUS(zarr_open_spec(a.out(), layout("[0, 4]").c_str()), ZARR_ERR_INVALID_METADATA,
+                "schema.chunk_layout shape");
+}

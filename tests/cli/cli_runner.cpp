@@ -58,6 +58,19 @@ rapidjson::Document parse(const std::string& json) {
   return doc;
 }
 
+int run_python(const std::string& script, const std::vector<std::string>& args, std::string* out) {
+  std::string command = python() + " -c " + shell_quote(script);
+  for (const std::string& a : args) command += " " + shell_quote(a);
+  command += " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return -1;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out->append(buffer, n);
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 std::vector<uint64_t> extents(const rapidjson::Value& list) {
   std::vector<uint64_t> v;
   for (const auto& item : list.GetArray()) v.push_back(item.GetUint64());

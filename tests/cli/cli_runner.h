@@ -23,6 +23,10 @@ std::string read_text(const std::filesystem::path& path);
 // The Python with zarr-python 2.13 and numcodecs: $ZARR_TEST_PYTHON, else /usr/bin/python3.
 std::string python();
 
+// Runs python() -c script with args; stdout and stderr appended to *out.
+// Returns the exit status (-1 when it could not run or was killed).
+int run_python(const std::string& script, const std::vector<std::string>& args, std::string* out);
+
 // Runs zarrtool with args (stdout through a pipe, stderr through a file);
 // `environment` ("NAME=value ...", already quoted) goes before the command.
 RunResult run_tool(const std::vector<std::string>& args, const std::string& environment = "");

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -558,142 +559,37 @@ TEST(Cli, TreeAndVerifyPrintC1BidiAndInvalidBytesEscaped) {
 
 namespace {
 
-// The manual page documents every subcommand the tool has.
+// The options a help text's usage (its first paragraph) names, as a manual
+// page writes them: "--chunk-edges" is "\-\-chunk\-edges".
+std::vector<std::string> usage_options_in_roff(const std::string& help) {
+  const std::string usage = help.substr(0, help.find("\n\n"));
+  std::vector<std::string> options;
+  for (size_t at = usage.find("--"); at != std::string::npos; at = usage.find("--", at + 2)) {
+    std::string option;
+    auto in_name = [&](size_t i) { return std::islower(static_cast<unsigned char>(usage[i])) || usage[i] == '-'; };
+    for (size_t i = at; i < usage.size() && in_name(i); ++i) option += usage[i] == '-' ? "\\-" : std::string(1, usage[i]);
+    options.push_back(option);
+  }
+  return options;
+}
+
+// The manual page documents every subcommand the tool has, and its SYNOPSIS
+// line of each subcommand every option of the subcommand's usage.
 TEST(Cli, ManualPageCoversEverySubcommand) {
   const std::string page = read_text(fs::path(ZARR_SOURCE_ROOT) / "docs" / "zarrtool.1");
   ASSERT_FALSE(page.empty()) << "docs/zarrtool.1 is missing";
   for (const char* command : {"info", "dump", "tree", "cat", "create", "cp", "verify", "rm", "consolidate", "migrate"}) {
-    EXPECT_NE(page.find(std::string(".B zarrtool ") + command), std::string::npos) << command << " in SYNOPSIS";
+    const size_t synopsis = page.find(std::string(".B zarrtool ") + command + "\n");
+    EXPECT_NE(synopsis, std::string::npos) << command << " in SYNOPSIS";
     EXPECT_NE(page.find(std::string(".TP\n.B ") + command + "\n"), std::string::npos) << command << " in COMMANDS";
-    EXPECT_EQ(run_tool({command, "--help"}).exit_code, 0) << command;
+    const RunResult help = run_tool({command, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << command;
+    if (synopsis == std::string::npos) continue;
+    const std::string line = page.substr(synopsis, page.find("\n.br", synopsis) - synopsis);
+    for (const std::string& option : usage_options_in_roff(help.out)) {
+      EXPECT_NE(line.find(option), std::string::npos) << command << " " << option << " in SYNOPSIS";
+    }
   }
 }
 
 }  // namespace
-
-namespace {
-
-// Writes 0, 1, 2, ... over the whole int16 array at url.
-std::vector<int16_t> fill_with_counting(const std::string& url, uint64_t rows, uint64_t cols) {
-  zarr_array* a = nullptr;
-  EXPECT_EQ(zarr_open(&a, url.c_str(), "r+"), ZARR_OK) << zarr_last_error();
-  std::vector<int16_t> values(rows * cols);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int16_t>(i);
-  const uint64_t start[2] = {0, 0}, count[2] = {rows, cols};
-  EXPECT_EQ(zarr_write_region(a, 2, start, count, values.data(), values.size() * 2), ZARR_OK) << zarr_last_error();
-  zarr_close(a);
-  return values;
-}
-
-std::vector<int16_t> read_all_int16(const std::string& url, uint64_t rows, uint64_t cols) {
-  zarr_array* a = nullptr;
-  EXPECT_EQ(zarr_open(&a, url.c_str(), "r"), ZARR_OK) << zarr_last_error();
-  std::vector<int16_t> values(rows * cols);
-  const uint64_t start[2] = {0, 0}, count[2] = {rows, cols};
-  EXPECT_EQ(zarr_read_region(a, 2, start, count, values.data(), values.size() * 2), ZARR_OK) << zarr_last_error();
-  zarr_close(a);
-  return values;
-}
-
-// A metadata file's text without its whitespace (the library writes it indented).
-std::string text_of_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::string text(std::istreambuf_iterator<char>(in), {});
-  text.erase(std::remove_if(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\n'; }), text.end());
-  return text;
-}
-
-}  // namespace
-
-// create --chunk-edges, then info, verify and cp over chunks of different shapes.
-TEST(Cli, RectilinearCreateInfoVerifyAndCopy) {
-  TempDir dir;
-  const std::string url = dir / "r";
-  RunResult r = run_tool({"create", url, "--shape", "10,8", "--dtype", "int16", "--chunk-edges", "2x2,1,5;3"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(text_of_file(fs::path(url) / "zarr.json").find(R"("chunk_shapes":[[[2,2],1,5],3])"), std::string::npos);
-  const std::vector<int16_t> values = fill_with_counting(url, 10, 8);
-  r = run_tool({"info", url});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Chunk shape        : (5, 3)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Chunk grid         : {\"name\":\"rectilinear\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Chunks initialized : 12/12"), std::string::npos) << r.out;
-  r = run_tool({"verify", url});
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("12 chunks, 0 missing, 0 corrupt"), std::string::npos) << r.out;
-  // The last row of chunks (rows 5..9) is the one whose file is garbled.
-  std::ofstream(fs::path(url) / "c" / "3" / "2", std::ios::binary | std::ios::trunc) << "short";
-  r = run_tool({"verify", url});
-  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
-  EXPECT_NE(r.out.find("c/3/2"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("[5:10, 6:8]"), std::string::npos) << "the chunk's own box: " << r.out;
-  fill_with_counting(url, 10, 8);
-  // A verbatim copy, and one with another codec, both keep the grid; a v2 copy cannot.
-  ASSERT_EQ(run_tool({"cp", url, dir / "same"}).exit_code, 0);
-  r = run_tool({"cp", url, dir / "gzip", "--codec", R"({"name":"gzip","configuration":{"level":1}})"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run_tool({"cp", url, dir / "v2", "--format", "2"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* copy : {"same", "gzip", "v2"}) {
-    EXPECT_EQ(read_all_int16(dir / copy, 10, 8), values) << copy;
-  }
-  EXPECT_NE(text_of_file(fs::path(dir / "gzip") / "zarr.json").find(R"("chunk_shapes":[[[2,2],1,5],3])"),
-            std::string::npos);
-  EXPECT_TRUE(fs::exists(fs::path(dir / "gzip") / "c" / "2" / "0")) << "the 1-row chunk of the copy";
-  EXPECT_NE(text_of_file(fs::path(dir / "v2") / ".zarray").find(R"("chunks":[5,3])"), std::string::npos)
-      << text_of_file(fs::path(dir / "v2") / ".zarray");
-  // Sharded: the edges are the shards', --chunks their inner chunks.
-  r = run_tool({"create", dir / "s", "--shape", "12,8", "--dtype", "int16", "--chunk-edges", "8,4;8", "--chunks",
-                "4,4"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::vector<int16_t> sharded = fill_with_counting(dir / "s", 12, 8);
-  r = run_tool({"verify", dir / "s"});
-  EXPECT_NE(r.out.find("2 shards, 0 missing, 0 corrupt"), std::string::npos) << r.out;
-  ASSERT_EQ(run_tool({"cp", dir / "s", dir / "s2", "--codec", R"({"name":"zstd","configuration":{"level":1}})"}).exit_code, 0);
-  EXPECT_EQ(read_all_int16(dir / "s2", 12, 8), sharded);
-}
-
-TEST(Cli, BadChunkEdgesAreUsageErrorsOrTheLibrarysByName) {
-  TempDir dir;
-  const std::string url = dir / "r";
-  struct Case {
-    std::vector<std::string> extra;
-    int exit_code;
-    std::string fragment;
-  };
-  const std::vector<Case> cases = {
-      {{"--chunk-edges", "2,3"}, 2, "--chunk-edges gives 1 axes (separated by ';') for 2 dimensions"},
-      {{"--chunk-edges", "2,x;3"}, 2, "--chunk-edges axis 0"},
-      {{"--chunk-edges", "2,0;3"}, 2, "--chunk-edges axis 0: edge lengths and counts must be at least 1, got '0'"},
-      {{"--chunk-edges", "2x0;3"}, 2, "at least 1, got '2x0'"},
-      {{"--chunk-edges", "2,a;3"}, 2, "items are N or NxC"},
-      {{"--chunk-edges", "5;3", "--shards", "5,3", "--chunks", "5,3"}, 2, "--shards and --chunk-edges"},
-      {{"--chunk-edges", "5;3", "--format", "2"}, 2, "--chunk-edges needs --format 3"},
-      {{"--chunk-edges", "2,3;3"}, 1, "the edge lengths sum to 5, less than the extent 10"},
-  };
-  for (const Case& c : cases) {
-    std::vector<std::string> args = {"create", url, "--shape", "10,8", "--dtype", "int16"};
-    args.insert(args.end(), c.extra.begin(), c.extra.end());
-    RunResult r = run_tool(args);
-    EXPECT_EQ(r.exit_code, c.exit_code) << c.fragment << ": " << r.err;
-    EXPECT_NE(r.err.find(c.fragment), std::string::npos) << r.err;
-    EXPECT_FALSE(fs::exists(url)) << c.fragment;
-  }
-}
-
-// An axis of more chunks than zarrtool walks (a run of 2^64 - 1 one-element
-// chunks is a few bytes of metadata) is refused by name, not listed.
-TEST(Cli, VerifyRefusesARectilinearAxisOfTooManyChunksByName) {
-  TempDir dir;
-  const std::string url = dir / "huge";
-  const std::string m = std::to_string(UINT64_MAX);
-  const std::string meta = R"({"zarr_format": 3, "node_type": "array", "shape": [)" + m +
-                           R"(], "data_type": "uint8", "chunk_grid": {"name": "rectilinear", "configuration": )" +
-                           R"({"kind": "inline", "chunk_shapes": [[[1, )" + m + R"(]]]}}, "codecs": [{"name": "bytes"}]})";
-  zarr_array* a = nullptr;
-  ASSERT_EQ(zarr_create(&a, url.c_str(), meta.c_str()), ZARR_OK) << zarr_last_error();
-  zarr_close(a);
-  RunResult r = run_tool({"verify", url});
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.err.find("axis 0 has 2^64 or more chunks, more than zarrtool walks"), std::string::npos) << r.err;
-}

@@ -24,18 +24,6 @@ using zarr::test::TempDir;
 
 bool have_zarr_python() { return std::system((python() + " -c 'import zarr, numcodecs' >/dev/null 2>&1").c_str()) == 0; }
 
-int run_python(const std::string& script, const std::vector<std::string>& args, std::string* out) {
-  std::string command = python() + " -c " + shell_quote(script);
-  for (const std::string& a : args) command += " " + shell_quote(a);
-  command += " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return -1;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out->append(buffer, n);
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 // The data_type member of a v3 array, compact.
 std::string v3_data_type(const fs::path& array) {
