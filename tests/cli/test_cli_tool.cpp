@@ -413,3 +413,87 @@ TEST(CliTool, CopiesCheckTheirPlanFirstAndLeaveNothingWhenTheyFail) {
 }
 
 }  // namespace
+
+namespace {
+
+// `zarrtool migrate v2` of the consolidated group xarray's to_zarr writes
+// erased its .zmetadata and left the v3 root's consolidated_metadata null:
+// the hierarchy silently lost its consolidated view. The v3 root now lists
+// every migrated member, and verify finds it in step.
+TEST(CliTool, MigratingAnXarrayDatasetKeepsItConsolidated) {
+  if (std::system((python() + " -c 'import xarray, zarr' >/dev/null 2>&1").c_str()) != 0) {
+    GTEST_SKIP() << python() << " has no xarray or zarr";
+  }
+  TempDir dir;
+  const std::string ds = dir / "ds.zarr";
+  const std::string write =
+      "import sys, numpy as np, xarray as xr\n"
+      "xr.Dataset({'t': (('time', 'lat'), np.arange(6.0).reshape(2, 3))}, coords={'lat': [1., 2., 3.]},\n"
+      "           attrs={'title': 'x'}).to_zarr(sys.argv[1])\n";
+  ASSERT_EQ(std::system((python() + " -c " + shell_quote(write) + " " + shell_quote(ds)).c_str()), 0);
+  ASSERT_TRUE(fs::exists(fs::path(ds) / ".zmetadata"));
+  RunResult migrated = run_tool({"migrate", "v2", ds});
+  ASSERT_EQ(migrated.exit_code, 0) << migrated.err;
+  EXPECT_FALSE(fs::exists(fs::path(ds) / ".zmetadata"));
+  rapidjson::Document root = parse(read_text(fs::path(ds) / "zarr.json"));
+  ASSERT_TRUE(root["consolidated_metadata"].IsObject()) << read_text(fs::path(ds) / "zarr.json");
+  const rapidjson::Value& members = root["consolidated_metadata"]["metadata"];
+  EXPECT_EQ(members.MemberCount(), 2u);
+  EXPECT_EQ(members["t"]["zarr_format"].GetInt(), 3);
+  EXPECT_TRUE(members.HasMember("lat"));
+  RunResult verify = run_tool({"verify", ds});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+  EXPECT_NE(verify.out.find("consolidated metadata: 0 stale entries"), std::string::npos) << verify.out;
+  EXPECT_EQ(run_tool({"tree", ds}).out, run_tool({"tree", ds, "--no-consolidated"}).out);
+  EXPECT_EQ(run_tool({"cat", ds + "/t"}).out, "0.0,1.0,2.0\n3.0,4.0,5.0\n");
+}
+
+}  // namespace
+
+namespace {
+
+// verify walked a consolidated group by its consolidated listing and
+// checked each array as that listing described it: an array another writer
+// erased was "2 chunks, 2 missing" before the stale error, and one replaced
+// with other chunks had its real chunks called stray keys and every chunk
+// of the old grid missing, its corrupt chunk unseen. The walk is now of
+// what is stored; the stale entries are the consolidated check's findings.
+TEST(CliTool, VerifyOfAStaleHierarchyCountsWhatIsStored) {
+  if (std::system((python() + " -c 'import zarr' >/dev/null 2>&1").c_str()) != 0) {
+    GTEST_SKIP() << python() << " has no zarr";
+  }
+  TempDir dir;
+  const std::string group = dir / "g.zarr";
+  const std::string script =
+      "import sys, zarr, numpy\n"
+      "g = zarr.open_group(sys.argv[1], mode='w')\n"
+      "g.create_dataset('gone', data=numpy.arange(6.0), chunks=(3,))\n"
+      "g.create_dataset('swapped', data=numpy.arange(6.0), chunks=(3,))\n"
+      "g.create_group('sub').create_dataset('lat', data=numpy.arange(4, dtype='i4'), chunks=(2,))\n"
+      "zarr.consolidate_metadata(sys.argv[1])\n"
+      "s = zarr.DirectoryStore(sys.argv[1])\n"
+      "zarr.storage.rmdir(s, 'gone')\n"
+      "zarr.storage.rmdir(s, 'swapped')\n"
+      "zarr.open_group(sys.argv[1]).create_dataset('swapped', data=numpy.arange(6.0), chunks=(2,))\n";
+  ASSERT_EQ(std::system((python() + " -c " + shell_quote(script) + " " + shell_quote(group)).c_str()), 0);
+  RunResult r = run_tool({"verify", group});
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_EQ(r.out.find(group + "/gone: 2 chunks"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("missing, 0 corrupt", r.out.find("/gone")), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(group + "/swapped: 3 chunks, 0 missing, 0 corrupt, 0 unreadable, 0 stray keys"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(group + "/sub/lat: 2 chunks, 0 missing"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(group + "/gone: stale consolidated metadata: listed, but not in the store"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(group + "/swapped: stale consolidated metadata: its metadata differs"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(group + ": consolidated metadata: 2 stale entries"), std::string::npos) << r.out;
+  // A corrupt chunk of the replaced array is found by its own grid.
+  std::ofstream(fs::path(group) / "swapped" / "2", std::ios::trunc) << "not blosc";
+  r = run_tool({"verify", group});
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.out.find(group + "/swapped: 3 chunks, 0 missing, 1 corrupt"), std::string::npos) << r.out;
+}
+
+}  // namespace
