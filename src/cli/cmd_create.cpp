@@ -25,7 +25,9 @@ const char kCreateHelp[] =
     "                '|V4' (raw_bytes), string / variable_length_bytes (v2: |O with a\n"
     "                vlen-utf8 / vlen-bytes object codec); times: '<M8[s]', '<m8[10ms]'\n"
     "                (numpy.datetime64 / numpy.timedelta64, every unit); a v2 field\n"
-    "                list for structured types (v2 only). See docs/dtypes.md\n"
+    "                list for structured types (v2 only). NumPy's spellings as zarr-python\n"
+    "                takes them too: i4 f8 u1 b1 ? U6 S4 M8[ns] m8[s] datetime64[ns] str int\n"
+    "                float (little endian unless a '>' is written). See docs/dtypes.md\n"
     "  --chunks C    chunk shape (default: one chunk); with --shards, the inner chunks\n"
     "  --shards S    shard shape (Zarr v3 only): chunks are stored in shards of this shape\n"
     "  --chunk-edges E  a rectilinear chunk grid (Zarr v3 only): per axis, separated by ';',\n"
@@ -90,6 +92,17 @@ ArrayHandle create_array_at(const std::string& url, const std::optional<Parent>&
   return ArrayHandle(raw);
 }
 
+// --dtype in NumPy's spelling when the library takes that (numpy_style_dtype),
+// else as given, so that a refusal names the type as the user wrote it.
+std::string data_type_named(const std::string& text, int format) {
+  const std::string numpy = numpy_style_dtype(text);
+  if (numpy == text) return text;
+  char* form = nullptr;
+  if (zarr_data_type_form(numpy.c_str(), "", format, &form) != ZARR_OK) return text;
+  zarr_free(form);
+  return numpy;
+}
+
 }  // namespace
 
 int run_create(int argc, char** argv) {
@@ -104,7 +117,7 @@ int run_create(int argc, char** argv) {
   const std::optional<Parent> parent = parent_group(args.positionals[0]);
   spec.zarr_format = format_for(parent, args);
   spec.shape = parse_extents(args.get("--shape"), "--shape");
-  spec.data_type = args.get("--dtype");
+  spec.data_type = data_type_named(args.get("--dtype"), spec.zarr_format);
   if (args.has("--chunks")) spec.chunks = parse_extents(args.get("--chunks"), "--chunks");
   if (args.has("--shards")) spec.shards = parse_extents(args.get("--shards"), "--shards");
   if (args.has("--chunk-edges")) spec.chunk_grid_json = chunk_edges_grid_json(args.get("--chunk-edges"), spec.shape.size());
