@@ -125,6 +125,13 @@ void migrate_v1_to_v2(Store& store, const std::string& path) {
 size_t migrate_v2_to_v3(Store& store, const std::string& path) {
   std::vector<Conversion> conversions;
   plan(store, path, conversions);
+  // A node below a v2 group would leave a v3 node in a v2 hierarchy.
+  if (!path.empty() && enclosing_group_format(store, path) == 2) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "cannot migrate " + describe_node(store, path) +
+                                        " to v3: it is inside the Zarr v2 group " +
+                                        describe_node(store, path::parent(path)) + ", and " +
+                                        kOneFormatPerHierarchy + "; migrate the hierarchy from its root group");
+  }
   // The groups whose v2 consolidated metadata (.zmetadata) becomes the v3
   // form (the root zarr.json's consolidated_metadata) once every node is v3.
   std::vector<std::string> consolidated;

@@ -432,6 +432,11 @@ TEST(CliTool, MigratingAnXarrayDatasetKeepsItConsolidated) {
       "           attrs={'title': 'x'}).to_zarr(sys.argv[1])\n";
   ASSERT_EQ(std::system((python() + " -c " + shell_quote(write) + " " + shell_quote(ds)).c_str()), 0);
   ASSERT_TRUE(fs::exists(fs::path(ds) / ".zmetadata"));
+  // One variable alone would leave a v3 array in the v2 dataset.
+  RunResult alone = run_tool({"migrate", "v2", ds + "/t"});
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_NE(alone.err.find("one hierarchy has one format"), std::string::npos) << alone.err;
+  EXPECT_TRUE(fs::exists(fs::path(ds) / "t" / ".zarray"));
   RunResult migrated = run_tool({"migrate", "v2", ds});
   ASSERT_EQ(migrated.exit_code, 0) << migrated.err;
   EXPECT_FALSE(fs::exists(fs::path(ds) / ".zmetadata"));
