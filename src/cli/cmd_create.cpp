@@ -1,5 +1,6 @@
 // zarrtool create URL --shape S --dtype T [...]: a new, empty array.
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -48,20 +49,31 @@ int parse_format(const std::string& text) {
   usage_error("--format must be 2 or 3, not '" + text + "'");
 }
 
-// The group above URL, when there is one (opened "r+"), and URL's name in it.
+// The nearest group above URL, when there is one (opened "r+"), and URL's
+// path below it: the groups between that do not exist yet are created in its
+// format. The climb passes names that are not there yet and stops at a local
+// folder that is no group (as the library's hierarchy root does), or after
+// 32 levels.
 struct Parent {
   GroupHandle group;
   std::string name;
 };
 std::optional<Parent> parent_group(const std::string& url) {
-  const size_t slash = url.find_last_of("/:");
-  if (slash == std::string::npos || slash == 0 || url[slash] == ':' || url[slash - 1] == '/') return std::nullopt;
-  zarr_group* raw = nullptr;
-  const std::string parent = store_url(url.substr(0, slash));
-  if (zarr_group_open_ex(&raw, parent.c_str(), "r+", api_options("\"consolidated\":false").c_str()) != ZARR_OK) {
-    return std::nullopt;
+  std::string at = url, name;
+  for (int level = 0; level < 32; ++level) {
+    const size_t slash = at.find_last_of("/:");
+    if (slash == std::string::npos || slash == 0 || at[slash] == ':' || at[slash - 1] == '/') return std::nullopt;
+    name = name.empty() ? at.substr(slash + 1) : at.substr(slash + 1) + "/" + name;
+    at = at.substr(0, slash);
+    zarr_group* raw = nullptr;
+    const std::string parent = store_url(at);
+    if (zarr_group_open_ex(&raw, parent.c_str(), "r+", api_options("\"consolidated\":false").c_str()) == ZARR_OK) {
+      return Parent{GroupHandle(raw), name};
+    }
+    std::error_code ec;
+    if (at.find("://") == std::string::npos && std::filesystem::exists(at, ec)) return std::nullopt;
   }
-  return Parent{GroupHandle(raw), url.substr(slash + 1)};
+  return std::nullopt;
 }
 
 // --format, else the parent group's format (one hierarchy, one format), else
