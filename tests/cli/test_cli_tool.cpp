@@ -494,6 +494,13 @@ TEST(CliTool, VerifyOfAStaleHierarchyCountsWhatIsStored) {
   EXPECT_NE(r.out.find(group + "/swapped: stale consolidated metadata: its metadata differs"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(group + ": consolidated metadata: 2 stale entries"), std::string::npos) << r.out;
+  // cp of it names the stale entry and the ways out, and writes nothing.
+  RunResult cp = run_tool({"cp", group, dir / "copy"});
+  EXPECT_EQ(cp.exit_code, 3);
+  EXPECT_NE(cp.err.find("gone: no array"), std::string::npos) << cp.err;
+  EXPECT_NE(cp.err.find("stale consolidated metadata"), std::string::npos) << cp.err;
+  EXPECT_FALSE(fs::exists(dir / "copy"));
+  EXPECT_EQ(run_tool({"cp", group, dir / "copy", "--no-consolidated"}).exit_code, 0);
   // A corrupt chunk of the replaced array is found by its own grid.
   std::ofstream(fs::path(group) / "swapped" / "2", std::ios::trunc) << "not blosc";
   r = run_tool({"verify", group});
