@@ -118,11 +118,23 @@ int run_info(int argc, char** argv) {
   }
   char* info_json = nullptr;
   check(zarr_info(node.array.get(), &info_json), "cannot describe " + url);
-  const std::string text = take_json(info_json);
+  std::string text = take_json(info_json);
+  rapidjson::Document info = parse_json(text, "zarr_info of " + url);
+  // zarr_info gives the metadata's own member (v3); a v2 array's names are
+  // xarray's _ARRAY_DIMENSIONS attribute, as dump shows them.
+  if (info["dimension_names"].IsNull()) {
+    char* names = nullptr;
+    check(zarr_get_dimension_names(node.array.get(), &names), "cannot read the dimension names of " + url);
+    const std::string names_json = take_json(names);
+    if (names_json != "null") {
+      info["dimension_names"].CopyFrom(parse_json(names_json, "dimension names of " + url), info.GetAllocator());
+      text = to_json(info);
+    }
+  }
   if (args.has("--json")) {
     std::printf("%s\n", text.c_str());
   } else {
-    print_array_text(parse_json(text, "zarr_info of " + url));
+    print_array_text(info);
   }
   return kExitOk;
 }

@@ -453,6 +453,25 @@ TEST(CliTool, MigratingAnXarrayDatasetKeepsItConsolidated) {
   EXPECT_EQ(run_tool({"cat", ds + "/t"}).out, "0.0,1.0,2.0\n3.0,4.0,5.0\n");
 }
 
+// info of a v2 array xarray wrote showed no dimension names (zarr_info's
+// metadata member is v3's), where dump showed its _ARRAY_DIMENSIONS.
+TEST(CliTool, InfoShowsTheDimensionNamesXarrayWrote) {
+  if (std::system((python() + " -c 'import xarray, zarr' >/dev/null 2>&1").c_str()) != 0) {
+    GTEST_SKIP() << python() << " has no xarray or zarr";
+  }
+  TempDir dir;
+  const std::string ds = dir / "ds.zarr";
+  const std::string write = "import sys, numpy as np, xarray as xr\n"
+                            "xr.Dataset({'t': (('time', 'lat'), np.zeros((2, 3)))}).to_zarr(sys.argv[1])\n";
+  ASSERT_EQ(std::system((python() + " -c " + shell_quote(write) + " " + shell_quote(ds)).c_str()), 0);
+  RunResult text = run_tool({"info", ds + "/t"});
+  EXPECT_NE(text.out.find("Dimension names    : [\"time\",\"lat\"]\n"), std::string::npos) << text.out;
+  rapidjson::Document json = parse(run_tool({"info", ds + "/t", "--json"}).out);
+  ASSERT_TRUE(json["dimension_names"].IsArray());
+  EXPECT_STREQ(json["dimension_names"][1].GetString(), "lat");
+  EXPECT_NE(run_tool({"dump", ds}).out.find("dimension names: [\"time\",\"lat\"]"), std::string::npos);
+}
+
 }  // namespace
 
 namespace {
