@@ -211,8 +211,8 @@ int verify_consolidated(const std::string& url) {
   if (!has_consolidated_metadata(url)) return kExitOk;
   StaleCount count;
   compare_groups(url, open_group_with(url, true).get(), open_group_with(url, false).get(), count);
-  std::printf("%s: consolidated metadata: %llu stale entries%s\n", shown(url).c_str(),
-              static_cast<unsigned long long>(count.stale),
+  std::printf("%s: consolidated metadata: %llu stale %s%s\n", shown(url).c_str(),
+              static_cast<unsigned long long>(count.stale), count.stale == 1 ? "entry" : "entries",
               count.unlisted_unchecked ? " (nodes it does not list cannot be found: the store cannot list)" : "");
   return count.stale ? kExitCorrupt : kExitOk;
 }

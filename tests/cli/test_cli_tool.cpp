@@ -306,6 +306,8 @@ TEST(CliTool, ConsolidatedMetadataIsKeptCheckedRefreshedAndCopied) {
   EXPECT_NE(stale.out.find("temperature: stale consolidated metadata: listed, but not in the store"),
             std::string::npos)
       << stale.out;
+  EXPECT_NE(stale.out.find(group + ": consolidated metadata: 1 stale entry\n"), std::string::npos) << stale.out;
+  EXPECT_EQ(stale.out.find("temperature: 2 chunks"), std::string::npos) << "an erased array is no array of missing chunks";
   EXPECT_NE(run_tool({"tree", group}).out.find("temperature"), std::string::npos);
   EXPECT_EQ(run_tool({"--no-consolidated", "tree", group}).out.find("temperature"), std::string::npos);
   EXPECT_EQ(run_tool({"tree", group, "--no-consolidated"}).out.find("temperature"), std::string::npos);
