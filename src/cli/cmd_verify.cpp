@@ -146,13 +146,6 @@ std::string group_attributes(zarr_group* group) {
   return take_json(json);
 }
 
-GroupHandle open_group_with(const std::string& url, bool consolidated) {
-  zarr_group* raw = nullptr;
-  const std::string options = api_options(consolidated ? "\"consolidated\":true" : "\"consolidated\":false");
-  check(zarr_group_open_ex(&raw, store_url(url).c_str(), "r", options.c_str()), "cannot open group " + url);
-  return GroupHandle(raw);
-}
-
 struct StaleCount {
   uint64_t stale = 0;
   bool unlisted_unchecked = false;  // a store that cannot list hides unlisted nodes

@@ -515,6 +515,15 @@ TEST(CliTool, VerifyOfAStaleHierarchyCountsWhatIsStored) {
   EXPECT_NE(r.out.find(group + "/swapped: stale consolidated metadata: its metadata differs"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(group + ": consolidated metadata: 2 stale entries"), std::string::npos) << r.out;
+  // info of the group counts what is stored, not the stale listing.
+  RunResult info = run_tool({"info", group});
+  EXPECT_NE(info.out.find("No. arrays         : 1\nNo. groups         : 1\nArrays             : swapped\n"),
+            std::string::npos)
+      << info.out;
+  EXPECT_NE(info.out.find("Consolidated       : yes"), std::string::npos) << info.out;
+  rapidjson::Document info_json = parse(run_tool({"info", group, "--json"}).out);
+  EXPECT_EQ(info_json["members"].Size(), 2u);
+  EXPECT_TRUE(info_json["consolidated"].GetBool());
   // cp of it names the stale entry and the ways out, and writes nothing.
   RunResult cp = run_tool({"cp", group, dir / "copy"});
   EXPECT_EQ(cp.exit_code, 3);
