@@ -159,7 +159,34 @@ char default_order(char kind, const std::string& size) {
 
 }  // namespace
 
+std::string numpy_style_dtype(const std::string& text);
+
+namespace {
+
+// A v2 field list ([["a", "i4"], ["b", "f8", [2]]]) with each field's type
+// spelled as numpy_style_dtype spells it; other text as it is.
+std::string numpy_style_fields(const std::string& text) {
+  rapidjson::Document fields;
+  fields.Parse(text.c_str(), text.size());
+  if (fields.HasParseError() || !fields.IsArray()) return text;
+  for (auto& field : fields.GetArray()) {
+    if (!field.IsArray() || field.Size() < 2) return text;
+    rapidjson::Value& type = field[1];
+    if (type.IsString()) {
+      const std::string spelled = numpy_style_dtype(type.GetString());
+      type.SetString(spelled.c_str(), static_cast<rapidjson::SizeType>(spelled.size()), fields.GetAllocator());
+    } else if (type.IsArray()) {
+      const rapidjson::Document nested = parse_json(numpy_style_fields(to_json(type)), "--dtype");
+      type.CopyFrom(nested, fields.GetAllocator());
+    }
+  }
+  return to_json(fields);
+}
+
+}  // namespace
+
 std::string numpy_style_dtype(const std::string& text) {
+  if (!text.empty() && text[0] == '[') return numpy_style_fields(text);
   for (const auto& [code, typestr] : kTypeCodes) {
     if (text == code) return typestr;
   }

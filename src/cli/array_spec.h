@@ -45,8 +45,9 @@ std::string chunk_edges_grid_json(const std::string& text, size_t ndim);
 // "<M8[ns]"; one-byte types "|": "u1" -> "|u1", "S4" -> "|S4"), native "="
 // is little endian, NumPy's one-letter codes ("f", "d", "?") and names
 // ("datetime64[ns]", "timedelta64[s]", "str", "int", "float", "complex") get
-// theirs. Every other text (v3 names, full typestrs, field lists) is
-// returned as it is, for the library to take or refuse naming it.
+// theirs; so are the types of a v2 field list ([["a", "i4"]]). Every other
+// text (v3 names, full typestrs) is returned as it is, for the library to
+// take or refuse naming it.
 std::string numpy_style_dtype(const std::string& text);
 
 // A --fill value as JSON: kept when it parses as JSON (1, 2.5, true, "NaN"),

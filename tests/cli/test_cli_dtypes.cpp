@@ -370,6 +370,15 @@ TEST(CliDtypes, CreateTakesNumPysSpellings) {
     std::string out;
     EXPECT_EQ(run_python(script, pairs, &out), 0) << out;
   }
+  // The fields of a structured type too (v2), nested ones included.
+  RunResult fields = run_tool({"create", dir / "fields", "--shape", "2", "--dtype",
+                               R"([["a","i4"],["b","f8",[2]],["c",[["d","u1"]]]])", "--format", "2"});
+  ASSERT_EQ(fields.exit_code, 0) << fields.err;
+  EXPECT_EQ(read_text(fs::path(dir / "fields") / ".zarray").find("\"i4\""), std::string::npos);
+  rapidjson::Document fields_doc = parse(read_text(fs::path(dir / "fields") / ".zarray"));
+  EXPECT_STREQ(fields_doc["dtype"][0][1].GetString(), "<i4");
+  EXPECT_STREQ(fields_doc["dtype"][1][1].GetString(), "<f8");
+  EXPECT_STREQ(fields_doc["dtype"][2][1][0][1].GetString(), "|u1");
   for (const char* wrong : {"i3", "nonsense", "U", "M8"}) {
     SCOPED_TRACE(wrong);
     RunResult r = run_tool({"create", dir / "wrong", "--shape", "3", "--dtype", wrong});
