@@ -33,8 +33,8 @@ zarr::StoreAccess open_access(bool writable) {
 
 // For the functions that take a URL and change the node in place.
 template <typename Change>
-void change_in_place(const char* url, Change&& change) {
-  zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), zarr::StoreAccess::kReadWrite);
+void change_in_place(const char* url, Change&& change, zarr::StoreAccess access = zarr::StoreAccess::kReadWrite) {
+  zarr::NodeLocation loc = zarr::resolve_url(require(url, "url"), access);
   change(*loc.store, loc.path);
   zarr::capi::keep_consolidated_in_step(url, *loc.store, loc.path);
   zarr::release_store(std::move(loc.store));  // writes what the store holds back (a zip archive)
@@ -549,7 +549,9 @@ ZARR_API int zarr_migrate_v1_to_v2(const char* url) {
 }
 
 ZARR_API int zarr_migrate_v2_to_v3(const char* url) {
-  return guarded(__func__, [&] { change_in_place(url, zarr::migrate_v2_to_v3); });
+  // Resolved as creating there is (a local path's store rooted at the topmost
+  // group above it), so that a node below a v2 group is seen to be one.
+  return guarded(__func__, [&] { change_in_place(url, zarr::migrate_v2_to_v3, zarr::StoreAccess::kCreate); });
 }
 
 }  // extern "C"

@@ -742,7 +742,10 @@ ZARR_API int zarr_migrate_v1_to_v2(const char *url);
  * encoding "v2", so every chunk keeps its key and bytes; attributes move inside)
  * and loses its .zarray/.zgroup/.zattrs. Every node is checked before anything
  * is written: one that v3 cannot express (structured data types, json2 object
- * arrays) is ZARR_ERR_UNSUPPORTED naming it, and nothing changes.
+ * arrays) is ZARR_ERR_UNSUPPORTED naming it, and nothing changes. A node
+ * below a v2 group is ZARR_ERR_INVALID_ARGUMENT (one hierarchy has one format:
+ * migrate from the root group). A group with consolidated metadata (.zmetadata)
+ * has it in the v3 form afterwards (its zarr.json's consolidated_metadata).
  */
 ZARR_API int zarr_migrate_v2_to_v3(const char *url);
 

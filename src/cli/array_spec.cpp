@@ -136,6 +136,76 @@ std::string chunk_edges_grid_json(const std::string& text, size_t ndim) {
   return R"({"name":"rectilinear","configuration":{"kind":"inline","chunk_shapes":[)" + shapes + "]}}";
 }
 
+namespace {
+
+// NumPy's one-letter type codes (numpy.dtype(code).str on a 64-bit Linux).
+const std::pair<const char*, const char*> kTypeCodes[] = {
+    {"?", "|b1"}, {"b", "|i1"}, {"B", "|u1"}, {"h", "<i2"}, {"H", "<u2"}, {"i", "<i4"}, {"I", "<u4"},
+    {"l", "<i8"}, {"L", "<u8"}, {"q", "<i8"}, {"Q", "<u8"}, {"e", "<f2"}, {"f", "<f4"}, {"d", "<f8"},
+    {"F", "<c8"}, {"D", "<c16"}};
+
+// Python's type names as numpy.dtype reads them ("str" as zarr-python 2
+// stores it: variable-length UTF-8).
+const std::pair<const char*, const char*> kPythonNames[] = {
+    {"str", "string"}, {"int", "<i8"}, {"float", "<f8"}, {"complex", "<c16"}};
+
+// A typestr's kind letter and its byte order when none is written: "|" for
+// one byte wide and byte strings, "<" otherwise.
+char default_order(char kind, const std::string& size) {
+  if (kind == 'S' || kind == 'V' || kind == 'a') return '|';
+  if ((kind == 'i' || kind == 'u' || kind == 'b') && size == "1") return '|';
+  return '<';
+}
+
+}  // namespace
+
+std::string numpy_style_dtype(const std::string& text);
+
+namespace {
+
+// A v2 field list ([["a", "i4"], ["b", "f8", [2]]]) with each field's type
+// spelled as numpy_style_dtype spells it; other text as it is.
+std::string numpy_style_fields(const std::string& text) {
+  rapidjson::Document fields;
+  fields.Parse(text.c_str(), text.size());
+  if (fields.HasParseError() || !fields.IsArray()) return text;
+  for (auto& field : fields.GetArray()) {
+    if (!field.IsArray() || field.Size() < 2) return text;
+    rapidjson::Value& type = field[1];
+    if (type.IsString()) {
+      const std::string spelled = numpy_style_dtype(type.GetString());
+      type.SetString(spelled.c_str(), static_cast<rapidjson::SizeType>(spelled.size()), fields.GetAllocator());
+    } else if (type.IsArray()) {
+      const rapidjson::Document nested = parse_json(numpy_style_fields(to_json(type)), "--dtype");
+      type.CopyFrom(nested, fields.GetAllocator());
+    }
+  }
+  return to_json(fields);
+}
+
+}  // namespace
+
+std::string numpy_style_dtype(const std::string& text) {
+  if (!text.empty() && text[0] == '[') return numpy_style_fields(text);
+  for (const auto& [code, typestr] : kTypeCodes) {
+    if (text == code) return typestr;
+  }
+  for (const auto& [name, spelling] : kPythonNames) {
+    if (text == name) return spelling;
+  }
+  for (const auto& [name, kind] : {std::pair<const char*, const char*>{"datetime64[", "M8["}, {"timedelta64[", "m8["}}) {
+    if (text.rfind(name, 0) == 0) return std::string("<") + kind + text.substr(std::string(name).size());
+  }
+  if (text.empty()) return text;
+  const std::string body = text[0] == '=' ? text.substr(1) : text;
+  if (body.empty() || std::string("iufcbUSVMm").find(body[0]) == std::string::npos) return text;
+  const bool time = body[0] == 'M' || body[0] == 'm';
+  const std::string size = body.substr(1, time ? body.find('[') - 1 : std::string::npos);
+  if (size.empty() || size.find_first_not_of("0123456789") != std::string::npos) return text;
+  if (time && (size != "8" || body.back() != ']')) return text;
+  return default_order(body[0], size) + body;
+}
+
 std::string fill_value_json(const std::string& text) {
   rapidjson::Document doc;
   doc.Parse(text.c_str(), text.size());

@@ -39,6 +39,17 @@ std::string metadata_document(const ArraySpec& spec);
 // of entries other than ndim is a usage error naming the entry.
 std::string chunk_edges_grid_json(const std::string& text, size_t ndim);
 
+// A --dtype as NumPy spells it, in the spelling zarr_data_type_form takes
+// (zarr-python passes these through numpy.dtype): a typestr without its byte
+// order gets little endian ("i4" -> "<i4", "U6" -> "<U6", "M8[ns]" ->
+// "<M8[ns]"; one-byte types "|": "u1" -> "|u1", "S4" -> "|S4"), native "="
+// is little endian, NumPy's one-letter codes ("f", "d", "?") and names
+// ("datetime64[ns]", "timedelta64[s]", "str", "int", "float", "complex") get
+// theirs; so are the types of a v2 field list ([["a", "i4"]]). Every other
+// text (v3 names, full typestrs) is returned as it is, for the library to
+// take or refuse naming it.
+std::string numpy_style_dtype(const std::string& text);
+
 // A --fill value as JSON: kept when it parses as JSON (1, 2.5, true, "NaN"),
 // else quoted ("NaN" typed bare becomes the string the formats use).
 std::string fill_value_json(const std::string& text);

@@ -239,6 +239,13 @@ bool has_consolidated_metadata(const std::string& url) {
   return true;
 }
 
+GroupHandle open_group_with(const std::string& url, bool consolidated) {
+  zarr_group* raw = nullptr;
+  const std::string options = api_options(consolidated ? "\"consolidated\":true" : "\"consolidated\":false");
+  check(zarr_group_open_ex(&raw, store_url(url).c_str(), "r", options.c_str()), "cannot open group " + url);
+  return GroupHandle(raw);
+}
+
 // A group's options: the store's, and {"consolidated": false} under --no-consolidated.
 std::string group_options() { return api_options(consolidated_ignored() ? "\"consolidated\":false" : ""); }
 

@@ -85,6 +85,9 @@ void set_store_options(const std::string& json);
 void ignore_consolidated();
 // True when the group at url has consolidated metadata.
 bool has_consolidated_metadata(const std::string& url);
+// The group at url opened "r" with consolidated metadata (true: required)
+// or from each node's own metadata (false): what is stored.
+GroupHandle open_group_with(const std::string& url, bool consolidated);
 // The options JSON of the C API's _ex functions: `members` (e.g.
 // "\"zarr_format\":3", or "") and the store options.
 std::string api_options(const std::string& members = "");

@@ -238,12 +238,26 @@ class Plan {
       if (kind == ZARR_NODE_GROUP) {
         check_group(open_child_group(source, name, child_source).get(), child_source, child, args);
       } else {
-        check_array(child_source, child, args);
+        check_listed_array(child_source, child, args);
       }
     }
   }
 
  private:
+  // A child the group lists that is not in the store was listed by stale
+  // consolidated metadata (another writer erased it): said so, with the way out.
+  void check_listed_array(const std::string& source_url, const std::string& relative, const Args& args) {
+    try {
+      check_array(source_url, relative, args);
+    } catch (const CliError& e) {
+      if (e.code != kExitMissing) throw;
+      throw CliError(kExitMissing, std::string(e.what()) +
+                                       " (its group lists it, but it is not in the store: stale consolidated "
+                                       "metadata; zarrtool verify reports it, zarrtool consolidate rewrites it, "
+                                       "--no-consolidated copies what is stored; nothing was written)");
+    }
+  }
+
   std::string root_;
   std::string copy_url_;
 };

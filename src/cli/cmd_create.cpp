@@ -1,5 +1,6 @@
 // zarrtool create URL --shape S --dtype T [...]: a new, empty array.
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -25,7 +26,9 @@ const char kCreateHelp[] =
     "                '|V4' (raw_bytes), string / variable_length_bytes (v2: |O with a\n"
     "                vlen-utf8 / vlen-bytes object codec); times: '<M8[s]', '<m8[10ms]'\n"
     "                (numpy.datetime64 / numpy.timedelta64, every unit); a v2 field\n"
-    "                list for structured types (v2 only). See docs/dtypes.md\n"
+    "                list for structured types (v2 only). NumPy's spellings as zarr-python\n"
+    "                takes them too: i4 f8 u1 b1 ? U6 S4 M8[ns] m8[s] datetime64[ns] str int\n"
+    "                float (little endian unless a '>' is written). See docs/dtypes.md\n"
     "  --chunks C    chunk shape (default: one chunk); with --shards, the inner chunks\n"
     "  --shards S    shard shape (Zarr v3 only): chunks are stored in shards of this shape\n"
     "  --chunk-edges E  a rectilinear chunk grid (Zarr v3 only): per axis, separated by ';',\n"
@@ -46,20 +49,31 @@ int parse_format(const std::string& text) {
   usage_error("--format must be 2 or 3, not '" + text + "'");
 }
 
-// The group above URL, when there is one (opened "r+"), and URL's name in it.
+// The nearest group above URL, when there is one (opened "r+"), and URL's
+// path below it: the groups between that do not exist yet are created in its
+// format. The climb passes names that are not there yet and stops at a local
+// folder that is no group (as the library's hierarchy root does), or after
+// 32 levels.
 struct Parent {
   GroupHandle group;
   std::string name;
 };
 std::optional<Parent> parent_group(const std::string& url) {
-  const size_t slash = url.find_last_of("/:");
-  if (slash == std::string::npos || slash == 0 || url[slash] == ':' || url[slash - 1] == '/') return std::nullopt;
-  zarr_group* raw = nullptr;
-  const std::string parent = store_url(url.substr(0, slash));
-  if (zarr_group_open_ex(&raw, parent.c_str(), "r+", api_options("\"consolidated\":false").c_str()) != ZARR_OK) {
-    return std::nullopt;
+  std::string at = url, name;
+  for (int level = 0; level < 32; ++level) {
+    const size_t slash = at.find_last_of("/:");
+    if (slash == std::string::npos || slash == 0 || at[slash] == ':' || at[slash - 1] == '/') return std::nullopt;
+    name = name.empty() ? at.substr(slash + 1) : at.substr(slash + 1) + "/" + name;
+    at = at.substr(0, slash);
+    zarr_group* raw = nullptr;
+    const std::string parent = store_url(at);
+    if (zarr_group_open_ex(&raw, parent.c_str(), "r+", api_options("\"consolidated\":false").c_str()) == ZARR_OK) {
+      return Parent{GroupHandle(raw), name};
+    }
+    std::error_code ec;
+    if (at.find("://") == std::string::npos && std::filesystem::exists(at, ec)) return std::nullopt;
   }
-  return Parent{GroupHandle(raw), url.substr(slash + 1)};
+  return std::nullopt;
 }
 
 // --format, else the parent group's format (one hierarchy, one format), else
@@ -90,6 +104,17 @@ ArrayHandle create_array_at(const std::string& url, const std::optional<Parent>&
   return ArrayHandle(raw);
 }
 
+// --dtype in NumPy's spelling when the library takes that (numpy_style_dtype),
+// else as given, so that a refusal names the type as the user wrote it.
+std::string data_type_named(const std::string& text, int format) {
+  const std::string numpy = numpy_style_dtype(text);
+  if (numpy == text) return text;
+  char* form = nullptr;
+  if (zarr_data_type_form(numpy.c_str(), "", format, &form) != ZARR_OK) return text;
+  zarr_free(form);
+  return numpy;
+}
+
 }  // namespace
 
 int run_create(int argc, char** argv) {
@@ -104,7 +129,7 @@ int run_create(int argc, char** argv) {
   const std::optional<Parent> parent = parent_group(args.positionals[0]);
   spec.zarr_format = format_for(parent, args);
   spec.shape = parse_extents(args.get("--shape"), "--shape");
-  spec.data_type = args.get("--dtype");
+  spec.data_type = data_type_named(args.get("--dtype"), spec.zarr_format);
   if (args.has("--chunks")) spec.chunks = parse_extents(args.get("--chunks"), "--chunks");
   if (args.has("--shards")) spec.shards = parse_extents(args.get("--shards"), "--shards");
   if (args.has("--chunk-edges")) spec.chunk_grid_json = chunk_edges_grid_json(args.get("--chunk-edges"), spec.shape.size());

@@ -19,7 +19,8 @@ const char kInfoHelp[] =
     "attributes, logical and stored bytes, storage ratio and how many chunks are written\n"
     "out of the total. Stored figures need a store that lists its keys (not HTTP); the\n"
     "storage ratio shows once a chunk is stored. A group: format, attributes, and its\n"
-    "members counted and named (arrays, then groups), as zarr-python's group info.\n\n"
+    "members counted and named (arrays, then groups), as zarr-python's group info: those\n"
+    "stored, also when the group has consolidated metadata (then 'Consolidated: yes').\n\n"
     "  --json   print one JSON object instead of text\n";
 
 void print_row(const char* label, const std::string& value) { std::printf("%-19s: %s\n", label, value.c_str()); }
@@ -89,7 +90,13 @@ std::string names_of(const std::vector<Child>& children, int kind, size_t& count
   return names;
 }
 
-void print_group(const std::string& url, zarr_group* group, bool as_json) {
+void print_group(const std::string& url, zarr_group* opened, bool as_json) {
+  // The members are what is stored, whatever metadata view opened the group:
+  // with consolidated metadata, the store's own listing where it can list
+  // (over HTTP, which cannot, the consolidated one).
+  const bool consolidated = has_consolidated_metadata(url);
+  GroupHandle own = consolidated ? open_group_with(url, false) : GroupHandle();
+  zarr_group* group = own && group_children_if_listable(own.get(), url) ? own.get() : opened;
   char* attributes = nullptr;
   check(zarr_group_get_attributes(group, &attributes), "cannot read group attributes");
   std::string attributes_json = take_json(attributes);
@@ -97,8 +104,8 @@ void print_group(const std::string& url, zarr_group* group, bool as_json) {
   if (as_json) {
     char* members = nullptr;
     check(zarr_group_list(group, &members), "cannot list group " + url);
-    std::printf("{\"node_type\":\"group\",\"zarr_format\":%d,\"attributes\":%s,\"members\":%s}\n", format,
-                attributes_json.c_str(), take_json(members).c_str());
+    std::printf("{\"node_type\":\"group\",\"zarr_format\":%d,\"attributes\":%s,\"members\":%s,\"consolidated\":%s}\n",
+                format, attributes_json.c_str(), take_json(members).c_str(), consolidated ? "true" : "false");
     return;
   }
   const std::vector<Child> children = group_children(group, url);
@@ -113,6 +120,7 @@ void print_group(const std::string& url, zarr_group* group, bool as_json) {
   print_row("No. groups", std::to_string(groups));
   if (arrays) print_row("Arrays", array_names);
   if (groups) print_row("Groups", group_names);
+  if (consolidated) print_row("Consolidated", "yes (zarrtool verify checks it against the store)");
 }
 
 }  // namespace
@@ -129,11 +137,23 @@ int run_info(int argc, char** argv) {
   }
   char* info_json = nullptr;
   check(zarr_info(node.array.get(), &info_json), "cannot describe " + url);
-  const std::string text = take_json(info_json);
+  std::string text = take_json(info_json);
+  rapidjson::Document info = parse_json(text, "zarr_info of " + url);
+  // zarr_info gives the metadata's own member (v3); a v2 array's names are
+  // xarray's _ARRAY_DIMENSIONS attribute, as dump shows them.
+  if (info["dimension_names"].IsNull()) {
+    char* names = nullptr;
+    check(zarr_get_dimension_names(node.array.get(), &names), "cannot read the dimension names of " + url);
+    const std::string names_json = take_json(names);
+    if (names_json != "null") {
+      info["dimension_names"].CopyFrom(parse_json(names_json, "dimension names of " + url), info.GetAllocator());
+      text = to_json(info);
+    }
+  }
   if (args.has("--json")) {
     std::printf("%s\n", text.c_str());
   } else {
-    print_array_text(parse_json(text, "zarr_info of " + url));
+    print_array_text(info);
   }
   return kExitOk;
 }

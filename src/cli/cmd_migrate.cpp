@@ -19,7 +19,9 @@ const char kMigrateHelp[] =
     "      rewritten; attributes move inside) and loses .zarray/.zgroup/.zattrs.\n"
     "      Every node is checked before anything is written: one v3 cannot express\n"
     "      (structured data types, json2 object arrays) stops the migration, named,\n"
-    "      with nothing changed. Consolidated metadata above is kept in step.\n"
+    "      with nothing changed. A node below a v2 group is refused (one hierarchy\n"
+    "      has one format): migrate from the root group. Consolidated metadata is\n"
+    "      kept: a group's .zmetadata becomes its v3 consolidated_metadata.\n"
     "To copy into a new array with other chunks or codecs instead, use zarrtool cp\n"
     "--format 3. The store options of --store-options do not apply here.\n";
 

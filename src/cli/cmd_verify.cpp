@@ -26,6 +26,7 @@ const char kVerifyHelp[] =
     "array. Missing chunks read as the fill value: counted, not errors. On stores that\n"
     "cannot list their keys (HTTP) every chunk of the grid is read and missing ones are\n"
     "not told apart.\n"
+    "The arrays and chunks checked are those stored, each array by its own metadata.\n"
     "A group with consolidated metadata is checked against each node's own metadata:\n"
     "an entry for a node that is gone or differs, or a node it does not list, is stale\n"
     "(nodes it does not list are found only where the store can list).\n"
@@ -105,16 +106,28 @@ int verify_array(const std::string& url, zarr_array* array) {
   return tally.unreadable ? kExitOther : kExitOk;
 }
 
-int verify_group(const std::string& url, zarr_group* group) {
+// What verify walks is what is stored: `own` is the group opened from each
+// node's own metadata, whose children are listed where the store can list;
+// elsewhere (HTTP) the names come from `listing` (the group as opened, e.g.
+// through consolidated metadata) and only those stored are walked, each as
+// its own metadata describes it. Entries of consolidated metadata that no
+// longer match the store are the consolidated check's findings, not
+// missing chunks.
+int verify_group(const std::string& url, zarr_group* listing, zarr_group* own) {
   int result = kExitOk;
-  for (const auto& [name, kind] : group_children(group, url)) {
+  const std::optional<std::vector<Child>> stored = group_children_if_listable(own, url);
+  for (const auto& [name, listed_kind] : stored ? *stored : group_children(listing, url)) {
     const std::string child_url = join_url(url, name);
+    const int kind = stored ? listed_kind : stored_child_kind(own, name, child_url);
     if (kind == ZARR_NODE_GROUP) {
-      result = worst(result, verify_group(child_url, open_child_group(group, name, child_url).get()));
+      GroupHandle own_child = open_child_group(own, name, child_url);
+      GroupHandle listing_child = stored || listed_kind != kind ? GroupHandle() : open_child_group(listing, name, child_url);
+      result = worst(result, verify_group(child_url, listing_child ? listing_child.get() : own_child.get(), own_child.get()));
       continue;
     }
+    if (kind != ZARR_NODE_ARRAY) continue;
     zarr_array* raw = nullptr;
-    int status = zarr_group_open_array(&raw, group, name.c_str(), "r");
+    int status = zarr_group_open_array(&raw, own, name.c_str(), "r");
     if (status != ZARR_OK) {  // unreadable metadata is a finding, not the end of the walk
       std::printf("%s: cannot open: %s\n", shown(child_url).c_str(), shown(zarr_last_error()).c_str());
       result = worst(result, exit_code_for(status));
@@ -131,13 +144,6 @@ std::string group_attributes(zarr_group* group) {
   char* json = nullptr;
   check(zarr_group_get_attributes(group, &json), "cannot read attributes");
   return take_json(json);
-}
-
-GroupHandle open_group_with(const std::string& url, bool consolidated) {
-  zarr_group* raw = nullptr;
-  const std::string options = api_options(consolidated ? "\"consolidated\":true" : "\"consolidated\":false");
-  check(zarr_group_open_ex(&raw, store_url(url).c_str(), "r", options.c_str()), "cannot open group " + url);
-  return GroupHandle(raw);
 }
 
 struct StaleCount {
@@ -198,8 +204,8 @@ int verify_consolidated(const std::string& url) {
   if (!has_consolidated_metadata(url)) return kExitOk;
   StaleCount count;
   compare_groups(url, open_group_with(url, true).get(), open_group_with(url, false).get(), count);
-  std::printf("%s: consolidated metadata: %llu stale entries%s\n", shown(url).c_str(),
-              static_cast<unsigned long long>(count.stale),
+  std::printf("%s: consolidated metadata: %llu stale %s%s\n", shown(url).c_str(),
+              static_cast<unsigned long long>(count.stale), count.stale == 1 ? "entry" : "entries",
               count.unlisted_unchecked ? " (nodes it does not list cannot be found: the store cannot list)" : "");
   return count.stale ? kExitCorrupt : kExitOk;
 }
@@ -212,8 +218,16 @@ int run_verify(int argc, char** argv) {
   require_positionals(args, 1, "zarrtool verify URL");
   const std::string& url = args.positionals[0];
   Node node = open_node(url, "r");
-  int result = node.array ? verify_array(url, node.array.get()) : verify_group(url, node.group.get());
-  if (node.group) result = worst(result, verify_consolidated(url));
+  if (node.array) {
+    const int result = verify_array(url, node.array.get());
+    if (result != kExitOk) std::fprintf(stderr, "zarrtool: verify %s: problems found\n", shown(url).c_str());
+    return result;
+  }
+  // The walk sees what is stored, whatever metadata view opened the group.
+  const bool consolidated = has_consolidated_metadata(url);
+  GroupHandle own = consolidated ? open_group_with(url, false) : GroupHandle();
+  int result = verify_group(url, node.group.get(), own ? own.get() : node.group.get());
+  result = worst(result, verify_consolidated(url));
   if (result != kExitOk) std::fprintf(stderr, "zarrtool: verify %s: problems found\n", shown(url).c_str());
   return result;
 }

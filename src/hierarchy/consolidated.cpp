@@ -201,6 +201,11 @@ void update_consolidated(Store& store, const std::string& node) {
           it = below ? entries.erase(it) : std::next(it);
         }
         add_node_entries(store, root, format, node, entries);
+        // Groups created on the way to a new node (create_parent_groups) are entries too.
+        for (std::string above = path::parent(node); above.size() > root.size(); above = path::parent(above)) {
+          NodeInfo info = node_info(store, above);
+          if (info.kind == NodeKind::Group) add_own_entries(store, root, format, above, info, entries);
+        }
       }
       write_entries(store, root, format, entries);
     }

@@ -8,6 +8,7 @@
 #include "base/path.h"
 #include "base/text.h"
 #include "codecs/v3_chain.h"
+#include "hierarchy/consolidated.h"
 #include "metadata/element_form.h"
 #include "metadata/nodes.h"
 #include "metadata/v1_metadata.h"
@@ -124,6 +125,19 @@ void migrate_v1_to_v2(Store& store, const std::string& path) {
 size_t migrate_v2_to_v3(Store& store, const std::string& path) {
   std::vector<Conversion> conversions;
   plan(store, path, conversions);
+  // A node below a v2 group would leave a v3 node in a v2 hierarchy.
+  if (!path.empty() && enclosing_group_format(store, path) == 2) {
+    fail(ZARR_ERR_INVALID_ARGUMENT, "cannot migrate " + describe_node(store, path) +
+                                        " to v3: it is inside the Zarr v2 group " +
+                                        describe_node(store, path::parent(path)) + ", and " +
+                                        kOneFormatPerHierarchy + "; migrate the hierarchy from its root group");
+  }
+  // The groups whose v2 consolidated metadata (.zmetadata) becomes the v3
+  // form (the root zarr.json's consolidated_metadata) once every node is v3.
+  std::vector<std::string> consolidated;
+  for (const Conversion& c : conversions) {
+    if (store.exists(path::join(c.path, kV2ConsolidatedKey))) consolidated.push_back(c.path);
+  }
   // Write every zarr.json first, then drop the v2 keys: a reader sees the v3
   // node as soon as its zarr.json exists (zarr.json is looked for first), and
   // the chunks it names are the v2 ones, unchanged.
@@ -131,6 +145,9 @@ size_t migrate_v2_to_v3(Store& store, const std::string& path) {
   for (const Conversion& c : conversions) {
     for (const char* key : {kV2ArrayKey, kV2GroupKey, kV2AttrsKey, kV2ConsolidatedKey}) store.erase(path::join(c.path, key));
   }
+  // Deepest first (the plan lists a group before its members), so a group's
+  // consolidated metadata holds its subgroups' as they end up.
+  for (auto it = consolidated.rbegin(); it != consolidated.rend(); ++it) write_consolidated(store, *it);
   return conversions.size();
 }
 

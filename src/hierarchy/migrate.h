@@ -20,8 +20,10 @@ void migrate_v1_to_v2(Store& store, const std::string& path);
 // numcodecs.*), attributes inside zarr.json. Every node is checked before
 // anything is written; a node that v3 cannot express (structured data types,
 // json2 object arrays, a bytes->bytes filter ahead of an array filter) is
-// ZARR_ERR_UNSUPPORTED naming it and nothing changes. Returns the number of
-// nodes converted.
+// ZARR_ERR_UNSUPPORTED naming it and nothing changes. A group that had v2
+// consolidated metadata (.zmetadata) carries it in the v3 form afterwards
+// (its zarr.json's consolidated_metadata, of the migrated members), and its
+// .zmetadata is gone. Returns the number of nodes converted.
 size_t migrate_v2_to_v3(Store& store, const std::string& path);
 
 }  // namespace zarr

@@ -56,13 +56,15 @@ void erase_node(Store& store, const std::string& path) {
   store.erase_prefix(path.empty() ? "" : path + "/");
 }
 
+const char kOneFormatPerHierarchy[] = "one hierarchy has one format (zarr-python reads no mixed trees)";
+
 void refuse_format_mixing(int format, const std::string& what, const std::string& name, int group_format,
                           const std::string& group) {
   if (format == group_format) return;
   fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create a Zarr v" + std::to_string(format) + " " + what + " '" + name +
-                                      "' in the Zarr v" + std::to_string(group_format) + " group " + group +
-                                      ": one hierarchy has one format (zarr-python reads no mixed trees); "
-                                      "create it as v" + std::to_string(group_format) + ", or elsewhere");
+                                      "' in the Zarr v" + std::to_string(group_format) + " group " + group + ": " +
+                                      kOneFormatPerHierarchy + "; create it as v" + std::to_string(group_format) +
+                                      ", or elsewhere");
 }
 
 int enclosing_group_format(const Store& store, const std::string& path) {

@@ -42,6 +42,9 @@ void erase_node(Store& store, const std::string& path);
 // checks every enclosing group) and zarrtool create alike.
 void refuse_format_mixing(int format, const std::string& what, const std::string& name, int group_format,
                           const std::string& group);
+// The reason every refusal to mix formats gives (zarr_migrate_v2_to_v3 of a
+// node below a v2 group too).
+extern const char kOneFormatPerHierarchy[];
 
 // The format of the nearest group above path (2 or 3), 0 when none: the
 // format a new node there takes unless told otherwise.

@@ -271,3 +271,46 @@ TEST(Consolidated, Errors) {
   ArrayPtr a;
   EXPECT_STATUS(zarr_group_open_array(a.out(), g, "a", "r+"), ZARR_ERR_READ_ONLY, "read-only");
 }
+
+// zarr_migrate_v2_to_v3 of a consolidated v2 group (xarray's to_zarr and
+// zarr-python 2 consolidate by default) dropped the root's .zmetadata and
+// wrote the v3 root with no consolidated_metadata: a reader asking for the
+// consolidated view found none. The v3 root now carries the migrated
+// members' documents, and .zmetadata is gone.
+TEST(Consolidated, MigratingAConsolidatedV2GroupConsolidatesTheV3Root) {
+  TempDir dir;
+  const std::string url = dir / "h";
+  make_hierarchy(url, 2);
+  ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+  ASSERT_OK(zarr_migrate_v2_to_v3(url.c_str()));
+  EXPECT_FALSE(file_exists(url + "/.zmetadata"));
+  const std::string root = zarr::ByteView(read_file(url + "/zarr.json")).to_string();
+  for (const char* member : {"\"a\"", "\"sub\"", "\"sub/b\"", "\"inline\""}) {
+    EXPECT_NE(root.find(member), std::string::npos) << member << " in " << root;
+  }
+  EXPECT_EQ(root.find("\"zarr_format\": 2"), std::string::npos) << root;
+  expect_opens_from_consolidated_only(url, "zarr.json");
+}
+
+// zarr_create below groups that are not there yet creates them
+// (create_parent_groups), but only the new array went into the consolidated
+// metadata: a group opened through it did not list the new groups, and what
+// was below them could not be reached.
+TEST(Consolidated, GroupsCreatedOnTheWayAreEntriesToo) {
+  for (int format : {2, 3}) {
+    SCOPED_TRACE("v" + std::to_string(format));
+    TempDir dir;
+    const std::string url = dir / "h";
+    make_hierarchy(url, format);
+    ASSERT_OK(zarr_consolidate_metadata(url.c_str()));
+    const std::string doc = format == 3 ? "{\"shape\": [3], \"data_type\": \"int32\"}" : array_meta("[3]", "[3]");
+    ArrayPtr c;
+    ASSERT_OK(zarr_create(c.out(), (url + "/new/deeper/c").c_str(), doc.c_str()));
+    GroupPtr g;
+    ASSERT_OK(zarr_group_open_ex(g.out(), url.c_str(), "r", "{\"consolidated\": true}"));
+    EXPECT_EQ(listing(g), "[{\"name\":\"a\",\"kind\":\"array\"},{\"name\":\"new\",\"kind\":\"group\"},"
+                          "{\"name\":\"sub\",\"kind\":\"group\"}]");
+    ArrayPtr through;
+    ASSERT_OK(zarr_group_open_array(through.out(), g, "new/deeper/c", "r"));
+  }
+}

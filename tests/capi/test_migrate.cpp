@@ -123,10 +123,12 @@ TEST(MigrateV3, ZarrPythonWrittenArraysReadTheSameAfterwards) {
   std::vector<std::string> files = list_files(url);
   EXPECT_STATUS(zarr_migrate_v2_to_v3(url.c_str()), ZARR_ERR_UNSUPPORTED, "json2");
   EXPECT_EQ(list_files(url), files);
+  // Each array alone: one below the v2 group would mix the formats (refused).
   int migrated = 0;
   for (const auto& entry : fs::directory_iterator(url)) {
     if (!fs::exists(entry.path() / ".zarray")) continue;
-    const std::string array = entry.path().string();
+    const std::string array = dir / ("alone_" + entry.path().filename().string());
+    fs::copy(entry.path(), array, fs::copy_options::recursive);
     SCOPED_TRACE(array);
     std::string before = contents(array);
     int rc = zarr_migrate_v2_to_v3(array.c_str());
@@ -153,4 +155,32 @@ TEST(MigrateV3, Errors) {
   create_array(dir / "order", array_meta("[4]", "[4]", "<i2", {{"filters", "[{\"id\": \"shuffle\", \"elementsize\": 2}, "
                                                                           "{\"id\": \"delta\", \"dtype\": \"<i2\"}]"}}));
   EXPECT_STATUS(zarr_migrate_v2_to_v3((dir / "order").c_str()), ZARR_ERR_UNSUPPORTED, "'delta' follows a bytes filter");
+}
+
+// zarr_migrate_v2_to_v3 of an array or subgroup below a v2 group wrote a v3
+// node into the v2 hierarchy (zarr-python 2 and the v2 consolidated
+// metadata no longer saw it). Refused, with the one message of format
+// mixing, and nothing changes; the hierarchy's root migrates whole.
+TEST(MigrateV3, ANodeBelowAV2GroupIsRefused) {
+  TempDir dir;
+  for (const std::string root : {std::string(dir / "h"), std::string("memory://migrate-below")}) {
+    SCOPED_TRACE(root);
+    GroupPtr g;
+    ASSERT_OK(zarr_group_create_ex(g.out(), root.c_str(), nullptr, kV2Group));
+    ArrayPtr a;
+    ASSERT_OK(zarr_group_create_array(a.out(), g, "sub/a", array_meta("[4]", "[2]").c_str()));
+    for (const char* node : {"/sub", "/sub/a"}) {
+      EXPECT_STATUS(zarr_migrate_v2_to_v3((root + node).c_str()), ZARR_ERR_INVALID_ARGUMENT,
+                    "one hierarchy has one format");
+      EXPECT_STATUS(zarr_migrate_v2_to_v3((root + node).c_str()), ZARR_ERR_INVALID_ARGUMENT,
+                    "migrate the hierarchy from its root group");
+    }
+    ArrayPtr still;
+    ASSERT_OK(zarr_open(still.out(), (root + "/sub/a").c_str(), "r"));
+    EXPECT_EQ(zarr_format(still), 2);
+    ASSERT_OK(zarr_migrate_v2_to_v3(root.c_str()));
+    ArrayPtr after;
+    ASSERT_OK(zarr_open(after.out(), (root + "/sub/a").c_str(), "r"));
+    EXPECT_EQ(zarr_format(after), 3);
+  }
 }

@@ -586,7 +586,9 @@ def migrate(store, zarr_format=3, *, path=None):
     """Convert the node at store (and everything below a group) to zarr_format, in place:
     v1 arrays to v2 (zarr_migrate_v1_to_v2), v2 arrays and hierarchies to v3
     (zarr_migrate_v2_to_v3: chunks keep their keys and bytes). Nothing changes when the
-    node already has that format or newer."""
+    node already has that format or newer. A node below a v2 group is refused
+    (InvalidArgumentError: one hierarchy has one format; migrate the root), and a group's
+    .zmetadata becomes its v3 consolidated_metadata."""
     store, path = store_and_path(store, path)
     url = store.url_of(path)
     current = _format_at(url)

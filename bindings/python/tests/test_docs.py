@@ -87,3 +87,18 @@ def test_the_install_commands_install_a_package_xarray_finds(tmp_path, with_inst
         module, values = done.stdout.splitlines()
         assert str(home) in module and not module.startswith(libzarr_root) and values == "[1, 2, 3]"
         shutil.rmtree(dataset)
+
+
+def test_the_h5py_page_example_prints_what_it_shows(tmp_path, monkeypatch):
+    """docs/coming-from-h5py-and-tensorstore.md: its example runs the same steps with h5py
+    and libzarr, and prints the output block under it."""
+    pytest.importorskip("h5py")
+    with open(os.path.join(SOURCE_ROOT, "docs", "coming-from-h5py-and-tensorstore.md"), encoding="utf-8") as page:
+        found = BLOCK.findall(page.read())
+    (_, code), (kind, expected) = found[0], found[1]
+    assert kind == "output"
+    monkeypatch.chdir(tmp_path)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "coming-from-h5py-and-tensorstore.md", "exec"), {})  # noqa: S102
+    assert matches(expected, printed.getvalue()), printed.getvalue()
