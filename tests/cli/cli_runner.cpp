@@ -71,6 +71,18 @@ int run_python(const std::string& script, const std::vector<std::string>& args, 
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+::testing::AssertionResult python_succeeds(const std::string& script, const std::vector<std::string>& args) {
+  std::string out;
+  const int status = run_python(script, args, &out);
+  if (status == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << python() << " exited " << status << ":\n" << out;
+}
+
+bool python_has(const std::string& modules) {
+  std::string out;
+  return run_python("import " + modules, {}, &out) == 0;
+}
+
 std::vector<uint64_t> extents(const rapidjson::Value& list) {
   std::vector<uint64_t> v;
   for (const auto& item : list.GetArray()) v.push_back(item.GetUint64());

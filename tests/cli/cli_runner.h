@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
 #include "support/test_support.h"
@@ -26,6 +27,13 @@ std::string python();
 // Runs python() -c script with args; stdout and stderr appended to *out.
 // Returns the exit status (-1 when it could not run or was killed).
 int run_python(const std::string& script, const std::vector<std::string>& args, std::string* out);
+
+// run_python as an assertion: a failure carries the script's output.
+::testing::AssertionResult python_succeeds(const std::string& script, const std::vector<std::string>& args);
+
+// True when python() imports `modules` ("zarr" or "xarray, zarr"), so a test
+// needing a peer can skip with a message instead of failing.
+bool python_has(const std::string& modules);
 
 // Runs zarrtool with args (stdout through a pipe, stderr through a file);
 // `environment` ("NAME=value ...", already quoted) goes before the command.

@@ -22,7 +22,7 @@ namespace {
 using namespace zarrtool_test;
 using zarr::test::TempDir;
 
-bool have_zarr_python() { return std::system((python() + " -c 'import zarr, numcodecs' >/dev/null 2>&1").c_str()) == 0; }
+bool have_zarr_python() { return python_has("zarr, numcodecs"); }
 
 
 // The data_type member of a v3 array, compact.
@@ -244,7 +244,7 @@ using zarr::test::TempDir;
 // variable removed (xarray's consolidated open no longer sees it), then
 // copied to Zarr v3, which libzarr's xarray backend opens to the same values.
 TEST(CliDtypes, AnXarrayDatasetIsInspectedChangedAndCopiedToV3) {
-  if (std::system((python() + " -c 'import xarray, zarr' >/dev/null 2>&1").c_str()) != 0) {
+  if (!python_has("xarray, zarr")) {
     GTEST_SKIP() << python() << " has no xarray or zarr";
   }
   TempDir dir;

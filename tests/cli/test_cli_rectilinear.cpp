@@ -166,7 +166,7 @@ std::string make_rectilinear(const std::string& url, const std::string& edges,
   return url;
 }
 
-bool have_numpy() { return std::system((python() + " -c 'import numpy' >/dev/null 2>&1").c_str()) == 0; }
+bool have_numpy() { return python_has("numpy"); }
 
 // NumPy's np.arange(80, dtype=int16).reshape(10, 8)[region] as cat prints
 // it: CSV rows (a 0-d or 1-D result on one line), then the JSON line.

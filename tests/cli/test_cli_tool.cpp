@@ -196,7 +196,7 @@ TEST(CliTool, ReadsGdalsBloscShuffleNames) {
 #if !ZARR_HAVE_BLOSC
   GTEST_SKIP() << "built without blosc";
 #endif
-  if (std::system((python() + " -c 'import numcodecs, numpy' >/dev/null 2>&1").c_str()) != 0) {
+  if (!python_has("numcodecs, numpy")) {
     GTEST_SKIP() << python() << " has no numcodecs";
   }
   TempDir dir;
@@ -212,7 +212,7 @@ TEST(CliTool, ReadsGdalsBloscShuffleNames) {
         "import numcodecs, numpy, sys\n"
         "codec = numcodecs.Blosc(cname='lz4', clevel=5, shuffle=" + std::to_string(shuffle.code) + ")\n"
         "open(sys.argv[1] + '/0', 'wb').write(codec.encode(numpy.arange(6, dtype='<u2') * 1000))\n";
-    ASSERT_EQ(std::system((python() + " -c " + shell_quote(script) + " " + shell_quote(array.string())).c_str()), 0);
+    ASSERT_TRUE(python_succeeds(script, {array.string()}));
     std::ofstream(array / ".zarray")
         << R"({"zarr_format":2,"shape":[6],"chunks":[6],"dtype":"<u2","order":"C","fill_value":0,"filters":null,)"
         << R"("compressor":{"id":"blosc","cname":"lz4","clevel":5,"shuffle":")" << shuffle.name
@@ -240,7 +240,7 @@ namespace {
 // chunks are the store's own, the corrupt one found (exit 4), and info of
 // the group's arrays counts what is stored.
 TEST(CliTool, VerifyFindsACorruptChunkThroughConsolidatedMetadata) {
-  if (std::system((python() + " -c 'import zarr' >/dev/null 2>&1").c_str()) != 0) {
+  if (!python_has("zarr")) {
     GTEST_SKIP() << python() << " has no zarr";
   }
   TempDir dir;
@@ -251,7 +251,7 @@ TEST(CliTool, VerifyFindsACorruptChunkThroughConsolidatedMetadata) {
       "g.create_dataset('temperature', data=numpy.arange(40.0).reshape(4, 10), chunks=(2, 5))\n"
       "g.create_group('sub').create_dataset('lat', data=numpy.arange(4, dtype='i4'), chunks=(2,))\n"
       "zarr.consolidate_metadata(sys.argv[1])\n";
-  ASSERT_EQ(std::system((python() + " -c " + shell_quote(script) + " " + shell_quote(group)).c_str()), 0);
+  ASSERT_TRUE(python_succeeds(script, {group}));
   RunResult clean = run_tool({"verify", group});
   EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
   EXPECT_NE(clean.out.find("4 chunks, 0 missing, 0 corrupt"), std::string::npos) << clean.out;
@@ -273,7 +273,7 @@ namespace {
 // change went unnoticed by verify; zarrtool could neither consolidate nor
 // ignore it; cp dropped it.
 TEST(CliTool, ConsolidatedMetadataIsKeptCheckedRefreshedAndCopied) {
-  if (std::system((python() + " -c 'import zarr' >/dev/null 2>&1").c_str()) != 0) {
+  if (!python_has("zarr")) {
     GTEST_SKIP() << python() << " has no zarr";
   }
   TempDir dir;
@@ -284,7 +284,7 @@ TEST(CliTool, ConsolidatedMetadataIsKeptCheckedRefreshedAndCopied) {
       "g.create_dataset('temperature', data=numpy.arange(6.0), chunks=(3,))\n"
       "g.create_group('sub').create_dataset('lat', data=numpy.arange(4, dtype='i4'), chunks=(2,))\n"
       "zarr.consolidate_metadata(sys.argv[1])\n";
-  ASSERT_EQ(std::system((python() + " -c " + shell_quote(script) + " " + shell_quote(group)).c_str()), 0);
+  ASSERT_TRUE(python_succeeds(script, {group}));
   // Changes through zarrtool keep it in step.
   ASSERT_EQ(run_tool({"rm", group + "/sub/lat", "--yes"}).exit_code, 0);
   RunResult created = run_tool({"create", group + "/sub/lon", "--shape", "5", "--dtype", "float32"});
@@ -294,13 +294,13 @@ TEST(CliTool, ConsolidatedMetadataIsKeptCheckedRefreshedAndCopied) {
   EXPECT_NE(tree.out.find("lon (5,) float32"), std::string::npos) << tree.out;
   const std::string check = "import sys, zarr\ng = zarr.open_consolidated(sys.argv[1])\n"
                             "assert list(g['sub']) == ['lon'], list(g['sub'])\n";
-  EXPECT_EQ(std::system((python() + " -c " + shell_quote(check) + " " + shell_quote(group)).c_str()), 0);
+  EXPECT_TRUE(python_succeeds(check, {group}));
   RunResult clean = run_tool({"verify", group});
   EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
   EXPECT_NE(clean.out.find("consolidated metadata: 0 stale entries"), std::string::npos) << clean.out;
   // Another writer erases an array without consolidating.
   const std::string behind = "import sys, zarr\nzarr.storage.rmdir(zarr.DirectoryStore(sys.argv[1]), 'temperature')\n";
-  ASSERT_EQ(std::system((python() + " -c " + shell_quote(behind) + " " + shell_quote(group)).c_str()), 0);
+  ASSERT_TRUE(python_succeeds(behind, {group}));
   RunResult stale = run_tool({"verify", group});
   EXPECT_EQ(stale.exit_code, 4) << stale.out << stale.err;
   EXPECT_NE(stale.out.find("temperature: stale consolidated metadata: listed, but not in the store"),
@@ -423,7 +423,7 @@ namespace {
 // the hierarchy silently lost its consolidated view. The v3 root now lists
 // every migrated member, and verify finds it in step.
 TEST(CliTool, MigratingAnXarrayDatasetKeepsItConsolidated) {
-  if (std::system((python() + " -c 'import xarray, zarr' >/dev/null 2>&1").c_str()) != 0) {
+  if (!python_has("xarray, zarr")) {
     GTEST_SKIP() << python() << " has no xarray or zarr";
   }
   TempDir dir;
@@ -432,7 +432,7 @@ TEST(CliTool, MigratingAnXarrayDatasetKeepsItConsolidated) {
       "import sys, numpy as np, xarray as xr\n"
       "xr.Dataset({'t': (('time', 'lat'), np.arange(6.0).reshape(2, 3))}, coords={'lat': [1., 2., 3.]},\n"
       "           attrs={'title': 'x'}).to_zarr(sys.argv[1])\n";
-  ASSERT_EQ(std::system((python() + " -c " + shell_quote(write) + " " + shell_quote(ds)).c_str()), 0);
+  ASSERT_TRUE(python_succeeds(write, {ds}));
   ASSERT_TRUE(fs::exists(fs::path(ds) / ".zmetadata"));
   // One variable alone would leave a v3 array in the v2 dataset.
   RunResult alone = run_tool({"migrate", "v2", ds + "/t"});
@@ -458,14 +458,14 @@ TEST(CliTool, MigratingAnXarrayDatasetKeepsItConsolidated) {
 // info of a v2 array xarray wrote showed no dimension names (zarr_info's
 // metadata member is v3's), where dump showed its _ARRAY_DIMENSIONS.
 TEST(CliTool, InfoShowsTheDimensionNamesXarrayWrote) {
-  if (std::system((python() + " -c 'import xarray, zarr' >/dev/null 2>&1").c_str()) != 0) {
+  if (!python_has("xarray, zarr")) {
     GTEST_SKIP() << python() << " has no xarray or zarr";
   }
   TempDir dir;
   const std::string ds = dir / "ds.zarr";
   const std::string write = "import sys, numpy as np, xarray as xr\n"
                             "xr.Dataset({'t': (('time', 'lat'), np.zeros((2, 3)))}).to_zarr(sys.argv[1])\n";
-  ASSERT_EQ(std::system((python() + " -c " + shell_quote(write) + " " + shell_quote(ds)).c_str()), 0);
+  ASSERT_TRUE(python_succeeds(write, {ds}));
   RunResult text = run_tool({"info", ds + "/t"});
   EXPECT_NE(text.out.find("Dimension names    : [\"time\",\"lat\"]\n"), std::string::npos) << text.out;
   rapidjson::Document json = parse(run_tool({"info", ds + "/t", "--json"}).out);
@@ -485,7 +485,7 @@ namespace {
 // of the old grid missing, its corrupt chunk unseen. The walk is now of
 // what is stored; the stale entries are the consolidated check's findings.
 TEST(CliTool, VerifyOfAStaleHierarchyCountsWhatIsStored) {
-  if (std::system((python() + " -c 'import zarr' >/dev/null 2>&1").c_str()) != 0) {
+  if (!python_has("zarr")) {
     GTEST_SKIP() << python() << " has no zarr";
   }
   TempDir dir;
@@ -501,7 +501,7 @@ TEST(CliTool, VerifyOfAStaleHierarchyCountsWhatIsStored) {
       "zarr.storage.rmdir(s, 'gone')\n"
       "zarr.storage.rmdir(s, 'swapped')\n"
       "zarr.open_group(sys.argv[1]).create_dataset('swapped', data=numpy.arange(6.0), chunks=(2,))\n";
-  ASSERT_EQ(std::system((python() + " -c " + shell_quote(script) + " " + shell_quote(group)).c_str()), 0);
+  ASSERT_TRUE(python_succeeds(script, {group}));
   RunResult r = run_tool({"verify", group});
   EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
   EXPECT_EQ(r.out.find(group + "/gone: 2 chunks"), std::string::npos) << r.out;
