@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -16,6 +17,8 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "progress.h"
+
+namespace fs = std::filesystem;
 
 namespace zarrtool {
 namespace {
@@ -297,10 +300,33 @@ void copy_group(zarr_group* source, const std::string& source_url, const std::st
 // written, comparing where the URLs lead, not their text.
 void refuse_copy_into_itself(const std::string& source_url, const std::string& copy_url) {
   const Location source = locate(source_url), copy = locate(copy_url);
+  if (is_within(source, copy) && !is_within(copy, source)) {
+    // A failed copy is erased with everything below it: the source too.
+    usage_error("cannot copy " + source_url + " to " + copy_url + ": that holds the source");
+  }
   if (!is_within(copy, source)) return;
   usage_error("cannot copy " + source_url + " to " + copy_url + ": " +
               (copy.segments.size() == source.segments.size() ? "that is the source itself"
                                                               : "that lies inside the source"));
+}
+
+// A failed copy is erased with everything below its URL, so a local
+// destination must be new or an empty folder: one holding anything else
+// (the user's files, a file in the way) would be lost with it. Returns
+// whether an empty folder was there, to be put back after a failed copy.
+bool refuse_occupied_local_destination(const std::string& copy_url) {
+  const std::string directory = local_directory(store_url(copy_url));
+  std::error_code ec;
+  if (directory.empty() || !fs::exists(fs::symlink_status(directory, ec))) return false;
+  if (!fs::is_directory(directory, ec)) {
+    usage_error("cannot copy to " + copy_url + ": a file is already there");
+  }
+  if (!fs::is_empty(directory, ec) || ec) {
+    usage_error("cannot copy to " + copy_url +
+                ": the folder is not empty (a copy goes to a new or empty folder, so that a copy that fails can be "
+                "removed without touching anything else)");
+  }
+  return true;
 }
 
 // The destination must not exist: checked before the copy starts, so that
@@ -343,6 +369,7 @@ int run_cp(int argc, char** argv) {
   Node node = open_node(source_url, "r");
   refuse_copy_into_itself(source_url, copy_url);
   refuse_existing_destination(copy_url);
+  const bool empty_folder_was_there = refuse_occupied_local_destination(copy_url);
   {
     Plan plan(copy_url);
     if (node.group) {
@@ -365,6 +392,10 @@ int run_cp(int argc, char** argv) {
     }
   } catch (const CliError& e) {
     if (made) remove_partial_copy(copy_url, e);
+    if (empty_folder_was_there) {
+      std::error_code ec;
+      fs::create_directories(local_directory(store_url(copy_url)), ec);
+    }
     throw;
   }
   return kExitOk;

@@ -414,6 +414,41 @@ TEST(CliTool, CopiesCheckTheirPlanFirstAndLeaveNothingWhenTheyFail) {
   EXPECT_TRUE(fs::exists(fs::path(flat) / ".zarray"));
 }
 
+// A failed copy is erased with everything below its URL, and a folder that
+// was not a Zarr node passed as a new destination: 'cp corrupt_array d',
+// with d holding the user's files (or the source itself), removed d and
+// all of them. Such destinations are now refused before anything is
+// written; an empty folder is taken and left in place when the copy fails.
+TEST(CliTool, ACopyNeverRemovesWhatItDidNotMake) {
+  TempDir dir;
+  const std::string flat = make_counting_array(dir, "flat", "2");  // 2-D, chunks 3,4
+  std::ofstream(fs::path(flat) / "1.1", std::ios::trunc) << "garbage";
+  const fs::path occupied = dir / "occupied";
+  fs::create_directories(occupied / "docs");
+  std::ofstream(occupied / "notes.txt") << "keep";
+  RunResult into_files = run_tool({"cp", flat, occupied.string()});
+  EXPECT_EQ(into_files.exit_code, 2);
+  EXPECT_NE(into_files.err.find("the folder is not empty"), std::string::npos) << into_files.err;
+  EXPECT_TRUE(fs::exists(occupied / "notes.txt"));
+  EXPECT_TRUE(fs::exists(occupied / "docs"));
+  const fs::path file = dir / "a-file";
+  std::ofstream(file) << "keep";
+  RunResult onto_file = run_tool({"cp", flat, file.string()});
+  EXPECT_EQ(onto_file.exit_code, 2);
+  EXPECT_NE(onto_file.err.find("a file is already there"), std::string::npos) << onto_file.err;
+  EXPECT_EQ(read_text(file), "keep");
+  RunResult over_source = run_tool({"cp", flat, dir.path()});
+  EXPECT_EQ(over_source.exit_code, 2);
+  EXPECT_NE(over_source.err.find("that holds the source"), std::string::npos) << over_source.err;
+  EXPECT_TRUE(fs::exists(fs::path(flat) / ".zarray"));
+  const fs::path empty = dir / "empty";
+  fs::create_directories(empty);
+  RunResult corrupt = run_tool({"cp", flat, empty.string()});
+  EXPECT_EQ(corrupt.exit_code, 4) << corrupt.err;
+  EXPECT_TRUE(fs::is_directory(empty));
+  EXPECT_TRUE(fs::is_empty(empty)) << "the partial copy was left";
+}
+
 }  // namespace
 
 namespace {
