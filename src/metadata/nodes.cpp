@@ -1,5 +1,7 @@
 #include "metadata/nodes.h"
 
+#include <utility>
+
 #include "base/error.h"
 #include "base/json.h"
 #include "base/path.h"
@@ -83,19 +85,25 @@ void create_parent_groups(Store& store, const std::string& path, int zarr_format
   // As zarr-python: every ancestor of a non-root node, the root included.
   // Every existing ancestor is checked before anything is written, so a
   // refused node leaves no new group behind.
+  // An array above the node is reported before a format that differs from
+  // a group's further up: no format would make a node inside an array right.
   std::vector<std::string> segs = path::segments(path);
-  std::vector<std::string> missing;
+  std::vector<std::pair<std::string, NodeInfo>> ancestors;
   std::string ancestor;
   for (size_t i = 0; i < segs.size(); ++i) {
     if (i > 0) ancestor = path::join(ancestor, segs[i - 1]);
-    NodeInfo info = node_info(store, ancestor);
-    if (info.kind == NodeKind::Group) {
-      refuse_format_mixing(zarr_format, what, path, info.zarr_format, describe_node(store, ancestor));
-    } else if (info.kind != NodeKind::None) {
+    ancestors.emplace_back(ancestor, node_info(store, ancestor));
+    if (ancestors.back().second.kind != NodeKind::Group && ancestors.back().second.kind != NodeKind::None) {
       fail(ZARR_ERR_INVALID_ARGUMENT, "cannot create node " + describe_node(store, path) + ": its parent " +
                                           describe_node(store, ancestor) + " is an array");
+    }
+  }
+  std::vector<std::string> missing;
+  for (const auto& [name, info] : ancestors) {
+    if (info.kind == NodeKind::Group) {
+      refuse_format_mixing(zarr_format, what, path, info.zarr_format, describe_node(store, name));
     } else {
-      missing.push_back(ancestor);
+      missing.push_back(name);
     }
   }
   for (const std::string& group : missing) {

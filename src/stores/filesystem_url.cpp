@@ -15,12 +15,15 @@ namespace {
 
 // The topmost folder above `node` that belongs to the same hierarchy: walk up
 // past folders that do not exist yet (they will be created) and folders that
-// are groups (.zgroup or zarr.json); stop at the first other existing folder.
+// are nodes (.zgroup, .zarray or zarr.json); stop at the first other existing
+// folder. An array's folder is passed too, so that creating below it is
+// refused as a node inside an array (create_parent_groups) whatever its format.
 fs::path hierarchy_root(const fs::path& node) {
   fs::path root = node;
   for (fs::path dir = node.parent_path(); !dir.empty(); dir = dir.parent_path()) {
     std::error_code ec;
-    if (fs::exists(dir / kV2GroupKey, ec) || fs::exists(dir / kV3MetadataKey, ec)) {
+    if (fs::exists(dir / kV2GroupKey, ec) || fs::exists(dir / kV2ArrayKey, ec) ||
+        fs::exists(dir / kV3MetadataKey, ec)) {
       root = dir;
     } else if (fs::exists(dir, ec)) {
       break;

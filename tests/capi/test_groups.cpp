@@ -146,6 +146,32 @@ TEST(Groups, NoNodeBelowAnArray) {
                 ZARR_ERR_INVALID_ARGUMENT, "is an array");
 }
 
+// By URL, a new node's store was rooted at the first existing folder that
+// held no group, so below a v2 array (.zarray only) the array was not seen:
+// zarr_create wrote a v3 array (or a group) inside the v2 array's folder.
+TEST(Groups, NoNodeBelowAnArrayByUrlInEitherFormat) {
+  for (int format : {2, 3}) {
+    SCOPED_TRACE("v" + std::to_string(format));
+    TempDir dir;
+    const std::string root = dir / "h.zarr";
+    GroupPtr g;
+    ASSERT_OK(zarr_group_create_ex(g.out(), root.c_str(), nullptr, format == 2 ? kV2Group : nullptr));
+    ArrayPtr a;
+    const std::string meta = format == 2 ? array_meta("[2]", "[2]") : v3_array_meta("[2]", "[2]");
+    ASSERT_OK(zarr_group_create_array(a.out(), g, "arr", meta.c_str()));
+    const std::vector<std::string> before = list_files(root);
+    for (const std::string& inner : {array_meta("[2]", "[2]"), v3_array_meta("[2]", "[2]")}) {
+      ArrayPtr b;
+      EXPECT_STATUS(zarr_create(b.out(), (root + "/arr/x/inner").c_str(), inner.c_str()), ZARR_ERR_INVALID_ARGUMENT,
+                    "its parent 'arr'");
+    }
+    GroupPtr sub;
+    EXPECT_STATUS(zarr_group_create_ex(sub.out(), (root + "/arr/sub").c_str(), nullptr, nullptr),
+                  ZARR_ERR_INVALID_ARGUMENT, "is an array");
+    EXPECT_EQ(list_files(root), before) << "nothing written";
+  }
+}
+
 TEST(Groups, AttributesAndReadOnlyGroups) {
   TempDir dir;
   GroupPtr g;

@@ -414,6 +414,32 @@ TEST(CliTool, CopiesCheckTheirPlanFirstAndLeaveNothingWhenTheyFail) {
   EXPECT_TRUE(fs::exists(fs::path(flat) / ".zarray"));
 }
 
+// Below a v2 array (a folder with .zarray only) create and cp wrote a v3
+// node, or a v2 one with --format 2, inside the array's folder: the
+// library's hierarchy root stopped at the array. Refused now, nothing written.
+TEST(CliTool, NothingIsCreatedOrCopiedBelowAnArray) {
+  TempDir dir;
+  const std::string group = dir / "g";
+  ASSERT_EQ(run_tool({"create", group, "--group", "--format", "2"}).exit_code, 0);
+  const std::string array = make_counting_array(dir, "g/a", "2");
+  const std::string copy_source = make_counting_array(dir, "other", "2");
+  const std::vector<std::vector<std::string>> attempts = {
+      {"create", array + "/x/z", "--shape", "3", "--dtype", "i4"},
+      {"create", array + "/x2", "--shape", "2", "--dtype", "i4", "--format", "2"},
+      {"create", array + "/g", "--group"},
+      {"cp", copy_source, array + "/inside"},
+  };
+  for (const auto& attempt : attempts) {
+    RunResult r = run_tool(attempt);
+    EXPECT_NE(r.exit_code, 0) << attempt[1];
+    EXPECT_NE(r.err.find("its parent 'a'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is an array"), std::string::npos) << r.err;
+  }
+  for (const auto& entry : fs::directory_iterator(array)) {
+    EXPECT_FALSE(entry.is_directory()) << entry.path() << " written inside the array";
+  }
+}
+
 // A failed copy is erased with everything below its URL, and a folder that
 // was not a Zarr node passed as a new destination: 'cp corrupt_array d',
 // with d holding the user's files (or the source itself), removed d and
