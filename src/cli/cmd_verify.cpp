@@ -106,6 +106,18 @@ int verify_array(const std::string& url, zarr_array* array) {
   return tally.unreadable ? kExitOther : kExitOk;
 }
 
+// One array a group's walk cannot verify (more chunks along an axis than
+// zarrtool walks, a listing that fails) is a finding: the walk goes on, so
+// that damage in the other arrays is still reported.
+int verify_array_or_say_why_not(const std::string& url, zarr_array* array) {
+  try {
+    return verify_array(url, array);
+  } catch (const CliError& e) {
+    std::printf("%s: cannot verify: %s\n", shown(url).c_str(), shown(e.what()).c_str());
+    return e.code;
+  }
+}
+
 // What verify walks is what is stored: `own` is the group opened from each
 // node's own metadata, whose children are listed where the store can list;
 // elsewhere (HTTP) the names come from `listing` (the group as opened, e.g.
@@ -133,7 +145,7 @@ int verify_group(const std::string& url, zarr_group* listing, zarr_group* own) {
       result = worst(result, exit_code_for(status));
       continue;
     }
-    result = worst(result, verify_array(child_url, ArrayHandle(raw).get()));
+    result = worst(result, verify_array_or_say_why_not(child_url, ArrayHandle(raw).get()));
   }
   return result;
 }

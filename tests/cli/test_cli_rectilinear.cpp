@@ -153,6 +153,26 @@ TEST(Cli, VerifyRefusesARectilinearAxisOfTooManyChunksByName) {
   EXPECT_NE(r.err.find("axis 0 has 2^64 or more chunks, more than zarrtool walks"), std::string::npos) << r.err;
 }
 
+// In a group, such an array stopped the whole walk (exit 1, nothing else
+// said), so a corrupt chunk of another array went unreported. The array is
+// now a finding of its own and the walk goes on.
+TEST(Cli, VerifyOfAGroupGoesOnPastAnArrayItCannotWalk) {
+  TempDir dir;
+  const std::string group = dir / "h";
+  ASSERT_EQ(run_tool({"create", group, "--group"}).exit_code, 0);
+  ASSERT_EQ(run_tool({"create", group + "/big", "--shape", "1000000000000", "--dtype", "u1", "--chunk-edges",
+                      "1x1000000000000"})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_tool({"create", group + "/small", "--shape", "4", "--dtype", "u1"}).exit_code, 0);
+  fs::create_directories(fs::path(group) / "small" / "c");
+  std::ofstream(fs::path(group) / "small" / "c" / "0") << "zz";  // 2 bytes of a 4-byte chunk
+  RunResult r = run_tool({"verify", group});
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("/big: cannot verify: axis 0 has 1000000000000 chunks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/small: 1 chunks, 0 missing, 1 corrupt"), std::string::npos) << r.out;
+}
+
 namespace {
 
 // A 10 x 8 int16 array of 0..79 (C order) on the grid --chunk-edges gives.
