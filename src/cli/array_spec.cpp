@@ -48,9 +48,11 @@ std::string v3_document(const ArraySpec& spec) {
     if (spec.chunks.empty()) usage_error("--shards needs --chunks (the inner chunk shape)");
     doc += ",\"codecs\":[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":" +
            zarr::list_text(spec.chunks, ",") + ",\"codecs\":" + v3_codec_chain(spec.codec_json, serializer) + "}}]";
-  } else if (!spec.codec_json.empty() || serializer.find("\"vlen-") != std::string::npos) {
+  } else if (!spec.codec_json.empty() || serializer.find("\"vlen-") != std::string::npos ||
+             serializer.find("\"big\"") != std::string::npos) {
     // Without --codec the library's default chain, which stores fixed-size
-    // types only: a variable-length type names its serializer.
+    // types in little endian only: a variable-length type names its
+    // serializer, and so does a big-endian one ('>i4').
     doc += ",\"codecs\":" + v3_codec_chain(spec.codec_json, serializer);
   }
   if (!spec.fill_value_json.empty()) doc += ",\"fill_value\":" + spec.fill_value_json;

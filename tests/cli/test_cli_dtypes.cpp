@@ -347,6 +347,16 @@ TEST(CliDtypes, CreateTakesNumPysSpellings) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(v3_data_type(v3), s.v3);
   }
+  // A '>' is kept in v3 as the bytes codec's endian: the default chain,
+  // which is little endian, was written instead.
+  for (const char* big : {">i4", ">f2", ">M8[ns]"}) {
+    SCOPED_TRACE(big);
+    const fs::path v3 = dir / (std::string("big_") + big);
+    ASSERT_EQ(run_tool({"create", v3.string(), "--shape", "3", "--dtype", big, "--format", "3"}).exit_code, 0);
+    const rapidjson::Document meta = parse(read_text(v3 / "zarr.json"));
+    ASSERT_TRUE(meta.HasMember("codecs"));
+    EXPECT_STREQ(meta["codecs"][0]["configuration"]["endian"].GetString(), "big");
+  }
   if (have_zarr_python()) {
     // numpy.dtype agrees with the table (str aside: zarr-python stores it as an object array).
     std::string script = "import sys, numpy\nfor a in sys.argv[1:]:\n  d, s = a.split(' ')\n"
