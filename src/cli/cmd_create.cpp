@@ -83,9 +83,19 @@ int format_for(const std::optional<Parent>& parent, const Args& args) {
   return parent ? zarr_group_format(parent->group.get()) : 3;
 }
 
+// --attrs, checked to be a JSON object before anything is written (v2
+// attributes are set after the array exists, so a late refusal left the
+// array and the groups made on the way behind); "" when not given.
+std::string attributes_option(const Args& args) {
+  const std::string attributes = args.get("--attrs");
+  if (!attributes.empty() && !parse_json(attributes, "--attrs").IsObject()) {
+    usage_error("--attrs must be a JSON object, got " + attributes);
+  }
+  return attributes;
+}
+
 int run_create_group(const std::string& url, const Args& args) {
-  std::string attributes = args.get("--attrs");
-  if (!attributes.empty()) parse_json(attributes, "--attrs");
+  const std::string attributes = attributes_option(args);
   const int format = format_for(parent_group(url), args);
   // A group of the other format than an enclosing one is refused by the
   // library (refuse_format_mixing), with nothing written.
@@ -135,10 +145,7 @@ int run_create(int argc, char** argv) {
   if (args.has("--chunk-edges")) spec.chunk_grid_json = chunk_edges_grid_json(args.get("--chunk-edges"), spec.shape.size());
   spec.codec_json = args.get("--codec");
   if (args.has("--fill")) spec.fill_value_json = fill_value_json(args.get("--fill"));
-  if (args.has("--attrs")) {
-    parse_json(args.get("--attrs"), "--attrs");
-    spec.attributes_json = args.get("--attrs");
-  }
+  spec.attributes_json = attributes_option(args);
   const std::string& url = args.positionals[0];
   std::string document = metadata_document(spec);
   ArrayHandle array = create_array_at(url, parent, document);

@@ -440,6 +440,24 @@ TEST(CliTool, NothingIsCreatedOrCopiedBelowAnArray) {
   }
 }
 
+// --attrs that is JSON but no object was refused only when v2 attributes
+// were set, after the array and the groups on the way to it were written.
+TEST(CliTool, AttributesThatAreNoObjectAreRefusedBeforeAnythingIsWritten) {
+  for (const char* format : {"2", "3"}) {
+    SCOPED_TRACE(std::string("v") + format);
+    TempDir dir;
+    const std::string group = dir / "g";
+    ASSERT_EQ(run_tool({"create", group, "--group", "--format", format}).exit_code, 0);
+    RunResult array = run_tool({"create", group + "/new/deeper/arr", "--shape", "3", "--dtype", "i4", "--attrs", "[1]"});
+    EXPECT_EQ(array.exit_code, 2);
+    EXPECT_NE(array.err.find("--attrs must be a JSON object, got [1]"), std::string::npos) << array.err;
+    RunResult sub = run_tool({"create", group + "/sub", "--group", "--attrs", "\"s\""});
+    EXPECT_EQ(sub.exit_code, 2) << sub.err;
+    EXPECT_FALSE(fs::exists(fs::path(group) / "new"));
+    EXPECT_FALSE(fs::exists(fs::path(group) / "sub"));
+  }
+}
+
 // A failed copy is erased with everything below its URL, and a folder that
 // was not a Zarr node passed as a new destination: 'cp corrupt_array d',
 // with d holding the user's files (or the source itself), removed d and
