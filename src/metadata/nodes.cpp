@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "base/metadata_keys.h"
 #include "base/path.h"
 #include "metadata/v1_metadata.h"
 #include "metadata/v2_metadata.h"
@@ -32,8 +33,18 @@ NodeInfo node_info(const Store& store, const std::string& path, int only_format)
 }
 
 void validate_node_names(const std::string& path, int zarr_format, const std::string& where) {
-  if (zarr_format != 3) return;
-  for (const std::string& name : path::segments(path)) validate_v3_node_name(name, where);
+  // A node named as a metadata document of either format would be read as
+  // that document by every reader (and stop a migration half-way), whatever
+  // the format it is created in.
+  for (const std::string& name : path::segments(path)) {
+    for (const char* key : {kV2ArrayKey, kV2GroupKey, kV2AttrsKey, kV2ConsolidatedKey, kV3MetadataKey}) {
+      if (name == key) {
+        fail(ZARR_ERR_INVALID_ARGUMENT,
+             where + ": the node name '" + name + "' is the name of a metadata document, not a node's");
+      }
+    }
+    if (zarr_format == 3) validate_v3_node_name(name, where);
+  }
 }
 
 std::string empty_group_document(int zarr_format) {

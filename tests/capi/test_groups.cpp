@@ -172,6 +172,31 @@ TEST(Groups, NoNodeBelowAnArrayByUrlInEitherFormat) {
   }
 }
 
+// A v2 group named zarr.json (or .zarray ...) was created, and every reader
+// then took it for a metadata document; migrating the hierarchy to v3 failed
+// half-way over it. Such names are refused in both formats, nothing written.
+TEST(Groups, NoNodeIsNamedAsAMetadataDocument) {
+  for (int format : {2, 3}) {
+    SCOPED_TRACE("v" + std::to_string(format));
+    TempDir dir;
+    const std::string root = dir / "h.zarr";
+    GroupPtr g;
+    ASSERT_OK(zarr_group_create_ex(g.out(), root.c_str(), nullptr, format == 2 ? kV2Group : nullptr));
+    const std::vector<std::string> before = list_files(root);
+    for (const char* name : {"zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"}) {
+      SCOPED_TRACE(name);
+      GroupPtr sub;
+      EXPECT_STATUS(zarr_group_create_ex(sub.out(), (root + "/sub/" + name).c_str(), nullptr, nullptr),
+                    ZARR_ERR_INVALID_ARGUMENT, "is the name of a metadata document");
+      ArrayPtr a;
+      const std::string meta = format == 2 ? array_meta("[2]", "[2]") : v3_array_meta("[2]", "[2]");
+      EXPECT_STATUS(zarr_group_create_array(a.out(), g, (std::string(name) + "/x").c_str(), meta.c_str()),
+                    ZARR_ERR_INVALID_ARGUMENT, "'" + std::string(name) + "'");
+    }
+    EXPECT_EQ(list_files(root), before) << "nothing written";
+  }
+}
+
 TEST(Groups, AttributesAndReadOnlyGroups) {
   TempDir dir;
   GroupPtr g;
