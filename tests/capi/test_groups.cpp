@@ -146,6 +146,18 @@ TEST(Groups, NoNodeBelowAnArray) {
                 ZARR_ERR_INVALID_ARGUMENT, "is an array");
 }
 
+namespace {
+
+// A root group of `format` at `root`, and a 2-element array document of it.
+void create_root_group(GroupPtr& g, const std::string& root, int format) {
+  ASSERT_OK(zarr_group_create_ex(g.out(), root.c_str(), nullptr, format == 2 ? kV2Group : nullptr));
+}
+std::string small_array_meta(int format) {
+  return format == 2 ? array_meta("[2]", "[2]") : v3_array_meta("[2]", "[2]");
+}
+
+}  // namespace
+
 // By URL, a new node's store was rooted at the first existing folder that
 // held no group, so below a v2 array (.zarray only) the array was not seen:
 // zarr_create wrote a v3 array (or a group) inside the v2 array's folder.
@@ -155,10 +167,9 @@ TEST(Groups, NoNodeBelowAnArrayByUrlInEitherFormat) {
     TempDir dir;
     const std::string root = dir / "h.zarr";
     GroupPtr g;
-    ASSERT_OK(zarr_group_create_ex(g.out(), root.c_str(), nullptr, format == 2 ? kV2Group : nullptr));
+    create_root_group(g, root, format);
     ArrayPtr a;
-    const std::string meta = format == 2 ? array_meta("[2]", "[2]") : v3_array_meta("[2]", "[2]");
-    ASSERT_OK(zarr_group_create_array(a.out(), g, "arr", meta.c_str()));
+    ASSERT_OK(zarr_group_create_array(a.out(), g, "arr", small_array_meta(format).c_str()));
     const std::vector<std::string> before = list_files(root);
     for (const std::string& inner : {array_meta("[2]", "[2]"), v3_array_meta("[2]", "[2]")}) {
       ArrayPtr b;
@@ -181,7 +192,7 @@ TEST(Groups, NoNodeIsNamedAsAMetadataDocument) {
     TempDir dir;
     const std::string root = dir / "h.zarr";
     GroupPtr g;
-    ASSERT_OK(zarr_group_create_ex(g.out(), root.c_str(), nullptr, format == 2 ? kV2Group : nullptr));
+    create_root_group(g, root, format);
     const std::vector<std::string> before = list_files(root);
     for (const char* name : {"zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"}) {
       SCOPED_TRACE(name);
@@ -189,8 +200,8 @@ TEST(Groups, NoNodeIsNamedAsAMetadataDocument) {
       EXPECT_STATUS(zarr_group_create_ex(sub.out(), (root + "/sub/" + name).c_str(), nullptr, nullptr),
                     ZARR_ERR_INVALID_ARGUMENT, "is the name of a metadata document");
       ArrayPtr a;
-      const std::string meta = format == 2 ? array_meta("[2]", "[2]") : v3_array_meta("[2]", "[2]");
-      EXPECT_STATUS(zarr_group_create_array(a.out(), g, (std::string(name) + "/x").c_str(), meta.c_str()),
+      EXPECT_STATUS(zarr_group_create_array(a.out(), g, (std::string(name) + "/x").c_str(),
+                                            small_array_meta(format).c_str()),
                     ZARR_ERR_INVALID_ARGUMENT, "'" + std::string(name) + "'");
     }
     EXPECT_EQ(list_files(root), before) << "nothing written";
