@@ -159,29 +159,31 @@ char default_order(char kind, const std::string& size) {
   return '<';
 }
 
-}  // namespace
-
-std::string numpy_style_dtype(const std::string& text);
-
-namespace {
-
-// A v2 field list ([["a", "i4"], ["b", "f8", [2]]]) with each field's type
-// spelled as numpy_style_dtype spells it; other text as it is.
-std::string numpy_style_fields(const std::string& text) {
-  rapidjson::Document fields;
-  fields.Parse(text.c_str(), text.size());
-  if (fields.HasParseError() || !fields.IsArray()) return text;
+// Each field type of a v2 field list ([["a", "i4"], ["b", "f8", [2]]])
+// spelled as numpy_style_dtype spells it, nested lists too. False when
+// `fields` is no field list; a nested one that is not stays as given.
+bool spell_field_types(rapidjson::Value& fields, rapidjson::Document::AllocatorType& allocator) {
+  if (!fields.IsArray()) return false;
   for (auto& field : fields.GetArray()) {
-    if (!field.IsArray() || field.Size() < 2) return text;
+    if (!field.IsArray() || field.Size() < 2) return false;
     rapidjson::Value& type = field[1];
     if (type.IsString()) {
       const std::string spelled = numpy_style_dtype(type.GetString());
-      type.SetString(spelled.c_str(), static_cast<rapidjson::SizeType>(spelled.size()), fields.GetAllocator());
+      type.SetString(spelled.c_str(), static_cast<rapidjson::SizeType>(spelled.size()), allocator);
     } else if (type.IsArray()) {
-      const rapidjson::Document nested = parse_json(numpy_style_fields(to_json(type)), "--dtype");
-      type.CopyFrom(nested, fields.GetAllocator());
+      rapidjson::Value nested(type, allocator);
+      if (spell_field_types(nested, allocator)) type.Swap(nested);
     }
   }
+  return true;
+}
+
+// A v2 field list with its types spelled by spell_field_types; other text
+// as it is.
+std::string numpy_style_fields(const std::string& text) {
+  rapidjson::Document fields;
+  fields.Parse(text.c_str(), text.size());
+  if (fields.HasParseError() || !spell_field_types(fields, fields.GetAllocator())) return text;
   return to_json(fields);
 }
 
