@@ -312,12 +312,13 @@ void refuse_copy_into_itself(const std::string& source_url, const std::string& c
 
 // A failed copy is erased with everything below its URL, so a local
 // destination must be new or an empty folder: one holding anything else
-// (the user's files, a file in the way) would be lost with it. Returns
-// whether an empty folder was there, to be put back after a failed copy.
-bool refuse_occupied_local_destination(const std::string& copy_url) {
+// (the user's files, a file in the way) would be lost with it. Returns the
+// empty folder that was there, to be put back after a failed copy ("" when
+// none was).
+std::string refuse_occupied_local_destination(const std::string& copy_url) {
   const std::string directory = local_directory(store_url(copy_url));
   std::error_code ec;
-  if (directory.empty() || !fs::exists(fs::symlink_status(directory, ec))) return false;
+  if (directory.empty() || !fs::exists(fs::symlink_status(directory, ec))) return "";
   if (!fs::is_directory(directory, ec)) {
     usage_error("cannot copy to " + copy_url + ": a file is already there");
   }
@@ -326,7 +327,7 @@ bool refuse_occupied_local_destination(const std::string& copy_url) {
                 ": the folder is not empty (a copy goes to a new or empty folder, so that a copy that fails can be "
                 "removed without touching anything else)");
   }
-  return true;
+  return directory;
 }
 
 // The destination must not exist: checked before the copy starts, so that
@@ -369,7 +370,7 @@ int run_cp(int argc, char** argv) {
   Node node = open_node(source_url, "r");
   refuse_copy_into_itself(source_url, copy_url);
   refuse_existing_destination(copy_url);
-  const bool empty_folder_was_there = refuse_occupied_local_destination(copy_url);
+  const std::string empty_folder = refuse_occupied_local_destination(copy_url);
   {
     Plan plan(copy_url);
     if (node.group) {
@@ -392,9 +393,9 @@ int run_cp(int argc, char** argv) {
     }
   } catch (const CliError& e) {
     if (made) remove_partial_copy(copy_url, e);
-    if (empty_folder_was_there) {
+    if (!empty_folder.empty()) {
       std::error_code ec;
-      fs::create_directories(local_directory(store_url(copy_url)), ec);
+      fs::create_directories(empty_folder, ec);
     }
     throw;
   }

@@ -52,8 +52,8 @@ int parse_format(const std::string& text) {
 // The nearest group above URL, when there is one (opened "r+"), and URL's
 // path below it: the groups between that do not exist yet are created in its
 // format. The climb passes names that are not there yet and stops at a local
-// folder that is no group (as the library's hierarchy root does), or after
-// 32 levels.
+// folder that is no group, or after 32 levels; a node below an array is then
+// refused by the library (create_parent_groups), which climbs past arrays.
 struct Parent {
   GroupHandle group;
   std::string name;
