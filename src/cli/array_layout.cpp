@@ -142,6 +142,16 @@ std::string rectilinear_shape_text(const std::string& chunk_grid_json) {
   return text + (axes.Size() == 1 ? ",)" : ")");
 }
 
+GridShapes grid_shapes(const std::string& chunk_grid_json, const std::vector<uint64_t>& storage_shape,
+                       const std::vector<uint64_t>& inner_chunk_shape, bool sharded) {
+  GridShapes shapes;
+  shapes.rectilinear = !chunk_grid_json.empty();
+  const std::string storage = shapes.rectilinear ? rectilinear_shape_text(chunk_grid_json) : python_shape(storage_shape);
+  shapes.chunk_shape = sharded ? python_shape(inner_chunk_shape) : storage;
+  if (sharded) shapes.shard_shape = storage;
+  return shapes;
+}
+
 std::optional<std::vector<uint64_t>> axis_boundaries(zarr_array* array, size_t axis, size_t* chunks) {
   const std::string what = "cannot read the chunk boundaries of axis " + std::to_string(axis);
   size_t count = 0;

@@ -45,6 +45,18 @@ ArrayLayout read_layout(const zarr_array* array);
 // "([2x2, 1, 5], 3)". Read from the metadata only: no axis is expanded.
 std::string rectilinear_shape_text(const std::string& chunk_grid_json);
 
+// The chunk and shard shapes info and dump print, as Python tuples: a
+// sharded array's chunks are its inner chunks and its shards the stored
+// grid, else the chunks are the stored grid; a rectilinear stored grid
+// (chunk_grid_json not empty) is shown per axis by rectilinear_shape_text.
+struct GridShapes {
+  bool rectilinear = false;
+  std::string chunk_shape;
+  std::string shard_shape;  // "" unless sharded
+};
+GridShapes grid_shapes(const std::string& chunk_grid_json, const std::vector<uint64_t>& storage_shape,
+                       const std::vector<uint64_t>& inner_chunk_shape, bool sharded);
+
 // The array's grid of stored objects: layout.storage_shape for a regular
 // grid, each axis's chunk boundaries (zarr_chunk_boundaries) for a
 // rectilinear one. An axis of more than kMaxWalkedChunks chunks is a

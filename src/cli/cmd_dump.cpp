@@ -79,14 +79,13 @@ class Dumper {
   }
 
   // The chunk (and shard) shape; a rectilinear grid's per axis, as its own
-  // line says. The grid of stored objects is the shards' when sharded.
+  // line says.
   static void print_grid(const ArrayLayout& layout) {
-    const bool rectilinear = !layout.rectilinear_grid_json.empty();
-    if (rectilinear) print_field("chunk grid", "rectilinear");
-    const std::string storage =
-        rectilinear ? rectilinear_shape_text(layout.rectilinear_grid_json) : python_shape(layout.storage_shape);
-    print_field("chunk shape", layout.sharded() ? python_shape(layout.inner_chunk_shape) : storage);
-    if (layout.sharded()) print_field("shard shape", storage);
+    const GridShapes shapes = grid_shapes(layout.rectilinear_grid_json, layout.storage_shape,
+                                          layout.inner_chunk_shape, layout.sharded());
+    if (shapes.rectilinear) print_field("chunk grid", "rectilinear");
+    print_field("chunk shape", shapes.chunk_shape);
+    if (!shapes.shard_shape.empty()) print_field("shard shape", shapes.shard_shape);
   }
 
   // Each attribute as `name = JSON value`, as ncdump prints `:name = value ;`.

@@ -37,13 +37,12 @@ std::string text_of(const rapidjson::Value& v) { return v.IsString() ? zarr::jso
 // edges as "chunks" (or "shards"): its edges per axis are shown instead, from
 // its "chunk_grid".
 void print_grid_rows(const rapidjson::Document& info, bool sharded) {
-  const bool rectilinear = info.HasMember("chunk_grid");
-  const std::string storage_key = sharded ? "shards" : "chunks";
-  const std::string storage = rectilinear ? rectilinear_shape_text(to_json(info["chunk_grid"]))
-                                          : python_shape(extents_of(info[storage_key.c_str()]));
-  if (rectilinear) print_row("Chunk grid", "rectilinear");
-  print_row("Chunk shape", sharded ? python_shape(extents_of(info["chunks"])) : storage);
-  if (sharded) print_row("Shard shape", storage);
+  const GridShapes shapes = grid_shapes(info.HasMember("chunk_grid") ? to_json(info["chunk_grid"]) : "",
+                                        extents_of(info[sharded ? "shards" : "chunks"]), extents_of(info["chunks"]),
+                                        sharded);
+  if (shapes.rectilinear) print_row("Chunk grid", "rectilinear");
+  print_row("Chunk shape", shapes.chunk_shape);
+  if (sharded) print_row("Shard shape", shapes.shard_shape);
 }
 
 void print_array_text(const rapidjson::Document& info) {
